@@ -1,0 +1,133 @@
+//! Ball state as structure-of-arrays: hot loops read only the arrays they need.
+
+/// An sRGB colour, `#RRGGBB` in files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rgb(pub [u8; 3]);
+
+impl Rgb {
+    /// Parses `#RRGGBB` (the `#` is required).
+    pub fn parse(s: &str) -> Option<Rgb> {
+        let hex = s.strip_prefix('#')?;
+        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let v = u32::from_str_radix(hex, 16).ok()?;
+        Some(Rgb([(v >> 16) as u8, (v >> 8) as u8, v as u8]))
+    }
+
+    pub fn to_hex(self) -> String {
+        format!("#{:02X}{:02X}{:02X}", self.0[0], self.0[1], self.0[2])
+    }
+}
+
+/// One ball, as a plain value (for building and inspecting, not for hot loops).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ball {
+    pub x: f64,
+    pub y: f64,
+    pub vx: f64,
+    pub vy: f64,
+    pub r: f64,
+    pub m: f64,
+    pub color: Option<Rgb>,
+    pub kinematic: bool,
+}
+
+impl Ball {
+    pub fn new(x: f64, y: f64, vx: f64, vy: f64, r: f64, m: f64) -> Ball {
+        Ball {
+            x,
+            y,
+            vx,
+            vy,
+            r,
+            m,
+            color: None,
+            kinematic: false,
+        }
+    }
+}
+
+/// All balls. Index `i` is the ball's identity: the order of the scenario (listed, then
+/// generated), kept for the whole run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Balls {
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    pub vx: Vec<f64>,
+    pub vy: Vec<f64>,
+    pub r: Vec<f64>,
+    /// The mass as given (kept for output even for kinematic balls).
+    pub m: Vec<f64>,
+    /// `1/m`, or 0 for a kinematic ball: every impulse and force is scaled by it, so an
+    /// infinite mass needs no special case in the physics.
+    pub inv_m: Vec<f64>,
+    pub color: Vec<Option<Rgb>>,
+}
+
+impl Balls {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    pub fn push(&mut self, b: Ball) {
+        self.x.push(b.x);
+        self.y.push(b.y);
+        self.vx.push(b.vx);
+        self.vy.push(b.vy);
+        self.r.push(b.r);
+        self.m.push(b.m);
+        self.inv_m.push(if b.kinematic { 0.0 } else { 1.0 / b.m });
+        self.color.push(b.color);
+    }
+
+    pub fn remove(&mut self, i: usize) -> Ball {
+        let b = self.get(i);
+        self.x.remove(i);
+        self.y.remove(i);
+        self.vx.remove(i);
+        self.vy.remove(i);
+        self.r.remove(i);
+        self.m.remove(i);
+        self.inv_m.remove(i);
+        self.color.remove(i);
+        b
+    }
+
+    pub fn get(&self, i: usize) -> Ball {
+        Ball {
+            x: self.x[i],
+            y: self.y[i],
+            vx: self.vx[i],
+            vy: self.vy[i],
+            r: self.r[i],
+            m: self.m[i],
+            color: self.color[i],
+            kinematic: self.is_kinematic(i),
+        }
+    }
+
+    pub fn is_kinematic(&self, i: usize) -> bool {
+        self.inv_m[i] == 0.0
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Ball> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    pub fn max_radius(&self) -> f64 {
+        self.r.iter().copied().fold(0.0, f64::max)
+    }
+
+    pub fn from_vec(balls: &[Ball]) -> Balls {
+        let mut out = Balls::default();
+        for b in balls {
+            out.push(*b);
+        }
+        out
+    }
+}

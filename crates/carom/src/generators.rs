@@ -1,0 +1,281 @@
+//! Generators expand into balls, appended after the listed balls, generator by generator
+//! in the order written. The layouts below are part of the scenario contract: the same
+//! scenario gives the same balls, bit for bit, in every version.
+
+use std::f64::consts::PI;
+
+use crate::balls::{Ball, Balls, Rgb};
+use crate::parse::ScenarioError;
+use crate::scenario::{Generator, Scenario};
+use crate::world::Table;
+
+/// The table: as written, or, when both sizes are left out, the square that holds the
+/// first `gas` generator giving both `n` and `area_fraction`.
+pub fn resolve_table(s: &Scenario) -> Result<Table, ScenarioError> {
+    match (s.table.width, s.table.height) {
+        (Some(width), Some(height)) => {
+            for (name, v) in [("table.width", width), ("table.height", height)] {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(ScenarioError::field(
+                        name,
+                        format!("must be a positive finite number (got {v})"),
+                    ));
+                }
+            }
+            Ok(Table { width, height })
+        }
+        (None, None) => {
+            for (g, gen) in s.generators.iter().enumerate() {
+                if let Generator::Gas {
+                    n: Some(n),
+                    area_fraction: Some(phi),
+                    r,
+                    ..
+                } = gen
+                {
+                    check_fraction(&format!("generators[{g}].area_fraction"), *phi)?;
+                    let side = (*n as f64 * PI * r * r / phi).sqrt();
+                    if !(side.is_finite() && side > 0.0) {
+                        return Err(ScenarioError::field(
+                            format!("generators[{g}]"),
+                            "cannot size the table from this gas (n and r must be positive)",
+                        ));
+                    }
+                    return Ok(Table {
+                        width: side,
+                        height: side,
+                    });
+                }
+            }
+            Err(ScenarioError::field(
+                "table",
+                "needs width and height (or a gas generator with n and area_fraction to size it)",
+            ))
+        }
+        (None, Some(_)) => Err(ScenarioError::field("table.width", "missing")),
+        (Some(_), None) => Err(ScenarioError::field("table.height", "missing")),
+    }
+}
+
+fn check_fraction(field: &str, phi: f64) -> Result<(), ScenarioError> {
+    // Random close packing of disks is about 0.82; a jittered square grid holds at most
+    // pi/4 = 0.785 without overlap.
+    if phi.is_finite() && phi > 0.0 && phi < PI / 4.0 {
+        Ok(())
+    } else {
+        Err(ScenarioError::field(
+            field,
+            format!("must be in (0, {:.4}) for a square-grid gas (got {phi})", PI / 4.0),
+        ))
+    }
+}
+
+fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(ScenarioError::field(field, format!("must be a positive finite number (got {v})")))
+    }
+}
+
+fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() {
+        Ok(())
+    } else {
+        Err(ScenarioError::field(field, format!("must be finite (got {v})")))
+    }
+}
+
+fn colour(field: String, c: &str) -> Result<Rgb, ScenarioError> {
+    Rgb::parse(c)
+        .ok_or_else(|| ScenarioError::field(field, format!("must be a colour #RRGGBB (got {c:?})")))
+}
+
+/// The largest number of balls one generator may produce (the memory of ~10^8 balls
+/// would exceed any machine this runs on; a typo should not try).
+pub const MAX_GENERATED: u64 = 50_000_000;
+
+pub fn expand(gen: &Generator, table: &Table, field: &str, out: &mut Balls) -> Result<(), ScenarioError> {
+    match gen {
+        Generator::Rack {
+            x,
+            y,
+            rows,
+            r,
+            m,
+            gap,
+            colors,
+        } => {
+            finite(format!("{field}.x"), *x)?;
+            finite(format!("{field}.y"), *y)?;
+            positive(format!("{field}.r"), *r)?;
+            positive(format!("{field}.m"), *m)?;
+            if !(gap.is_finite() && *gap >= 0.0) {
+                return Err(ScenarioError::field(format!("{field}.gap"), format!("must be non-negative (got {gap})")));
+            }
+            if u64::from(*rows) * u64::from(*rows + 1) / 2 > MAX_GENERATED {
+                return Err(ScenarioError::field(format!("{field}.rows"), "too many balls"));
+            }
+            let palette: Vec<Rgb> = colors
+                .iter()
+                .enumerate()
+                .map(|(k, c)| colour(format!("{field}.colors[{k}]"), c))
+                .collect::<Result<_, _>>()?;
+            let pitch = 2.0 * r + gap;
+            let row_step = pitch * 3f64.sqrt() / 2.0;
+            let mut count = 0;
+            for k in 0..*rows {
+                let bx = x + f64::from(k) * row_step;
+                for j in 0..=k {
+                    // (j - k/2) is a half-integer, so the offsets of a row are exact
+                    // negatives of each other: the rack is mirror-symmetric about y.
+                    let off = (f64::from(j) - 0.5 * f64::from(k)) * pitch;
+                    let mut b = Ball::new(bx, y + off, 0.0, 0.0, *r, *m);
+                    if !palette.is_empty() {
+                        b.color = Some(palette[count % palette.len()]);
+                    }
+                    out.push(b);
+                    count += 1;
+                }
+            }
+        }
+        Generator::Lattice {
+            nx,
+            ny,
+            x0,
+            y0,
+            dx,
+            dy,
+            r,
+            m,
+            vx,
+            vy,
+            color,
+        } => {
+            for (name, v) in [("x0", x0), ("y0", y0), ("dx", dx), ("dy", dy), ("vx", vx), ("vy", vy)] {
+                finite(format!("{field}.{name}"), *v)?;
+            }
+            positive(format!("{field}.r"), *r)?;
+            positive(format!("{field}.m"), *m)?;
+            if u64::from(*nx) * u64::from(*ny) > MAX_GENERATED {
+                return Err(ScenarioError::field(format!("{field}.nx"), "too many balls"));
+            }
+            let c = match color {
+                Some(c) => Some(colour(format!("{field}.color"), c)?),
+                None => None,
+            };
+            // Row by row: y outer, x inner.
+            for iy in 0..*ny {
+                for ix in 0..*nx {
+                    let mut b = Ball::new(
+                        x0 + f64::from(ix) * dx,
+                        y0 + f64::from(iy) * dy,
+                        *vx,
+                        *vy,
+                        *r,
+                        *m,
+                    );
+                    b.color = c;
+                    out.push(b);
+                }
+            }
+        }
+        Generator::Gas {
+            n,
+            area_fraction,
+            r,
+            m,
+            speed,
+            seed,
+        } => {
+            positive(format!("{field}.r"), *r)?;
+            positive(format!("{field}.m"), *m)?;
+            if !(speed.is_finite() && *speed >= 0.0) {
+                return Err(ScenarioError::field(format!("{field}.speed"), format!("must be non-negative (got {speed})")));
+            }
+            let n = match (n, area_fraction) {
+                (Some(n), _) => *n,
+                (None, Some(phi)) => {
+                    check_fraction(&format!("{field}.area_fraction"), *phi)?;
+                    (phi * table.width * table.height / (PI * r * r)).floor() as u64
+                }
+                (None, None) => {
+                    return Err(ScenarioError::field(field, "a gas needs n or area_fraction"));
+                }
+            };
+            if n > MAX_GENERATED {
+                return Err(ScenarioError::field(format!("{field}.n"), format!("at most {MAX_GENERATED} balls (got {n})")));
+            }
+            gas(n as usize, *r, *m, *speed, *seed, table, field, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// `n` balls on a jittered grid of `cols x rows` cells covering the table (cells filled
+/// row by row), each ball displaced uniformly within its cell by as much as keeps it
+/// clear of its neighbours and the walls, velocity uniform in `[-speed, speed]^2`.
+/// Random numbers are drawn in the order: jitter x, jitter y, vx, vy, ball by ball.
+#[allow(clippy::too_many_arguments)]
+fn gas(
+    n: usize,
+    r: f64,
+    m: f64,
+    speed: f64,
+    seed: u64,
+    table: &Table,
+    field: &str,
+    out: &mut Balls,
+) -> Result<(), ScenarioError> {
+    if n == 0 {
+        return Ok(());
+    }
+    let cols = ((n as f64 * table.width / table.height).sqrt().ceil() as usize).max(1);
+    let rows = n.div_ceil(cols);
+    let (cw, ch) = (table.width / cols as f64, table.height / rows as f64);
+    if cw < 2.0 * r || ch < 2.0 * r {
+        return Err(ScenarioError::field(
+            field,
+            format!(
+                "{n} balls of radius {r} do not fit on a grid in the {} x {} table",
+                table.width, table.height
+            ),
+        ));
+    }
+    let (jx, jy) = (0.5 * cw - r, 0.5 * ch - r);
+    let mut rng = SplitMix64(seed);
+    for k in 0..n {
+        let (c, row) = (k % cols, k / cols);
+        let x = (c as f64 + 0.5) * cw + jx * rng.symmetric();
+        let y = (row as f64 + 0.5) * ch + jy * rng.symmetric();
+        let vx = speed * rng.symmetric();
+        let vy = speed * rng.symmetric();
+        out.push(Ball::new(x, y, vx, vy, r, m));
+    }
+    Ok(())
+}
+
+/// SplitMix64: a tiny, fully specified generator. Written out here rather than taken
+/// from a crate because a scenario's seed must give the same scene in every version,
+/// and a dependency upgrade may change its streams.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1), 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// Uniform in [-1, 1).
+    pub fn symmetric(&mut self) -> f64 {
+        2.0 * self.unit() - 1.0
+    }
+}

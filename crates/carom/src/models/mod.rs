@@ -1,0 +1,132 @@
+//! The collision models. Each lives in its own module behind the same small interface,
+//! [`CollisionModel`]: advance the balls by one time step, report the energy stored in
+//! contacts, count collisions.
+
+pub mod event;
+pub mod impulse;
+pub mod simultaneous;
+pub mod spring;
+
+use crate::balls::Balls;
+use crate::scenario::ModelKind;
+use crate::world::{Physics, Table};
+
+/// What a model sees during a step.
+pub struct StepContext<'a> {
+    pub balls: &'a mut Balls,
+    pub table: &'a Table,
+    pub physics: &'a Physics,
+    /// `Some` when the step may use several threads. Models must give bit-identical
+    /// results with or without it.
+    pub pool: Option<&'a rayon::ThreadPool>,
+}
+
+/// Why a step could not be completed. The balls may be left part-way through the step:
+/// a caller that must report the last good state keeps its own copy of it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepError {
+    /// The state stopped being physical (a non-finite value, a ball far outside).
+    Unstable(String),
+    /// The event model needed more events than its budget for one output interval.
+    EventBudget(String),
+    /// The model cannot run this scene (e.g. not built yet).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::Unstable(s) => write!(f, "simulation became unstable: {s}"),
+            StepError::EventBudget(s) => write!(f, "event budget exceeded: {s}"),
+            StepError::Unsupported(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+pub trait CollisionModel: Send {
+    fn kind(&self) -> ModelKind;
+
+    /// Advances every ball by exactly `physics.dt`.
+    fn step(&mut self, ctx: StepContext<'_>) -> Result<(), StepError>;
+
+    /// Energy stored in contacts right now (springs); 0 for hard-contact models.
+    fn contact_energy(&self, _balls: &Balls, _table: &Table, _physics: &Physics) -> f64 {
+        0.0
+    }
+
+    /// Collisions so far: ball-ball and ball-wall contacts that began (an impulse
+    /// applied, or a spring contact that started).
+    fn collisions(&self) -> u64;
+
+    /// The balls were changed from outside (added, removed, moved): drop any cache.
+    fn invalidate(&mut self) {}
+}
+
+/// The model of the given kind, ready to step these balls.
+pub fn create(
+    kind: ModelKind,
+    balls: &Balls,
+    table: &Table,
+    physics: &Physics,
+) -> Result<Box<dyn CollisionModel>, StepError> {
+    Ok(match kind {
+        ModelKind::Impulse => Box::new(impulse::Impulse::new()),
+        ModelKind::Spring => Box::new(spring::Spring::new(balls, physics)),
+        ModelKind::Simultaneous => Box::new(simultaneous::Simultaneous::new(balls, table, physics)?),
+        ModelKind::Event => Box::new(event::Event::new(balls, table, physics)?),
+    })
+}
+
+/// Free flight over `dt`, exact under constant gravity. Kinematic balls move at their
+/// prescribed velocity and feel no gravity.
+pub fn free_flight(balls: &mut Balls, gravity: [f64; 2], dt: f64) {
+    let (hx, hy) = (0.5 * gravity[0] * dt * dt, 0.5 * gravity[1] * dt * dt);
+    let (gx, gy) = (gravity[0] * dt, gravity[1] * dt);
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            balls.x[i] += balls.vx[i] * dt;
+            balls.y[i] += balls.vy[i] * dt;
+        } else {
+            balls.x[i] += balls.vx[i] * dt + hx;
+            balls.y[i] += balls.vy[i] * dt + hy;
+            balls.vx[i] += gx;
+            balls.vy[i] += gy;
+        }
+    }
+}
+
+/// One of the table's four walls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wall {
+    /// x = 0
+    Left,
+    /// x = width
+    Right,
+    /// y = 0
+    Top,
+    /// y = height
+    Bottom,
+}
+
+impl Wall {
+    pub const ALL: [Wall; 4] = [Wall::Left, Wall::Right, Wall::Top, Wall::Bottom];
+
+    /// The wall's unit normal pointing into the table.
+    pub fn normal(self) -> [f64; 2] {
+        match self {
+            Wall::Left => [1.0, 0.0],
+            Wall::Right => [-1.0, 0.0],
+            Wall::Top => [0.0, 1.0],
+            Wall::Bottom => [0.0, -1.0],
+        }
+    }
+}
+
+/// A contact between two balls (`i < j`) or between a ball and a wall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Contact {
+    Pair(u32, u32),
+    Wall(u32, Wall),
+}

@@ -1,0 +1,316 @@
+//! The scenario contract: what a scenario file (TOML or JSON) may say, with the
+//! defaults of the design. Parsing text and reporting errors lives in
+//! [`crate::parse`]; expanding generators lives in [`crate::generators`].
+
+use serde::{Deserialize, Serialize};
+
+/// A whole scenario as written in a file. A state file is also a scenario: the keys it
+/// adds (`model`, `time`, `steps`, `diagnostics`) are accepted here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default = "default_name")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Default simulated time for `carom run`.
+    #[serde(default = "default_duration")]
+    pub duration: f64,
+    pub table: TableSpec,
+    #[serde(default)]
+    pub physics: PhysicsSpec,
+    #[serde(default)]
+    pub balls: Vec<BallSpec>,
+    /// Expanded after the listed balls, in the order written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generators: Vec<Generator>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<SymmetrySpec>,
+
+    // Keys a state file carries. `time` is where a resumed run starts; `model` is the
+    // model the state was produced with, used when `physics.model` is not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<serde_json::Value>,
+}
+
+fn default_name() -> String {
+    "unnamed".to_string()
+}
+
+fn default_duration() -> f64 {
+    100.0
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// Both may be left out when a `gas` generator gives `n` and `area_fraction`: the
+    /// table is then the square that holds the gas at that area fraction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModelKind {
+    Impulse,
+    #[default]
+    Spring,
+    Simultaneous,
+    Event,
+}
+
+impl ModelKind {
+    pub const ALL: [ModelKind; 4] = [
+        ModelKind::Impulse,
+        ModelKind::Spring,
+        ModelKind::Simultaneous,
+        ModelKind::Event,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Impulse => "impulse",
+            ModelKind::Spring => "spring",
+            ModelKind::Simultaneous => "simultaneous",
+            ModelKind::Event => "event",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum Integrator {
+    #[default]
+    SemiImplicitEuler,
+    AverageVelocity,
+    AverageAcceleration,
+    PredictedAcceleration,
+    VelocityVerlet,
+}
+
+impl Integrator {
+    pub const ALL: [Integrator; 5] = [
+        Integrator::SemiImplicitEuler,
+        Integrator::AverageVelocity,
+        Integrator::AverageAcceleration,
+        Integrator::PredictedAcceleration,
+        Integrator::VelocityVerlet,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Integrator::SemiImplicitEuler => "semi-implicit-euler",
+            Integrator::AverageVelocity => "average-velocity",
+            Integrator::AverageAcceleration => "average-acceleration",
+            Integrator::PredictedAcceleration => "predicted-acceleration",
+            Integrator::VelocityVerlet => "velocity-verlet",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+/// Friction against the table (tutorial level 7).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Friction {
+    #[default]
+    None,
+    /// Constant deceleration `mu * g_normal` against the velocity; a ball stops, never reverses.
+    Dry {
+        mu: f64,
+        #[serde(default = "one")]
+        g_normal: f64,
+    },
+    /// Force `mu m |v|^2` against the velocity.
+    Drag { mu: f64 },
+    /// `v' = (1 - mu)^dt v`.
+    Linear { mu: f64 },
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhysicsSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelKind>,
+    #[serde(default = "default_dt")]
+    pub dt: f64,
+    #[serde(default)]
+    pub gravity: [f64; 2],
+    #[serde(default = "default_stiffness")]
+    pub stiffness: f64,
+    #[serde(default = "one")]
+    pub restitution: f64,
+    #[serde(default)]
+    pub integrator: Integrator,
+    #[serde(default = "yes")]
+    pub glitch_prevention: bool,
+    #[serde(default)]
+    pub friction: Friction,
+}
+
+fn default_dt() -> f64 {
+    0.05
+}
+
+fn default_stiffness() -> f64 {
+    5.0
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for PhysicsSpec {
+    fn default() -> Self {
+        PhysicsSpec {
+            model: None,
+            dt: default_dt(),
+            gravity: [0.0, 0.0],
+            stiffness: default_stiffness(),
+            restitution: 1.0,
+            integrator: Integrator::default(),
+            glitch_prevention: true,
+            friction: Friction::None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BallSpec {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default)]
+    pub vx: f64,
+    #[serde(default)]
+    pub vy: f64,
+    #[serde(default = "default_radius")]
+    pub r: f64,
+    #[serde(default = "one")]
+    pub m: f64,
+    /// `#RRGGBB`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// Infinite mass: moves only as prescribed; others bounce off it as off a wall.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub kinematic: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn default_radius() -> f64 {
+    10.0
+}
+
+impl BallSpec {
+    pub fn at(x: f64, y: f64) -> Self {
+        BallSpec {
+            x,
+            y,
+            vx: 0.0,
+            vy: 0.0,
+            r: default_radius(),
+            m: 1.0,
+            color: None,
+            kinematic: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymmetrySpec {
+    /// The scene is mirror-symmetric about the horizontal line `y = axis_y`.
+    pub axis_y: f64,
+}
+
+/// Generators expand into balls, appended after the listed balls in the order the
+/// generators are written. See [`crate::generators`] for the exact layouts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Generator {
+    /// A triangular rack: its apex at (`x`, `y`), opening towards +x, `rows` rows, row
+    /// `k` holding `k + 1` balls; neighbours `gap` apart (0: touching).
+    Rack {
+        x: f64,
+        y: f64,
+        #[serde(default = "default_rows")]
+        rows: u32,
+        #[serde(default = "default_radius")]
+        r: f64,
+        #[serde(default = "one")]
+        m: f64,
+        #[serde(default)]
+        gap: f64,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        colors: Vec<String>,
+    },
+    /// `nx` by `ny` balls, the first centred at (`x0`, `y0`), `dx` and `dy` apart, all
+    /// with velocity (`vx`, `vy`).
+    Lattice {
+        nx: u32,
+        ny: u32,
+        x0: f64,
+        y0: f64,
+        dx: f64,
+        dy: f64,
+        #[serde(default = "default_radius")]
+        r: f64,
+        #[serde(default = "one")]
+        m: f64,
+        #[serde(default)]
+        vx: f64,
+        #[serde(default)]
+        vy: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        color: Option<String>,
+    },
+    /// A random gas over the whole table: `n` balls on a jittered square grid, velocities
+    /// uniform in `[-speed, speed]^2`, all from `seed`. With `area_fraction` and no table
+    /// size, the table is the square of side `sqrt(n pi r^2 / area_fraction)`; with
+    /// `area_fraction` and no `n`, `n` is the count that fills the table to that fraction.
+    Gas {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        n: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        area_fraction: Option<f64>,
+        #[serde(default = "one")]
+        r: f64,
+        #[serde(default = "one")]
+        m: f64,
+        #[serde(default = "one")]
+        speed: f64,
+        #[serde(default = "default_seed")]
+        seed: u64,
+    },
+}
+
+fn default_rows() -> u32 {
+    5
+}
+
+fn default_seed() -> u64 {
+    1
+}

@@ -1,0 +1,68 @@
+//! The state file contract: a scenario plus what a run produced. A state file is
+//! itself a valid scenario, so a run can be resumed from it.
+
+use crate::diagnostics::Diagnostics;
+use crate::scenario::{BallSpec, PhysicsSpec, Scenario, SymmetrySpec, TableSpec};
+use crate::world::World;
+
+/// The state of `world` as a scenario document with the state keys filled in (`model`,
+/// `time`, `steps`, `diagnostics`). Balls in scenario order; generators already
+/// expanded into balls.
+pub fn snapshot(world: &World, duration: f64) -> Scenario {
+    let p = world.physics();
+    let balls = world
+        .balls()
+        .iter()
+        .map(|b| BallSpec {
+            x: b.x,
+            y: b.y,
+            vx: b.vx,
+            vy: b.vy,
+            r: b.r,
+            m: b.m,
+            color: b.color.map(|c| c.to_hex()),
+            kinematic: b.kinematic,
+        })
+        .collect();
+    let d = world.diagnostics();
+    Scenario {
+        name: world.name.clone(),
+        description: String::new(),
+        duration,
+        table: TableSpec {
+            width: Some(world.table().width),
+            height: Some(world.table().height),
+        },
+        physics: PhysicsSpec {
+            model: Some(p.model),
+            dt: p.dt,
+            gravity: p.gravity,
+            stiffness: p.stiffness,
+            restitution: p.restitution,
+            integrator: p.integrator,
+            glitch_prevention: p.glitch_prevention,
+            friction: p.friction,
+        },
+        balls,
+        generators: Vec::new(),
+        symmetry: world.symmetry_axis().map(|axis_y| SymmetrySpec { axis_y }),
+        model: Some(p.model),
+        time: Some(world.time),
+        steps: Some(world.steps),
+        diagnostics: Some(diagnostics_json(&d)),
+    }
+}
+
+pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "kinetic_energy": d.kinetic_energy,
+        "potential_energy": d.potential_energy,
+        "total_energy": d.total_energy,
+        "momentum": d.momentum,
+        "collisions": d.collisions,
+    });
+    if let Some(s) = d.symmetry_error {
+        v["symmetry_error"] = serde_json::json!(s);
+    }
+    v
+}
