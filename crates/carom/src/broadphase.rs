@@ -25,22 +25,8 @@ impl Grid {
     /// interact (twice the largest radius, plus any margin the caller wants).
     pub fn rebuild(&mut self, x: &[f64], y: &[f64], reach: f64, table: &Table) {
         let n = x.len();
-        // Cells at least `reach` wide, but never more cells than a few per ball: a huge
-        // table with tiny balls must not allocate a huge empty grid.
-        let max_cells = (4 * n).max(1024) as f64;
-        let mut cell = reach.max(f64::MIN_POSITIVE);
-        let area = table.width * table.height;
-        if area / (cell * cell) > max_cells {
-            cell = (area / max_cells).sqrt();
-        }
-        let nx = ((table.width / cell).floor() as usize).max(1);
-        let ny = ((table.height / cell).floor() as usize).max(1);
-        self.nx = nx;
-        self.ny = ny;
-        self.inv_w = nx as f64 / table.width;
-        self.inv_h = ny as f64 / table.height;
-
-        let cells = nx * ny;
+        self.size_cells(n, reach, table);
+        let cells = self.nx * self.ny;
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
         for i in 0..n {
@@ -64,6 +50,142 @@ impl Grid {
             self.cell_start[c] = self.cell_start[c - 1];
         }
         self.cell_start[0] = 0;
+    }
+
+    fn size_cells(&mut self, n: usize, reach: f64, table: &Table) {
+        // Cells at least `reach` wide, but never more cells than a few per ball: a huge
+        // table with tiny balls must not allocate a huge empty grid.
+        let max_cells = (4 * n).max(1024) as f64;
+        let mut cell = reach.max(f64::MIN_POSITIVE);
+        let area = table.width * table.height;
+        if area / (cell * cell) > max_cells {
+            cell = (area / max_cells).sqrt();
+        }
+        let nx = ((table.width / cell).floor() as usize).max(1);
+        let ny = ((table.height / cell).floor() as usize).max(1);
+        self.nx = nx;
+        self.ny = ny;
+        self.inv_w = nx as f64 / table.width;
+        self.inv_h = ny as f64 / table.height;
+    }
+
+    /// The same binning as [`Grid::rebuild`], on the pool's threads when one is given.
+    /// The result is identical (within a cell, balls stay in ascending index order).
+    /// `cell_of` is scratch kept by the caller, so that rebuilding allocates nothing
+    /// in steady state.
+    pub fn rebuild_with(
+        &mut self,
+        x: &[f64],
+        y: &[f64],
+        reach: f64,
+        table: &Table,
+        pool: Option<&rayon::ThreadPool>,
+        cell_of: &mut Vec<u32>,
+    ) {
+        use rayon::prelude::*;
+        let Some(pool) = pool else {
+            self.rebuild(x, y, reach, table);
+            return;
+        };
+        let n = x.len();
+        self.size_cells(n, reach, table);
+        let cells = self.nx * self.ny;
+        cell_of.resize(n, 0);
+        let this = &*self;
+        pool.install(|| {
+            cell_of
+                .par_chunks_mut(BLOCK)
+                .zip(x.par_chunks(BLOCK).zip(y.par_chunks(BLOCK)))
+                .for_each(|(c, (x, y))| {
+                    for k in 0..c.len() {
+                        c[k] = this.cell_index(x[k], y[k]) as u32;
+                    }
+                })
+        });
+        let cell_of = &cell_of[..];
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.items.clear();
+        self.items.resize(n, 0);
+        // Each thread owns a contiguous range of cells: it scans every ball but counts
+        // and places only its own, so no two threads write the same memory.
+        let parts = pool.current_num_threads().clamp(1, cells);
+        let bounds: Vec<usize> = (0..=parts).map(|t| t * cells / parts).collect();
+        // Count, then prefix-sum within the range: afterwards cell_start[c + 1] is the
+        // end of cell c counted from the start of its range.
+        {
+            let mut slices = Vec::with_capacity(parts);
+            let mut rest = &mut self.cell_start[1..];
+            for t in 0..parts {
+                let (a, b) = rest.split_at_mut(bounds[t + 1] - bounds[t]);
+                slices.push((bounds[t], a));
+                rest = b;
+            }
+            pool.install(|| {
+                slices.par_iter_mut().for_each(|(c0, counts)| {
+                    let (c0, len) = (*c0, counts.len());
+                    for &c in cell_of {
+                        let k = (c as usize).wrapping_sub(c0);
+                        if k < len {
+                            counts[k] += 1;
+                        }
+                    }
+                    let mut sum = 0;
+                    for v in counts.iter_mut() {
+                        sum += *v;
+                        *v = sum;
+                    }
+                })
+            });
+        }
+        let mut offsets = Vec::with_capacity(parts + 1);
+        let mut total = 0u32;
+        for t in 0..parts {
+            offsets.push(total);
+            total += self.cell_start[bounds[t + 1]];
+        }
+        offsets.push(total);
+        // Fill: range t owns cell_start[c0..c1] as write cursors and its own stretch of
+        // items.
+        {
+            let mut slices = Vec::with_capacity(parts);
+            let mut starts = &mut self.cell_start[..cells];
+            let mut items = &mut self.items[..];
+            for t in 0..parts {
+                let (a, b) = starts.split_at_mut(bounds[t + 1] - bounds[t]);
+                starts = b;
+                let (ia, ib) = items.split_at_mut((offsets[t + 1] - offsets[t]) as usize);
+                items = ib;
+                slices.push((bounds[t], offsets[t], a, ia));
+            }
+            pool.install(|| {
+                slices.par_iter_mut().for_each(|(c0, off, starts, items)| {
+                    let (c0, off, len) = (*c0, *off, starts.len());
+                    // starts[k] (k >= 1) is the local end of cell c0 + k - 1, i.e. the
+                    // local start of cell c0 + k; starts[0] still belongs to the
+                    // previous range's count.
+                    starts[0] = 0;
+                    for (i, &c) in cell_of.iter().enumerate() {
+                        let k = (c as usize).wrapping_sub(c0);
+                        if k < len {
+                            items[starts[k] as usize] = i as u32;
+                            starts[k] += 1;
+                        }
+                    }
+                    // Each cursor now holds the end of its cell, the start of the next.
+                    for k in (1..len).rev() {
+                        starts[k] = starts[k - 1] + off;
+                    }
+                    starts[0] = off;
+                })
+            });
+        }
+        self.cell_start[cells] = n as u32;
+    }
+
+    /// Grid width and height in cells.
+    pub fn dims(&self) -> (usize, usize) {
+        (self.nx, self.ny)
     }
 
     /// Cell coordinates, clamped: a ball pushed into or past a wall is binned with the
@@ -184,4 +306,192 @@ pub fn touching_pairs_brute_force(x: &[f64], y: &[f64], r: &[f64], slack: f64) -
         }
     }
     out
+}
+
+/// Balls per block of a [`NeighbourList`]: the unit of parallel work in the list build
+/// and in the models' passes over it. Large enough to amortise scheduling, small enough
+/// to balance two cores on uneven scenes. It affects speed only, never results.
+pub const BLOCK: usize = 4096;
+
+/// The neighbours of one block of consecutive balls, as compressed rows.
+#[derive(Debug, Clone, Default)]
+pub struct ListBlock {
+    /// `start[k]..start[k + 1]` indexes `nbrs` for ball `first + k` of the block.
+    start: Vec<u32>,
+    nbrs: Vec<u32>,
+}
+
+impl ListBlock {
+    /// The listed neighbours of the block's `k`-th ball.
+    #[inline]
+    pub fn of(&self, k: usize) -> &[u32] {
+        &self.nbrs[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+
+    /// Balls in this block.
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A Verlet neighbour list: for every ball, the balls whose surfaces were within `skin`
+/// of its own when the list was built. Until some ball may have moved half the skin, no
+/// pair outside the list can touch, so a step scans a few listed candidates per ball
+/// instead of rebinning every ball and scanning nine cells.
+///
+/// The caller reports how far balls may have moved ([`NeighbourList::moved`]) and asks
+/// for a fresh list ([`NeighbourList::update`]) before using it; the list rebuilds only
+/// when needed. Ball `i`'s neighbours are in grid order (full list) or ascending
+/// (half list, `j > i` only), the same whatever the thread count.
+#[derive(Debug, Clone, Default)]
+pub struct NeighbourList {
+    grid: Grid,
+    cell_of: Vec<u32>,
+    blocks: Vec<ListBlock>,
+    /// Only `j > i` is listed for ball `i`.
+    half: bool,
+    skin: f64,
+    /// A bound on how far any ball has moved since the list was built.
+    moved: f64,
+    valid: bool,
+    len: usize,
+    uniform_radius: Option<f64>,
+    rebuilds: u64,
+}
+
+impl NeighbourList {
+    /// A list of every neighbour (`half = false`, for per-ball force gathering) or of
+    /// the neighbours with a higher index only (`half = true`, for ordered pair loops).
+    pub fn new(half: bool) -> NeighbourList {
+        NeighbourList {
+            half,
+            ..NeighbourList::default()
+        }
+    }
+
+    /// Forget the list: balls were added, removed, moved or resized from outside.
+    pub fn invalidate(&mut self) {
+        self.valid = false;
+    }
+
+    /// Adds `distance`, a bound on how far any single ball moved since the last call.
+    #[inline]
+    pub fn moved(&mut self, distance: f64) {
+        self.moved += distance;
+    }
+
+    /// Whether the list still holds every pair of `n` balls whose surfaces touch or
+    /// overlap. Two balls each moving less than half the skin close their gap by less
+    /// than the skin; the margin of 0.2% covers the rounding of the distance tests.
+    pub fn is_current(&self, n: usize) -> bool {
+        self.valid && self.len == n && 2.0 * self.moved < 0.998 * self.skin
+    }
+
+    /// Makes the list current for these balls, rebuilding it (on the pool's threads
+    /// when given) if it is not or if the skin changed; returns whether it rebuilt.
+    pub fn update(
+        &mut self,
+        x: &[f64],
+        y: &[f64],
+        r: &[f64],
+        skin: f64,
+        table: &Table,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> bool {
+        if self.is_current(x.len()) && skin == self.skin {
+            return false;
+        }
+        self.build(x, y, r, skin, table, pool);
+        true
+    }
+
+    fn build(
+        &mut self,
+        x: &[f64],
+        y: &[f64],
+        r: &[f64],
+        skin: f64,
+        table: &Table,
+        pool: Option<&rayon::ThreadPool>,
+    ) {
+        use rayon::prelude::*;
+        let n = x.len();
+        let r_max = r.iter().copied().fold(0.0, f64::max);
+        let uniform = r
+            .first()
+            .copied()
+            .filter(|&r0| r.iter().all(|&ri| ri == r0));
+        self.grid
+            .rebuild_with(x, y, 2.0 * r_max + skin, table, pool, &mut self.cell_of);
+        self.blocks
+            .resize_with(n.div_ceil(BLOCK), ListBlock::default);
+        let grid = &self.grid;
+        let half = self.half;
+        let fill = |(b, block): (usize, &mut ListBlock)| {
+            let first = b * BLOCK;
+            let last = (first + BLOCK).min(n);
+            block.start.clear();
+            block.nbrs.clear();
+            block.start.push(0);
+            for i in first..last {
+                let (xi, yi, ri) = (x[i], y[i], r[i]);
+                let seg = block.nbrs.len();
+                let (cx, cy) = grid.cell_coords(xi, yi);
+                let x0 = cx.saturating_sub(1);
+                let x1 = (cx + 1).min(grid.nx - 1);
+                let y0 = cy.saturating_sub(1);
+                let y1 = (cy + 1).min(grid.ny - 1);
+                for gy in y0..=y1 {
+                    let row = gy * grid.nx;
+                    let s = grid.cell_start[row + x0] as usize;
+                    let e = grid.cell_start[row + x1 + 1] as usize;
+                    for &j in &grid.items[s..e] {
+                        let ju = j as usize;
+                        if ju == i || (half && ju < i) {
+                            continue;
+                        }
+                        let (dx, dy) = (x[ju] - xi, y[ju] - yi);
+                        let reach = ri + r[ju] + skin;
+                        if dx * dx + dy * dy <= reach * reach {
+                            block.nbrs.push(j);
+                        }
+                    }
+                }
+                if half {
+                    block.nbrs[seg..].sort_unstable();
+                }
+                block.start.push(block.nbrs.len() as u32);
+            }
+        };
+        match pool {
+            Some(pool) => pool.install(|| self.blocks.par_iter_mut().enumerate().for_each(fill)),
+            None => self.blocks.iter_mut().enumerate().for_each(fill),
+        }
+        self.skin = skin;
+        self.moved = 0.0;
+        self.valid = true;
+        self.len = n;
+        self.uniform_radius = uniform;
+        self.rebuilds += 1;
+    }
+
+    /// The list in blocks of [`BLOCK`] consecutive balls (the last one shorter).
+    pub fn blocks(&self) -> &[ListBlock] {
+        &self.blocks
+    }
+
+    /// The radius shared by every ball when the list was built, if they all share one:
+    /// lets the hot loops skip loading radii.
+    pub fn uniform_radius(&self) -> Option<f64> {
+        self.uniform_radius
+    }
+
+    /// Rebuilds so far (for tuning the skin).
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
 }
