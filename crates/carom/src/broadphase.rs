@@ -313,47 +313,34 @@ pub fn touching_pairs_brute_force(x: &[f64], y: &[f64], r: &[f64], slack: f64) -
 /// to balance two cores on uneven scenes. It affects speed only, never results.
 pub const BLOCK: usize = 4096;
 
-/// The neighbours of one block of consecutive balls, as compressed rows.
+/// The candidate pairs `(i, j)`, `i < j`, of one block of consecutive balls `i`, in
+/// ascending `(i, j)` order.
 #[derive(Debug, Clone, Default)]
 pub struct ListBlock {
-    /// `start[k]..start[k + 1]` indexes `nbrs` for ball `first + k` of the block.
-    start: Vec<u32>,
-    nbrs: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
 }
 
 impl ListBlock {
-    /// The listed neighbours of the block's `k`-th ball.
     #[inline]
-    pub fn of(&self, k: usize) -> &[u32] {
-        &self.nbrs[self.start[k] as usize..self.start[k + 1] as usize]
-    }
-
-    /// Balls in this block.
-    pub fn len(&self) -> usize {
-        self.start.len().saturating_sub(1)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    pub fn pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
     }
 }
 
-/// A Verlet neighbour list: for every ball, the balls whose surfaces were within `skin`
-/// of its own when the list was built. Until some ball may have moved half the skin, no
-/// pair outside the list can touch, so a step scans a few listed candidates per ball
-/// instead of rebinning every ball and scanning nine cells.
+/// A Verlet neighbour list: every pair of balls whose surfaces were within `skin` of
+/// each other when the list was built. Until some ball may have moved half the skin, no
+/// pair outside the list can touch, so a step tests a few listed pairs per ball instead
+/// of rebinning every ball and scanning nine cells.
 ///
 /// The caller reports how far balls may have moved ([`NeighbourList::moved`]) and asks
-/// for a fresh list ([`NeighbourList::update`]) before using it; the list rebuilds only
-/// when needed. Ball `i`'s neighbours are in grid order (full list) or ascending
-/// (half list, `j > i` only), the same whatever the thread count.
+/// for a current list ([`NeighbourList::update`]) before using it; the list rebuilds
+/// only when needed. Pairs are stored by blocks of [`BLOCK`] consecutive lower indices,
+/// in ascending `(i, j)` order, the same whatever the thread count.
 #[derive(Debug, Clone, Default)]
 pub struct NeighbourList {
     grid: Grid,
     cell_of: Vec<u32>,
     blocks: Vec<ListBlock>,
-    /// Only `j > i` is listed for ball `i`.
-    half: bool,
     skin: f64,
     /// A bound on how far any ball has moved since the list was built.
     moved: f64,
@@ -364,13 +351,8 @@ pub struct NeighbourList {
 }
 
 impl NeighbourList {
-    /// A list of every neighbour (`half = false`, for per-ball force gathering) or of
-    /// the neighbours with a higher index only (`half = true`, for ordered pair loops).
-    pub fn new(half: bool) -> NeighbourList {
-        NeighbourList {
-            half,
-            ..NeighbourList::default()
-        }
+    pub fn new() -> NeighbourList {
+        NeighbourList::default()
     }
 
     /// Forget the list: balls were added, removed, moved or resized from outside.
@@ -430,16 +412,13 @@ impl NeighbourList {
         self.blocks
             .resize_with(n.div_ceil(BLOCK), ListBlock::default);
         let grid = &self.grid;
-        let half = self.half;
         let fill = |(b, block): (usize, &mut ListBlock)| {
             let first = b * BLOCK;
             let last = (first + BLOCK).min(n);
-            block.start.clear();
-            block.nbrs.clear();
-            block.start.push(0);
+            block.pairs.clear();
             for i in first..last {
                 let (xi, yi, ri) = (x[i], y[i], r[i]);
-                let seg = block.nbrs.len();
+                let seg = block.pairs.len();
                 let (cx, cy) = grid.cell_coords(xi, yi);
                 let x0 = cx.saturating_sub(1);
                 let x1 = (cx + 1).min(grid.nx - 1);
@@ -451,20 +430,17 @@ impl NeighbourList {
                     let e = grid.cell_start[row + x1 + 1] as usize;
                     for &j in &grid.items[s..e] {
                         let ju = j as usize;
-                        if ju == i || (half && ju < i) {
+                        if ju <= i {
                             continue;
                         }
                         let (dx, dy) = (x[ju] - xi, y[ju] - yi);
                         let reach = ri + r[ju] + skin;
                         if dx * dx + dy * dy <= reach * reach {
-                            block.nbrs.push(j);
+                            block.pairs.push((i as u32, j));
                         }
                     }
                 }
-                if half {
-                    block.nbrs[seg..].sort_unstable();
-                }
-                block.start.push(block.nbrs.len() as u32);
+                block.pairs[seg..].sort_unstable();
             }
         };
         match pool {
@@ -479,9 +455,14 @@ impl NeighbourList {
         self.rebuilds += 1;
     }
 
-    /// The list in blocks of [`BLOCK`] consecutive balls (the last one shorter).
+    /// The pairs in blocks of [`BLOCK`] consecutive lower indices (the last shorter).
     pub fn blocks(&self) -> &[ListBlock] {
         &self.blocks
+    }
+
+    /// Every listed pair, in ascending `(i, j)` order.
+    pub fn pairs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.blocks.iter().flat_map(|b| b.pairs.iter().copied())
     }
 
     /// The radius shared by every ball when the list was built, if they all share one:

@@ -4,10 +4,18 @@
 //! `k s_max^2 / 2`, unloading returns `e^2` of it, so the rebound speed is exactly `e`
 //! times the approach speed.
 //!
-//! Forces are gathered per ball (each ball sums over its own neighbours, so every pair
-//! is evaluated twice) rather than scattered per pair: no two threads ever write the
-//! same ball, no atomics are needed, and each ball's sum is taken in the same order
-//! whatever the thread count, so the parallel step is bit-identical to the serial one.
+//! A force evaluation runs in three passes over flat arrays:
+//! 1. contacts, in parallel over blocks of the neighbour list: each listed pair is a
+//!    distance test, and the few that overlap get their force computed once, into
+//!    their block's list of contacts; nothing is written to the balls;
+//! 2. the contacts, block after block in list order, add their equal and opposite
+//!    forces into per-ball accumulators: a few percent of the pairs, so this serial
+//!    pass is short;
+//! 3. per ball, in parallel: walls, gravity, and (for the semi-implicit Euler step) the
+//!    kick and the drift, each ball reading only its own data.
+//!
+//! Every ball's forces are summed in the same order whatever the thread count, so the
+//! parallel step is bit-identical to the serial one, and no atomics are needed.
 
 use rayon::prelude::*;
 
@@ -18,15 +26,47 @@ use crate::scenario::{Integrator, ModelKind};
 use crate::world::{Physics, Table};
 
 /// The neighbour-list skin, in units of the largest radius. A wider skin rebuilds the
-/// list less often but lists more candidates per ball; it affects speed only, never
-/// results.
-const SKIN: f64 = 0.5;
+/// list less often but lists more pairs; it affects speed only, never results.
+const SKIN: f64 = 0.8;
+
+/// Asks for the cache line holding `v`: for sparse reads whose addresses are known a
+/// little before the data is needed.
+#[inline(always)]
+fn prefetch(v: &f64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; the address is that of a live reference.
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((v as *const f64).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
+/// The force of one overlapping pair `i < j` on `j` (the force on `i` is its negative),
+/// and whether the contact began this step.
+#[derive(Debug, Clone, Copy)]
+struct PairForce {
+    i: u32,
+    j: u32,
+    fx: f64,
+    fy: f64,
+}
 
 pub struct Spring {
-    /// Candidate contacts, gathered per ball (both directions of every pair).
+    /// Candidate contacts: pairs within the skin.
     list: NeighbourList,
-    /// Acceleration at the latest force evaluation; for the semi-implicit Euler step,
-    /// the new velocities (swapped into the balls afterwards).
+    /// Overlapping pairs found in the latest evaluation, per block of the list.
+    contacts: Vec<Vec<PairForce>>,
+    /// Pair forces summed per ball; all zero between evaluations.
+    pair_fx: Vec<f64>,
+    pair_fy: Vec<f64>,
+    /// The inverse mass shared by every ball, if all share one (fixed at the list's
+    /// build, as the radii are: only an edit of the balls can change them, and an edit
+    /// invalidates the list).
+    uniform_inv_m: Option<f64>,
+    /// Acceleration at the latest force evaluation (schemes other than the default).
     ax: Vec<f64>,
     ay: Vec<f64>,
     /// Acceleration at the previous step's evaluation (schemes that average it).
@@ -37,22 +77,290 @@ pub struct Spring {
     collisions: u64,
 }
 
-/// One block of a pair of per-ball outputs (x and y components).
-type AccBlock<'a> = (&'a mut [f64], &'a mut [f64]);
-
-/// What a force evaluation writes per ball.
+/// The constants of the force law, and the walls.
 #[derive(Clone, Copy)]
-enum Output {
-    /// The acceleration.
-    Acceleration,
-    /// The velocity after a kick of `dt` by that acceleration.
-    Kicked(f64),
+struct Law {
+    width: f64,
+    height: f64,
+    k: f64,
+    /// Force factor while surfaces separate.
+    unload: f64,
+    gravity: [f64; 2],
+    dt: f64,
+}
+
+impl Law {
+    fn new(table: &Table, physics: &Physics) -> Law {
+        Law {
+            width: table.width,
+            height: table.height,
+            k: physics.stiffness,
+            unload: physics.restitution * physics.restitution,
+            gravity: physics.gravity,
+            dt: physics.dt,
+        }
+    }
+
+    /// Force along one axis from the walls at 0 and `size`, and whether a contact began.
+    #[inline]
+    fn wall(&self, p: f64, v: f64, r: f64, w: f64, size: f64) -> (f64, u64) {
+        let low = r - p;
+        let high = p + r - size;
+        if low > 0.0 {
+            let f = self.k * low * self.phase(v, low, w);
+            (f, u64::from(r - (p - self.dt * v) <= 0.0))
+        } else if high > 0.0 {
+            let f = self.k * high * self.phase(-v, high, w);
+            (-f, u64::from((p - self.dt * v) + r - size <= 0.0))
+        } else {
+            (0.0, 0)
+        }
+    }
+
+    /// The acceleration of one ball from its summed pair force, the walls and gravity,
+    /// and the wall contacts begun.
+    #[inline(always)]
+    fn acceleration(
+        &self,
+        (x, y, vx, vy): (f64, f64, f64, f64),
+        r: f64,
+        w: f64,
+        pair: (f64, f64),
+    ) -> (f64, f64, u64) {
+        let (fwx, bx) = self.wall(x, vx, r, w, self.width);
+        let (fwy, by) = self.wall(y, vy, r, w, self.height);
+        let (fx, fy) = (pair.0 + fwx, pair.1 + fwy);
+        let g = if w > 0.0 { 1.0 } else { 0.0 };
+        (
+            fx * w + g * self.gravity[0],
+            fy * w + g * self.gravity[1],
+            bx + by,
+        )
+    }
+
+    /// The force factor of a contact with overlap `s`, separation speed `vn` (> 0 when
+    /// the surfaces separate) and summed inverse masses `w`: 1 while loading, `e^2`
+    /// while unloading. In the step where an approaching contact turns (the loading
+    /// force alone would raise `vn` past zero, by `dt k s w`), only the fraction of the
+    /// step before the turn is loading: without this split the whole turning step is
+    /// charged at full stiffness, a bias of order `dt / T_contact` towards a higher
+    /// rebound that is largest for small `e`. An elastic contact (`e = 1`) is unaffected.
+    #[inline]
+    fn phase(&self, vn: f64, s: f64, w: f64) -> f64 {
+        if vn > 0.0 {
+            return self.unload;
+        }
+        let gain = self.dt * self.k * s * w;
+        if gain > -vn {
+            let loading = -vn / gain;
+            loading + (1.0 - loading) * self.unload
+        } else {
+            1.0
+        }
+    }
+}
+
+/// What pass 1 reads, borrowed for one evaluation.
+struct Pairs<'a> {
+    x: &'a [f64],
+    y: &'a [f64],
+    vx: &'a [f64],
+    vy: &'a [f64],
+    r: &'a [f64],
+    inv_m: &'a [f64],
+    law: Law,
+}
+
+impl<'a> Pairs<'a> {
+    fn new(balls: &'a Balls, law: Law) -> Pairs<'a> {
+        Pairs {
+            x: &balls.x,
+            y: &balls.y,
+            vx: &balls.vx,
+            vy: &balls.vy,
+            r: &balls.r,
+            inv_m: &balls.inv_m,
+            law,
+        }
+    }
+
+    /// Pass 1 on one block: the overlapping pairs, with their forces, into `out`;
+    /// returns the contacts that began. With `UNIFORM`, every ball has the radius
+    /// `reach / 2`. The first loop is a distance test per pair (most pairs do not
+    /// touch); it only notes the overlaps and asks for their velocities, which the
+    /// second loop reads once they have arrived from memory.
+    fn detect<const UNIFORM: bool>(
+        &self,
+        pairs: &[(u32, u32)],
+        reach: f64,
+        out: &mut Vec<PairForce>,
+    ) -> u64 {
+        out.clear();
+        for &(i, j) in pairs {
+            let (iu, ju) = (i as usize, j as usize);
+            let dx = self.x[ju] - self.x[iu];
+            let dy = self.y[ju] - self.y[iu];
+            let reach = if UNIFORM {
+                reach
+            } else {
+                self.r[iu] + self.r[ju]
+            };
+            let d2 = dx * dx + dy * dy;
+            if d2 >= reach * reach {
+                continue;
+            }
+            prefetch(&self.vx[iu]);
+            prefetch(&self.vy[iu]);
+            prefetch(&self.vx[ju]);
+            prefetch(&self.vy[ju]);
+            out.push(PairForce {
+                i,
+                j,
+                fx: dx,
+                fy: dy,
+            });
+        }
+        let mut began = 0;
+        for c in out.iter_mut() {
+            let (iu, ju) = (c.i as usize, c.j as usize);
+            let reach = if UNIFORM {
+                reach
+            } else {
+                self.r[iu] + self.r[ju]
+            };
+            let (f, b) = self.contact(iu, ju, c.fx, c.fy, reach);
+            (c.fx, c.fy) = f;
+            began += b;
+        }
+        began
+    }
+
+    /// The force on `j` of an overlapping pair `i < j` (`j` seen from `i` at `(dx, dy)`),
+    /// and whether the contact began this step.
+    #[inline(always)]
+    fn contact(&self, i: usize, j: usize, dx: f64, dy: f64, reach: f64) -> ((f64, f64), u64) {
+        let law = &self.law;
+        let d = (dx * dx + dy * dy).sqrt();
+        // Coincident centres: any fixed axis keeps the pair's forces opposite.
+        let (nx, ny) = if d > 0.0 {
+            (dx / d, dy / d)
+        } else {
+            (1.0, 0.0)
+        };
+        let (dvx, dvy) = (self.vx[j] - self.vx[i], self.vy[j] - self.vy[i]);
+        let s = reach - d;
+        let f = law.k * s * law.phase(dvx * nx + dvy * ny, s, self.inv_m[i] + self.inv_m[j]);
+        // The pair did not overlap one step ago (exact for the explicit schemes, whose
+        // positions moved by dt times the current velocity).
+        let (px, py) = (dx - law.dt * dvx, dy - law.dt * dvy);
+        let began = u64::from(px * px + py * py >= reach * reach);
+        ((f * nx, f * ny), began)
+    }
+
+    /// Spring energy of one pair (`i < j`), scaled as the force is.
+    fn energy(&self, i: usize, j: usize) -> f64 {
+        let (dx, dy) = (self.x[j] - self.x[i], self.y[j] - self.y[i]);
+        let reach = self.r[i] + self.r[j];
+        let d = dx.hypot(dy);
+        if d >= reach {
+            return 0.0;
+        }
+        let (nx, ny) = if d > 0.0 {
+            (dx / d, dy / d)
+        } else {
+            (1.0, 0.0)
+        };
+        let separating = (self.vx[j] - self.vx[i]) * nx + (self.vy[j] - self.vy[i]) * ny > 0.0;
+        let s = reach - d;
+        0.5 * self.law.k * s * s * if separating { self.law.unload } else { 1.0 }
+    }
+
+    /// Spring energy of ball `i`'s walls.
+    fn wall_energy(&self, i: usize) -> f64 {
+        let law = &self.law;
+        let (xi, yi, ri) = (self.x[i], self.y[i], self.r[i]);
+        let mut e = 0.0;
+        for (p, v, size) in [(xi, self.vx[i], law.width), (yi, self.vy[i], law.height)] {
+            let (low, high) = (ri - p, p + ri - size);
+            if low > 0.0 {
+                e += 0.5 * law.k * low * low * if v > 0.0 { law.unload } else { 1.0 };
+            } else if high > 0.0 {
+                e += 0.5 * law.k * high * high * if v < 0.0 { law.unload } else { 1.0 };
+            }
+        }
+        e
+    }
+}
+
+/// One block of balls as pass 3 sees it: its own state, its summed pair forces, and
+/// (for accelerations) where to write them.
+struct BallBlock<'a> {
+    x: &'a mut [f64],
+    y: &'a mut [f64],
+    vx: &'a mut [f64],
+    vy: &'a mut [f64],
+    pair_fx: &'a mut [f64],
+    pair_fy: &'a mut [f64],
+}
+
+/// The x and y components of one block of a per-ball quantity.
+type Pair<'a> = (&'a mut [f64], &'a mut [f64]);
+
+/// Positions, velocities and pair forces of one block.
+type BlockState<'a> = ((Pair<'a>, Pair<'a>), Pair<'a>);
+
+/// What pass 3 returns per block: wall contacts begun, the largest squared speed after
+/// the kick, whether every position is finite.
+type Pass3 = (u64, f64, bool);
+
+fn join(a: Pass3, b: Pass3) -> Pass3 {
+    (a.0 + b.0, a.1.max(b.1), a.2 & b.2)
+}
+
+/// Takes a ball's summed pair force and leaves zero behind.
+#[inline(always)]
+fn take_pair_force(fx: &mut f64, fy: &mut f64) -> (f64, f64) {
+    let f = (*fx, *fy);
+    if f.0 != 0.0 || f.1 != 0.0 {
+        (*fx, *fy) = (0.0, 0.0);
+    }
+    f
+}
+
+/// Pass 3 of the semi-implicit Euler step on one block: `v += dt a; x += dt v`.
+/// With `UNIFORM`, every ball has radius `r` and inverse mass `w`.
+fn kick_drift<const UNIFORM: bool>(
+    law: &Law,
+    b: BallBlock<'_>,
+    r: &[f64],
+    inv_m: &[f64],
+    uniform: (f64, f64),
+) -> Pass3 {
+    let dt = law.dt;
+    let (mut began, mut v2max, mut finite) = (0, 0.0f64, true);
+    for k in 0..b.x.len() {
+        let (ri, wi) = if UNIFORM { uniform } else { (r[k], inv_m[k]) };
+        let pair = take_pair_force(&mut b.pair_fx[k], &mut b.pair_fy[k]);
+        let state = (b.x[k], b.y[k], b.vx[k], b.vy[k]);
+        let (ax, ay, bw) = law.acceleration(state, ri, wi, pair);
+        let (vx, vy) = (state.2 + dt * ax, state.3 + dt * ay);
+        let (x, y) = (state.0 + dt * vx, state.1 + dt * vy);
+        (b.vx[k], b.vy[k], b.x[k], b.y[k]) = (vx, vy, x, y);
+        began += bw;
+        v2max = v2max.max(vx * vx + vy * vy);
+        finite &= x.is_finite() & y.is_finite();
+    }
+    (began, v2max, finite)
 }
 
 impl Spring {
     pub fn new(_balls: &Balls, _physics: &Physics) -> Spring {
         Spring {
-            list: NeighbourList::new(false),
+            list: NeighbourList::new(),
+            contacts: Vec::new(),
+            pair_fx: Vec::new(),
+            pair_fy: Vec::new(),
+            uniform_inv_m: None,
             ax: Vec::new(),
             ay: Vec::new(),
             prev_ax: Vec::new(),
@@ -62,83 +370,168 @@ impl Spring {
         }
     }
 
-    /// Evaluates every ball's acceleration at the current positions and velocities
-    /// into `ax`/`ay` (or the kicked velocity, see [`Output`]); returns the number of
-    /// contacts that began since the last step.
+    /// Passes 1 and 2: every ball's summed pair force into `pair_fx`/`pair_fy`;
+    /// returns the pair contacts that began since the last step.
+    fn pair_forces(
+        &mut self,
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> u64 {
+        let n = balls.len();
+        self.pair_fx.resize(n, 0.0);
+        self.pair_fy.resize(n, 0.0);
+        let skin = SKIN * balls.max_radius();
+        if self
+            .list
+            .update(&balls.x, &balls.y, &balls.r, skin, table, pool)
+        {
+            let w = &balls.inv_m;
+            self.uniform_inv_m = w
+                .first()
+                .copied()
+                .filter(|&w0| w.iter().all(|&wi| wi == w0));
+        }
+        let blocks = self.list.blocks();
+        self.contacts.resize_with(blocks.len(), Vec::new);
+        let pairs = Pairs::new(balls, Law::new(table, physics));
+        let uniform = self.list.uniform_radius();
+        let detect = |(block, out): (&ListBlock, &mut Vec<PairForce>)| match uniform {
+            Some(r) => pairs.detect::<true>(block.pairs(), r + r, out),
+            None => pairs.detect::<false>(block.pairs(), 0.0, out),
+        };
+        let began = match pool {
+            None => blocks
+                .iter()
+                .zip(self.contacts.iter_mut())
+                .map(detect)
+                .sum(),
+            Some(pool) => pool.install(|| {
+                blocks
+                    .par_iter()
+                    .zip(self.contacts.par_iter_mut())
+                    .map(detect)
+                    .sum()
+            }),
+        };
+        let (fx, fy) = (&mut self.pair_fx, &mut self.pair_fy);
+        for block in &self.contacts {
+            for (k, c) in block.iter().enumerate() {
+                // The accumulators of contacts a few places ahead are asked for now:
+                // contacts are sparse, so each touches a cold line.
+                if let Some(a) = block.get(k + 8) {
+                    prefetch(&fx[a.i as usize]);
+                    prefetch(&fy[a.i as usize]);
+                    prefetch(&fx[a.j as usize]);
+                    prefetch(&fy[a.j as usize]);
+                }
+                let (i, j) = (c.i as usize, c.j as usize);
+                fx[i] -= c.fx;
+                fy[i] -= c.fy;
+                fx[j] += c.fx;
+                fy[j] += c.fy;
+            }
+        }
+        began
+    }
+
+    /// Every ball's acceleration at the current positions and velocities into
+    /// `ax`/`ay`; returns the contacts that began since the last step.
     fn evaluate(
         &mut self,
         balls: &Balls,
         table: &Table,
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
-        out: Output,
     ) -> u64 {
+        let began = self.pair_forces(balls, table, physics, pool);
         let n = balls.len();
         self.ax.resize(n, 0.0);
         self.ay.resize(n, 0.0);
-        let skin = SKIN * balls.max_radius();
-        self.list
-            .update(&balls.x, &balls.y, &balls.r, skin, table, pool);
-        let forces = Forces::new(balls, table, physics);
-        let list = &self.list;
-        let uniform = list.uniform_radius();
-        let fill = |(b, ((ax, ay), block)): (usize, (AccBlock, &ListBlock))| match uniform {
-            Some(r) => forces.fill::<true>(b * BLOCK, ax, ay, block, r + r, out),
-            None => forces.fill::<false>(b * BLOCK, ax, ay, block, 0.0, out),
-        };
-        let (ax, ay) = (&mut self.ax[..], &mut self.ay[..]);
-        match pool {
-            None => ax
-                .chunks_mut(BLOCK)
-                .zip(ay.chunks_mut(BLOCK))
-                .zip(list.blocks())
-                .enumerate()
-                .map(fill)
-                .sum(),
-            Some(pool) => pool.install(|| {
-                ax.par_chunks_mut(BLOCK)
-                    .zip(ay.par_chunks_mut(BLOCK))
-                    .zip(list.blocks())
-                    .enumerate()
-                    .map(fill)
-                    .sum()
-            }),
+        let law = Law::new(table, physics);
+        let mut walls = 0;
+        for i in 0..n {
+            let pair = take_pair_force(&mut self.pair_fx[i], &mut self.pair_fy[i]);
+            let state = (balls.x[i], balls.y[i], balls.vx[i], balls.vy[i]);
+            let (ax, ay, b) = law.acceleration(state, balls.r[i], balls.inv_m[i], pair);
+            (self.ax[i], self.ay[i]) = (ax, ay);
+            walls += b;
         }
+        began + walls
     }
-}
 
-/// The semi-implicit Euler drift `x += dt v` with the new velocities, on the pool's
-/// threads when given. Returns the largest squared speed, or `None` when a position
-/// is no longer finite.
-fn drift(balls: &mut Balls, dt: f64, pool: Option<&rayon::ThreadPool>) -> Option<f64> {
-    let block = |((x, y), (vx, vy)): (AccBlock, (&[f64], &[f64]))| {
-        let (mut v2max, mut finite) = (0.0f64, true);
-        for k in 0..x.len() {
-            x[k] += dt * vx[k];
-            y[k] += dt * vy[k];
-            v2max = v2max.max(vx[k] * vx[k] + vy[k] * vy[k]);
-            finite &= x[k].is_finite() & y[k].is_finite();
+    /// The semi-implicit Euler step: pair forces, then kick and drift in one pass.
+    fn step_euler(
+        &mut self,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<u64, ()> {
+        let began = self.pair_forces(balls, table, physics, pool);
+        let law = Law::new(table, physics);
+        let uniform = match (self.list.uniform_radius(), self.uniform_inv_m) {
+            (Some(r), Some(w)) => Some((r, w)),
+            _ => None,
+        };
+        let Balls {
+            x,
+            y,
+            vx,
+            vy,
+            r,
+            inv_m,
+            ..
+        } = balls;
+        let (r, inv_m) = (&r[..], &inv_m[..]);
+        let run = |(((xy, v), f), (r, w)): (BlockState, (&[f64], &[f64]))| {
+            let block = BallBlock {
+                x: xy.0,
+                y: xy.1,
+                vx: v.0,
+                vy: v.1,
+                pair_fx: f.0,
+                pair_fy: f.1,
+            };
+            match uniform {
+                Some(u) => kick_drift::<true>(&law, block, r, w, u),
+                None => kick_drift::<false>(&law, block, r, w, (0.0, 0.0)),
+            }
+        };
+        let (began_walls, v2max, finite) = match pool {
+            None => x
+                .chunks_mut(BLOCK)
+                .zip(y.chunks_mut(BLOCK))
+                .zip(vx.chunks_mut(BLOCK).zip(vy.chunks_mut(BLOCK)))
+                .zip(
+                    self.pair_fx
+                        .chunks_mut(BLOCK)
+                        .zip(self.pair_fy.chunks_mut(BLOCK)),
+                )
+                .zip(r.chunks(BLOCK).zip(inv_m.chunks(BLOCK)))
+                .map(run)
+                .fold((0, 0.0, true), join),
+            Some(pool) => pool.install(|| {
+                x.par_chunks_mut(BLOCK)
+                    .zip(y.par_chunks_mut(BLOCK))
+                    .zip(vx.par_chunks_mut(BLOCK).zip(vy.par_chunks_mut(BLOCK)))
+                    .zip(
+                        self.pair_fx
+                            .par_chunks_mut(BLOCK)
+                            .zip(self.pair_fy.par_chunks_mut(BLOCK)),
+                    )
+                    .zip(r.par_chunks(BLOCK).zip(inv_m.par_chunks(BLOCK)))
+                    .map(run)
+                    .reduce(|| (0, 0.0, true), join)
+            }),
+        };
+        if !finite {
+            return Err(());
         }
-        (v2max, finite)
-    };
-    let join = |a: (f64, bool), b: (f64, bool)| (a.0.max(b.0), a.1 & b.1);
-    let Balls { x, y, vx, vy, .. } = balls;
-    let (v2max, finite) = match pool {
-        None => x
-            .chunks_mut(BLOCK)
-            .zip(y.chunks_mut(BLOCK))
-            .zip(vx.chunks(BLOCK).zip(vy.chunks(BLOCK)))
-            .map(block)
-            .fold((0.0, true), join),
-        Some(pool) => pool.install(|| {
-            x.par_chunks_mut(BLOCK)
-                .zip(y.par_chunks_mut(BLOCK))
-                .zip(vx.par_chunks(BLOCK).zip(vy.par_chunks(BLOCK)))
-                .map(block)
-                .reduce(|| (0.0, true), join)
-        }),
-    };
-    finite.then_some(v2max)
+        self.list.moved(law.dt * v2max.sqrt());
+        Ok(began + began_walls)
+    }
 }
 
 impl CollisionModel for Spring {
@@ -167,18 +560,14 @@ impl CollisionModel for Spring {
         let mut step2: f64 = 0.0;
         let began = match physics.integrator {
             Integrator::SemiImplicitEuler => {
-                // The force pass writes the kicked velocities; swapping them in costs
-                // nothing, and the drift is one streaming pass.
-                let began = self.evaluate(balls, table, physics, pool, Output::Kicked(dt));
-                std::mem::swap(&mut balls.vx, &mut self.ax);
-                std::mem::swap(&mut balls.vy, &mut self.ay);
-                let v2max = drift(balls, dt, pool).ok_or_else(unstable)?;
+                let began = self
+                    .step_euler(balls, table, physics, pool)
+                    .map_err(|_| unstable())?;
                 self.collisions += began;
-                self.list.moved(dt * v2max.sqrt());
                 return Ok(());
             }
             Integrator::AverageVelocity => {
-                let began = self.evaluate(balls, table, physics, pool, Output::Acceleration);
+                let began = self.evaluate(balls, table, physics, pool);
                 for i in 0..n {
                     let (vx0, vy0) = (balls.vx[i], balls.vy[i]);
                     balls.vx[i] += dt * self.ax[i];
@@ -194,7 +583,7 @@ impl CollisionModel for Spring {
                 began
             }
             Integrator::AverageAcceleration | Integrator::PredictedAcceleration => {
-                let began = self.evaluate(balls, table, physics, pool, Output::Acceleration);
+                let began = self.evaluate(balls, table, physics, pool);
                 if !self.have_history {
                     // No earlier force: start as if it had been constant.
                     self.prev_ax.clone_from(&self.ax);
@@ -230,7 +619,7 @@ impl CollisionModel for Spring {
             }
             Integrator::VelocityVerlet => {
                 if !self.have_history {
-                    self.evaluate(balls, table, physics, pool, Output::Acceleration);
+                    self.evaluate(balls, table, physics, pool);
                     self.have_history = true;
                 }
                 let h = 0.5 * dt;
@@ -246,7 +635,7 @@ impl CollisionModel for Spring {
                 step2 = 0.0;
                 // Forces at the new positions, loading or unloading judged with the
                 // half-step velocity.
-                let began = self.evaluate(balls, table, physics, pool, Output::Acceleration);
+                let began = self.evaluate(balls, table, physics, pool);
                 for i in 0..n {
                     balls.vx[i] += h * self.ax[i];
                     balls.vy[i] += h * self.ay[i];
@@ -263,26 +652,28 @@ impl CollisionModel for Spring {
     }
 
     fn contact_energy(&self, balls: &Balls, table: &Table, physics: &Physics) -> f64 {
-        let forces = Forces::new(balls, table, physics);
+        let pairs = Pairs::new(balls, Law::new(table, physics));
+        let walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
         if self.list.is_current(balls.len()) {
             // Every overlapping pair is listed: no need to bin the balls again.
-            let blocks = self.list.blocks();
-            return (0..balls.len())
-                .map(|i| {
-                    forces.energy(i, |f| {
-                        blocks[i / BLOCK]
-                            .of(i % BLOCK)
-                            .iter()
-                            .for_each(|&j| f(j as usize))
-                    })
-                })
-                .sum();
+            return walls
+                + self
+                    .list
+                    .pairs()
+                    .map(|(i, j)| pairs.energy(i as usize, j as usize))
+                    .sum::<f64>();
         }
         let mut grid = Grid::new();
         grid.rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius(), table);
-        (0..balls.len())
-            .map(|i| forces.energy(i, |f| grid.for_each_near(balls.x[i], balls.y[i], f)))
-            .sum()
+        let mut e = walls;
+        for i in 0..balls.len() {
+            grid.for_each_near(balls.x[i], balls.y[i], |j| {
+                if j > i {
+                    e += pairs.energy(i, j);
+                }
+            });
+        }
+        e
     }
 
     fn collisions(&self) -> u64 {
@@ -292,215 +683,5 @@ impl CollisionModel for Spring {
     fn invalidate(&mut self) {
         self.have_history = false;
         self.list.invalidate();
-    }
-}
-
-/// Everything the per-ball force sum reads, borrowed for one evaluation.
-struct Forces<'a> {
-    x: &'a [f64],
-    y: &'a [f64],
-    vx: &'a [f64],
-    vy: &'a [f64],
-    r: &'a [f64],
-    inv_m: &'a [f64],
-    width: f64,
-    height: f64,
-    k: f64,
-    /// Force factor while surfaces separate.
-    unload: f64,
-    gravity: [f64; 2],
-    dt: f64,
-}
-
-impl<'a> Forces<'a> {
-    fn new(balls: &'a Balls, table: &Table, physics: &Physics) -> Forces<'a> {
-        Forces {
-            x: &balls.x,
-            y: &balls.y,
-            vx: &balls.vx,
-            vy: &balls.vy,
-            r: &balls.r,
-            inv_m: &balls.inv_m,
-            width: table.width,
-            height: table.height,
-            k: physics.stiffness,
-            unload: physics.restitution * physics.restitution,
-            gravity: physics.gravity,
-            dt: physics.dt,
-        }
-    }
-
-    /// Accelerations (or kicked velocities) of balls `start..start + ax.len()`, whose
-    /// candidates are `block`; returns contacts begun. With `UNIFORM`, every ball has
-    /// the same radius and `reach` is its double.
-    fn fill<const UNIFORM: bool>(
-        &self,
-        start: usize,
-        ax: &mut [f64],
-        ay: &mut [f64],
-        block: &ListBlock,
-        reach: f64,
-        out: Output,
-    ) -> u64 {
-        let mut began = 0;
-        for (k, (ax, ay)) in ax.iter_mut().zip(ay.iter_mut()).enumerate() {
-            let i = start + k;
-            let (fx, fy, b) = self.force::<UNIFORM>(i, block.of(k), reach);
-            let w = self.inv_m[i];
-            let g = if w > 0.0 { 1.0 } else { 0.0 };
-            let (accx, accy) = (fx * w + g * self.gravity[0], fy * w + g * self.gravity[1]);
-            match out {
-                Output::Acceleration => (*ax, *ay) = (accx, accy),
-                Output::Kicked(dt) => (*ax, *ay) = (self.vx[i] + dt * accx, self.vy[i] + dt * accy),
-            }
-            began += b;
-        }
-        began
-    }
-
-    /// Net contact force on ball `i` from its candidates `nbrs` and the walls, and the
-    /// contacts with it that began this step (pairs counted at their lower index, so
-    /// each once). The loop only measures distances: most candidates do not touch.
-    #[inline(always)]
-    fn force<const UNIFORM: bool>(
-        &self,
-        i: usize,
-        nbrs: &[u32],
-        reach_uniform: f64,
-    ) -> (f64, f64, u64) {
-        let (xi, yi, ri) = (self.x[i], self.y[i], self.r[i]);
-        let (mut fx, mut fy, mut began) = (0.0, 0.0, 0u64);
-        for &j in nbrs {
-            let j = j as usize;
-            let dx = self.x[j] - xi;
-            let dy = self.y[j] - yi;
-            let reach = if UNIFORM {
-                reach_uniform
-            } else {
-                ri + self.r[j]
-            };
-            let d2 = dx * dx + dy * dy;
-            if d2 >= reach * reach {
-                continue;
-            }
-            let (f, nx, ny, b) = self.contact(i, j, dx, dy, d2, reach);
-            fx -= f * nx;
-            fy -= f * ny;
-            began += b;
-        }
-        let (vxi, vyi, wi) = (self.vx[i], self.vy[i], self.inv_m[i]);
-        let (fwx, bx) = self.wall(xi, vxi, ri, wi, self.width);
-        let (fwy, by) = self.wall(yi, vyi, ri, wi, self.height);
-        (fx + fwx, fy + fwy, began + bx + by)
-    }
-
-    /// The spring force magnitude of an overlapping pair (`j` seen from `i` at
-    /// `(dx, dy)`, `d2 < reach^2`), its unit normal from `i` to `j`, and whether the
-    /// contact began this step (counted at `i < j` only).
-    #[inline(never)]
-    fn contact(
-        &self,
-        i: usize,
-        j: usize,
-        dx: f64,
-        dy: f64,
-        d2: f64,
-        reach: f64,
-    ) -> (f64, f64, f64, u64) {
-        let d = d2.sqrt();
-        // Coincident centres: any fixed axis keeps the pair's forces opposite.
-        let (nx, ny) = if d > 0.0 {
-            (dx / d, dy / d)
-        } else if i < j {
-            (1.0, 0.0)
-        } else {
-            (-1.0, 0.0)
-        };
-        let (dvx, dvy) = (self.vx[j] - self.vx[i], self.vy[j] - self.vy[i]);
-        let s = reach - d;
-        let f = self.k * s * self.phase(dvx * nx + dvy * ny, s, self.inv_m[i] + self.inv_m[j]);
-        let mut began = 0;
-        if i < j {
-            // The pair did not overlap one step ago (exact for the explicit schemes,
-            // whose positions moved by dt times the current velocity).
-            let (px, py) = (dx - self.dt * dvx, dy - self.dt * dvy);
-            if px * px + py * py >= reach * reach {
-                began = 1;
-            }
-        }
-        (f, nx, ny, began)
-    }
-
-    /// Force along one axis from the walls at 0 and `size`, and whether a contact began.
-    #[inline]
-    fn wall(&self, p: f64, v: f64, r: f64, w: f64, size: f64) -> (f64, u64) {
-        let low = r - p;
-        let high = p + r - size;
-        if low > 0.0 {
-            let f = self.k * low * self.phase(v, low, w);
-            (f, u64::from(r - (p - self.dt * v) <= 0.0))
-        } else if high > 0.0 {
-            let f = self.k * high * self.phase(-v, high, w);
-            (-f, u64::from((p - self.dt * v) + r - size <= 0.0))
-        } else {
-            (0.0, 0)
-        }
-    }
-
-    /// The force factor of a contact with overlap `s`, separation speed `vn` (> 0 when
-    /// the surfaces separate) and summed inverse masses `w`: 1 while loading, `e^2`
-    /// while unloading. In the step where an approaching contact turns (the loading
-    /// force alone would raise `vn` past zero, by `dt k s w`), only the fraction of the
-    /// step before the turn is loading: without this split the whole turning step is
-    /// charged at full stiffness, a bias of order `dt / T_contact` towards a higher
-    /// rebound that is largest for small `e`. An elastic contact (`e = 1`) is unaffected.
-    #[inline]
-    fn phase(&self, vn: f64, s: f64, w: f64) -> f64 {
-        if vn > 0.0 {
-            return self.unload;
-        }
-        let gain = self.dt * self.k * s * w;
-        if gain > -vn {
-            let loading = -vn / gain;
-            loading + (1.0 - loading) * self.unload
-        } else {
-            1.0
-        }
-    }
-
-    /// Spring energy of ball `i`'s contacts: half of each pair (the other half is
-    /// counted at the partner) plus its walls, scaled as the force is. `near` calls its
-    /// argument with every ball that may touch ball `i` (itself included or not).
-    fn energy(&self, i: usize, near: impl FnOnce(&mut dyn FnMut(usize))) -> f64 {
-        let (xi, yi, vxi, vyi, ri) = (self.x[i], self.y[i], self.vx[i], self.vy[i], self.r[i]);
-        let mut e = 0.0;
-        near(&mut |j| {
-            if j == i {
-                return;
-            }
-            let (dx, dy) = (self.x[j] - xi, self.y[j] - yi);
-            let reach = ri + self.r[j];
-            let d = dx.hypot(dy);
-            if d >= reach {
-                return;
-            }
-            let (nx, ny) = if d > 0.0 {
-                (dx / d, dy / d)
-            } else {
-                (1.0, 0.0)
-            };
-            let separating = (self.vx[j] - vxi) * nx + (self.vy[j] - vyi) * ny > 0.0;
-            let s = reach - d;
-            e += 0.25 * self.k * s * s * if separating { self.unload } else { 1.0 };
-        });
-        for (p, v, size) in [(xi, vxi, self.width), (yi, vyi, self.height)] {
-            let (low, high) = (ri - p, p + ri - size);
-            if low > 0.0 {
-                e += 0.5 * self.k * low * low * if v > 0.0 { self.unload } else { 1.0 };
-            } else if high > 0.0 {
-                e += 0.5 * self.k * high * high * if v < 0.0 { self.unload } else { 1.0 };
-            }
-        }
-        e
     }
 }

@@ -1,0 +1,177 @@
+//! The child side: builds one configuration and answers the parent's commands, one line
+//! each, on stdin/stdout:
+//! - `run S`: runs S steps; answers `done SECONDS EVENTS CPU_SECONDS`.
+//! - `mark`: remembers the total energy now; answers `marked`.
+//! - `end`: answers `end DRIFT PEAK_BYTES` (drift since `mark`, peak resident memory).
+//! - `drift S K`: runs S steps sampling energy every K; answers
+//!   `drift S COLLISIONS END_DRIFT LARGEST_DRIFT`.
+//!
+//! Failures answer `error MESSAGE` and end the child.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use carom::parse::build_world;
+use carom::scenario::Generator;
+use carom::World;
+
+use crate::Engine;
+
+/// A simulation the harness can drive: carom or the peer.
+pub trait Sim {
+    fn run(&mut self, steps: u64) -> Result<(), String>;
+    fn total_energy(&self) -> f64;
+    /// Events (collisions) so far.
+    fn events(&self) -> u64;
+}
+
+impl Sim for World {
+    fn run(&mut self, steps: u64) -> Result<(), String> {
+        self.run_steps(steps).map_err(|e| e.to_string())
+    }
+
+    fn total_energy(&self) -> f64 {
+        self.diagnostics().total_energy
+    }
+
+    fn events(&self) -> u64 {
+        self.collisions()
+    }
+}
+
+/// The benchmark scene: the `gas` preset with `n` balls under `model`.
+pub fn gas(n: u64, model: carom::ModelKind) -> Result<World, String> {
+    let preset = carom::presets::find("gas").ok_or("the gas preset is missing")?;
+    let mut s = preset.scenario().map_err(|e| e.to_string())?;
+    match s.generators.first_mut() {
+        Some(Generator::Gas { n: count, .. }) => *count = Some(n),
+        _ => return Err("the gas preset no longer starts with a gas generator".into()),
+    }
+    s.physics.model = Some(model);
+    build_world(&s).map_err(|e| e.to_string())
+}
+
+fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
+    match engine {
+        Engine::Carom { model, threads } => {
+            let mut w = gas(n, model)?;
+            w.set_threads(threads).map_err(|e| e.to_string())?;
+            Ok(Box::new(w))
+        }
+        Engine::Rapier => {
+            let w = gas(n, carom::ModelKind::Spring)?;
+            crate::peer::build(&w)
+        }
+    }
+}
+
+/// Peak resident set size of this process, in bytes (VmHWM, Linux).
+pub fn peak_rss() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024.0)
+}
+
+/// CPU time used so far by all threads of this process, in seconds: the run time in
+/// each thread's schedstat (nanoseconds). Unlike wall time it does not grow when other
+/// processes take the cores.
+pub fn cpu_seconds() -> f64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return f64::NAN;
+    };
+    let mut ns = 0u64;
+    for t in tasks.flatten() {
+        if let Ok(s) = std::fs::read_to_string(t.path().join("schedstat")) {
+            ns += s
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+        }
+    }
+    ns as f64 * 1e-9
+}
+
+fn relative(e: f64, e0: f64) -> f64 {
+    (e - e0) / e0.abs().max(f64::MIN_POSITIVE)
+}
+
+pub fn main(args: &[String]) -> i32 {
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let mut say = |line: String| {
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let parsed = match args {
+        [engine, n] => Engine::parse(engine).zip(n.parse::<u64>().ok()),
+        _ => None,
+    };
+    let Some((engine, n)) = parsed else {
+        say(format!("error bad child arguments {args:?}"));
+        return 2;
+    };
+    let mut sim = match build(engine, n) {
+        Ok(s) => s,
+        Err(e) => {
+            say(format!("error {e}"));
+            return 1;
+        }
+    };
+    say("ready".into());
+    let mut e0 = sim.total_energy();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let num = |k: usize| words.get(k).and_then(|s| s.parse::<u64>().ok());
+        match (words.first().copied(), num(1), num(2)) {
+            (Some("run"), Some(steps), _) => {
+                let events = sim.events();
+                let cpu = cpu_seconds();
+                let t = Instant::now();
+                if let Err(e) = sim.run(steps) {
+                    say(format!("error {e}"));
+                    return 1;
+                }
+                let secs = t.elapsed().as_secs_f64();
+                let cpu = cpu_seconds() - cpu;
+                say(format!("done {secs} {} {cpu}", sim.events() - events));
+            }
+            (Some("mark"), _, _) => {
+                e0 = sim.total_energy();
+                say("marked".into());
+            }
+            (Some("end"), _, _) => {
+                let drift = relative(sim.total_energy(), e0);
+                say(format!("end {drift} {}", peak_rss().unwrap_or(f64::NAN)));
+                return 0;
+            }
+            (Some("drift"), Some(steps), Some(every)) => {
+                let e0 = sim.total_energy();
+                let events = sim.events();
+                let (mut done, mut worst) = (0, 0.0f64);
+                while done < steps {
+                    let k = every.max(1).min(steps - done);
+                    if let Err(e) = sim.run(k) {
+                        say(format!("error {e}"));
+                        return 1;
+                    }
+                    done += k;
+                    worst = worst.max(relative(sim.total_energy(), e0).abs());
+                }
+                let end = relative(sim.total_energy(), e0);
+                say(format!(
+                    "drift {steps} {} {end:+.2e} {worst:.2e}",
+                    sim.events() - events
+                ));
+                return 0;
+            }
+            _ => {
+                say(format!("error unknown command {line:?}"));
+                return 2;
+            }
+        }
+    }
+    0
+}

@@ -1,0 +1,536 @@
+//! carom-bench: carom's models and a general physics engine (rapier2d) on the identical
+//! ball scene, measured in the same run, interleaved block by block.
+//!
+//! Every configuration (a model and a thread count, or the peer) runs in a child
+//! process of this binary, so that its peak resident memory (VmHWM) is its own. The
+//! parent starts all children of one ball count, warms each up, then asks them in turn
+//! for one timed block at a time: load from other processes on the machine hits every
+//! configuration alike, and the medians compare like with like.
+//!
+//! Usage: `carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3]
+//! [--block-seconds 2] [--rapier-max 1000000] [--drift-steps 10000]`
+
+mod child;
+mod peer;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Instant;
+
+/// One thing measured: a carom model with a thread count, or the peer engine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Engine {
+    Carom {
+        model: carom::ModelKind,
+        threads: usize,
+    },
+    Rapier,
+}
+
+impl Engine {
+    fn parse(s: &str) -> Option<Engine> {
+        if s == "rapier2d" {
+            return Some(Engine::Rapier);
+        }
+        let (model, threads) = s.split_once('/')?;
+        Some(Engine::Carom {
+            model: carom::ModelKind::from_name(model)?,
+            threads: threads.parse().ok()?,
+        })
+    }
+
+    fn id(self) -> String {
+        match self {
+            Engine::Carom { model, threads } => format!("{}/{threads}", model.name()),
+            Engine::Rapier => "rapier2d".to_string(),
+        }
+    }
+
+    fn label(self) -> String {
+        match self {
+            Engine::Carom { model, threads } => format!(
+                "carom {} ({threads} thread{})",
+                model.name(),
+                if threads == 1 { "" } else { "s" }
+            ),
+            Engine::Rapier => format!("rapier2d {} (1 thread)", peer::VERSION),
+        }
+    }
+
+    /// The event model advances by events, not by fixed steps: its rate is events/s.
+    fn counts_events(self) -> bool {
+        matches!(
+            self,
+            Engine::Carom {
+                model: carom::ModelKind::Event,
+                ..
+            }
+        )
+    }
+}
+
+struct Options {
+    quick: bool,
+    sizes: Vec<u64>,
+    blocks: usize,
+    block_seconds: f64,
+    warmup_seconds: f64,
+    rapier_max: u64,
+    drift_steps: u64,
+    /// Only these configurations (ids like `spring/2`, `rapier2d`), when given.
+    only: Option<Vec<String>>,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let quick = args.iter().any(|a| a == "--quick");
+        let mut o = if quick {
+            Options {
+                quick,
+                sizes: vec![2_000, 10_000],
+                blocks: 3,
+                block_seconds: 0.05,
+                warmup_seconds: 0.02,
+                rapier_max: 10_000,
+                drift_steps: 300,
+                only: None,
+            }
+        } else {
+            Options {
+                quick,
+                sizes: vec![10_000, 100_000, 1_000_000],
+                blocks: 3,
+                block_seconds: 2.0,
+                warmup_seconds: 1.0,
+                rapier_max: 1_000_000,
+                drift_steps: 10_000,
+                only: None,
+            }
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = |name: &str| {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{name} needs a value"))
+            };
+            let number = |name: &str, v: String| {
+                v.replace('_', "")
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| format!("{name}: not a non-negative number: {v:?}"))
+            };
+            match a.as_str() {
+                "--quick" => {}
+                "--n" => {
+                    let v = value("--n")?;
+                    o.sizes = v
+                        .split(',')
+                        .map(|s| {
+                            s.replace('_', "")
+                                .parse::<u64>()
+                                .ok()
+                                .filter(|&n| n > 0)
+                                .ok_or_else(|| format!("--n: not a positive count: {s:?}"))
+                        })
+                        .collect::<Result<_, _>>()?;
+                }
+                "--blocks" => o.blocks = number("--blocks", value("--blocks")?)?.max(1.0) as usize,
+                "--block-seconds" => o.block_seconds = number(a, value(a)?)?,
+                "--warmup-seconds" => o.warmup_seconds = number(a, value(a)?)?,
+                "--rapier-max" => o.rapier_max = number(a, value(a)?)? as u64,
+                "--drift-steps" => o.drift_steps = number(a, value(a)?)? as u64,
+                "--only" => o.only = Some(value(a)?.split(',').map(str::to_string).collect()),
+                "-h" | "--help" => return Err(USAGE.to_string()),
+                other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+            }
+        }
+        Ok(o)
+    }
+}
+
+const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
+[--block-seconds 2] [--warmup-seconds 1] [--rapier-max 1000000] [--drift-steps 10000] \
+[--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,rapier2d]";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--child") {
+        std::process::exit(child::main(&args[1..]));
+    }
+    let options = match Options::parse(&args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = run(&options) {
+        eprintln!("carom-bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// A running child: one configuration at one ball count.
+struct Runner {
+    engine: Engine,
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    steps_per_block: u64,
+    rates: Vec<f64>,
+}
+
+impl Runner {
+    fn start(engine: Engine, n: u64) -> Result<Runner, String> {
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
+        let mut child = Command::new(exe)
+            .args(["--child", &engine.id(), &n.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start a child process: {e}"))?;
+        let input = child.stdin.take().expect("piped");
+        let output = BufReader::new(child.stdout.take().expect("piped"));
+        let mut r = Runner {
+            engine,
+            child,
+            input,
+            output,
+            steps_per_block: 1,
+            rates: Vec::new(),
+        };
+        r.expect("ready")?;
+        Ok(r)
+    }
+
+    fn ask(&mut self, command: &str) -> Result<Vec<String>, String> {
+        writeln!(self.input, "{command}")
+            .and_then(|_| self.input.flush())
+            .map_err(|e| format!("{}: child gone: {e}", self.engine.label()))?;
+        let mut line = String::new();
+        self.output
+            .read_line(&mut line)
+            .map_err(|e| format!("{}: {e}", self.engine.label()))?;
+        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        match words.first().map(String::as_str) {
+            Some("error") => Err(line[5..].trim().to_string()),
+            None => Err(format!(
+                "{}: child ended without answering",
+                self.engine.label()
+            )),
+            _ => Ok(words),
+        }
+    }
+
+    fn expect(&mut self, word: &str) -> Result<Vec<String>, String> {
+        let mut line = String::new();
+        self.output
+            .read_line(&mut line)
+            .map_err(|e| format!("{}: {e}", self.engine.label()))?;
+        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        match words.first().map(String::as_str) {
+            Some(w) if w == word => Ok(words),
+            Some("error") => Err(line[5..].trim().to_string()),
+            _ => Err(format!(
+                "{}: child ended without answering",
+                self.engine.label()
+            )),
+        }
+    }
+
+    /// Runs `steps` and returns (seconds, events in them).
+    fn block(&mut self, steps: u64) -> Result<(f64, u64), String> {
+        let w = self.ask(&format!("run {steps}"))?;
+        let num = |k: usize| w.get(k).and_then(|s| s.parse::<f64>().ok());
+        match (num(1), num(2)) {
+            (Some(t), Some(e)) => Ok((t, e as u64)),
+            _ => Err(format!("{}: bad answer {w:?}", self.engine.label())),
+        }
+    }
+
+    /// The rate of a block: ball-steps/s, or events/s for the event model.
+    fn rate(&self, n: u64, steps: u64, seconds: f64, events: u64) -> f64 {
+        let work = if self.engine.counts_events() {
+            events as f64
+        } else {
+            n as f64 * steps as f64
+        };
+        work / seconds.max(1e-9)
+    }
+}
+
+/// What one configuration measured at one ball count.
+struct Row {
+    n: u64,
+    engine: Engine,
+    outcome: Result<Measured, String>,
+}
+
+struct Measured {
+    rate: f64,
+    bytes_per_ball: f64,
+    drift: f64,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        0.5 * (v[m - 1] + v[m])
+    }
+}
+
+fn engines(n: u64, o: &Options) -> Vec<Engine> {
+    use carom::ModelKind::*;
+    let mut list = vec![
+        Engine::Carom {
+            model: Spring,
+            threads: 1,
+        },
+        Engine::Carom {
+            model: Spring,
+            threads: 2,
+        },
+        Engine::Carom {
+            model: Impulse,
+            threads: 2,
+        },
+        Engine::Carom {
+            model: Simultaneous,
+            threads: 2,
+        },
+        Engine::Carom {
+            model: Event,
+            threads: 1,
+        },
+    ];
+    if n <= o.rapier_max {
+        list.push(Engine::Rapier);
+    }
+    if let Some(only) = &o.only {
+        list.retain(|e| only.contains(&e.id()));
+    }
+    list
+}
+
+fn measure_size(n: u64, o: &Options) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut runners = Vec::new();
+    for engine in engines(n, o) {
+        eprintln!("n = {n}: building {}", engine.label());
+        match Runner::start(engine, n) {
+            Ok(r) => runners.push(r),
+            Err(e) => rows.push(Row {
+                n,
+                engine,
+                outcome: Err(e),
+            }),
+        }
+    }
+    // Warm-up: doubling step counts until the warm-up time is spent; the rate found
+    // sizes each configuration's blocks to about `block_seconds`.
+    let mut failed = Vec::new();
+    for (k, r) in runners.iter_mut().enumerate() {
+        let (mut steps, mut spent, mut done) = (1u64, 0.0, 0u64);
+        let result = loop {
+            match r.block(steps) {
+                Ok((t, _)) => {
+                    spent += t;
+                    done += steps;
+                    if spent >= o.warmup_seconds {
+                        let per_step = spent / done as f64;
+                        r.steps_per_block = ((o.block_seconds / per_step) as u64).max(1);
+                        break Ok(());
+                    }
+                    steps *= 2;
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        if let Err(e) = result.and_then(|_| r.ask("mark").map(|_| ())) {
+            failed.push((k, e));
+        }
+    }
+    for &(k, ref e) in failed.iter().rev() {
+        let r = runners.remove(k);
+        rows.push(Row {
+            n,
+            engine: r.engine,
+            outcome: Err(e.clone()),
+        });
+    }
+    eprintln!("n = {n}: timing {} blocks, interleaved", o.blocks);
+    let mut errors: Vec<Option<String>> = vec![None; runners.len()];
+    for _ in 0..o.blocks {
+        for (k, r) in runners.iter_mut().enumerate() {
+            if errors[k].is_some() {
+                continue;
+            }
+            let steps = r.steps_per_block;
+            match r.block(steps) {
+                Ok((t, events)) => {
+                    let rate = r.rate(n, steps, t, events);
+                    r.rates.push(rate);
+                }
+                Err(e) => errors[k] = Some(e),
+            }
+        }
+    }
+    for (k, mut r) in runners.into_iter().enumerate() {
+        let outcome = match errors[k].take() {
+            Some(e) => Err(e),
+            None => r.ask("end").and_then(|w| {
+                let num = |k: usize| w.get(k).and_then(|s| s.parse::<f64>().ok());
+                match (num(1), num(2)) {
+                    (Some(drift), Some(hwm)) => Ok(Measured {
+                        rate: median(&mut r.rates),
+                        bytes_per_ball: hwm / n as f64,
+                        drift,
+                    }),
+                    _ => Err(format!("bad answer {w:?}")),
+                }
+            }),
+        };
+        drop(r.input);
+        let _ = r.child.wait();
+        rows.push(Row {
+            n,
+            engine: r.engine,
+            outcome,
+        });
+    }
+    let order = engines(n, o);
+    rows.sort_by_key(|row| order.iter().position(|e| *e == row.engine));
+    rows
+}
+
+fn si(v: f64) -> String {
+    if v >= 1e9 {
+        format!("{:.2} G", v / 1e9)
+    } else if v >= 1e6 {
+        format!("{:.2} M", v / 1e6)
+    } else if v >= 1e3 {
+        format!("{:.1} k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{cpu}, {cores} cores")
+}
+
+fn run(o: &Options) -> Result<(), String> {
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for &n in &o.sizes {
+        rows.extend(measure_size(n, o));
+    }
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Scene: the `gas` preset (unit disks, area fraction 0.3, e = 1, dt = 0.01, a contact \
+         spans 20 steps), N balls. Machine: {}. Rates are medians of {} interleaved timed \
+         blocks of about {} s after warm-up; memory is each configuration's peak resident \
+         set (VmHWM of its own process) divided by N; drift is the relative change of total \
+         energy over the timed blocks.\n\n",
+        machine(),
+        o.blocks,
+        o.block_seconds
+    ));
+    out.push_str(
+        "| N | engine | rate | carom / rapier2d | peak memory (bytes/ball) | energy drift |\n",
+    );
+    out.push_str("|---:|---|---:|---:|---:|---:|\n");
+    for row in &rows {
+        let rapier = rows
+            .iter()
+            .find(|r| r.n == row.n && r.engine == Engine::Rapier)
+            .and_then(|r| r.outcome.as_ref().ok())
+            .map(|m| m.rate);
+        let cells = match &row.outcome {
+            Ok(m) => {
+                let unit = if row.engine.counts_events() {
+                    "events/s"
+                } else {
+                    "ball-steps/s"
+                };
+                let ratio = match (row.engine, rapier) {
+                    (Engine::Rapier, _) => "1".to_string(),
+                    (e, Some(p)) if !e.counts_events() => format!("{:.1}x", m.rate / p),
+                    _ => "-".to_string(),
+                };
+                format!(
+                    "{}{unit} | {ratio} | {:.0} | {:+.1e}",
+                    si(m.rate),
+                    m.bytes_per_ball,
+                    m.drift
+                )
+            }
+            Err(e) => format!("not available: {e} | - | - | -"),
+        };
+        out.push_str(&format!(
+            "| {} | {} | {cells} |\n",
+            row.n,
+            row.engine.label()
+        ));
+    }
+    println!("{out}");
+    if o.drift_steps > 0 {
+        println!(
+            "Energy of the elastic spring gas (2 threads) over {} steps: relative change of \
+             total energy at the end, and its largest magnitude sampled every {} steps.\n",
+            o.drift_steps,
+            drift_sample(o.drift_steps)
+        );
+        println!("| N | steps | collisions | drift at end | largest drift |");
+        println!("|---:|---:|---:|---:|---:|");
+        for &n in &o.sizes {
+            match drift_run(n, o.drift_steps) {
+                Ok(w) => println!("| {n} | {} | {} | {} | {} |", w[1], w[2], w[3], w[4]),
+                Err(e) => println!("| {n} | {} | - | failed: {e} | - |", o.drift_steps),
+            }
+        }
+        println!();
+    }
+    eprintln!(
+        "carom-bench: done in {:.0} s{}",
+        started.elapsed().as_secs_f64(),
+        if o.quick { " (quick mode)" } else { "" }
+    );
+    Ok(())
+}
+
+fn drift_sample(steps: u64) -> u64 {
+    (steps / 100).max(1)
+}
+
+/// The long energy run of the spring gas at one size, in its own child process.
+fn drift_run(n: u64, steps: u64) -> Result<Vec<String>, String> {
+    eprintln!("n = {n}: energy over {steps} steps");
+    let engine = Engine::Carom {
+        model: carom::ModelKind::Spring,
+        threads: 2,
+    };
+    let mut r = Runner::start(engine, n)?;
+    let w = r.ask(&format!("drift {steps} {}", drift_sample(steps)))?;
+    drop(r.input);
+    let _ = r.child.wait();
+    if w.len() < 5 {
+        return Err(format!("bad answer {w:?}"));
+    }
+    Ok(w)
+}
