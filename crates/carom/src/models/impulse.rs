@@ -4,22 +4,76 @@
 //! ("the last collision wins"): a ball in several overlaps keeps only what the last
 //! one left it, which is why this model breaks the symmetry of a billiard break.
 
-use super::{free_flight, CollisionModel, StepContext, StepError};
+use rayon::prelude::*;
+
+use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
-use crate::broadphase::Grid;
+use crate::broadphase::{ListBlock, NeighbourList, BLOCK};
 use crate::scenario::ModelKind;
 use crate::world::Table;
 
+/// The neighbour-list skin, in units of the largest radius (speed only, never results).
+const SKIN: f64 = 0.8;
+
+/// Finding the overlapping pairs is read-only and runs in parallel over blocks of the
+/// neighbour list; only the collisions themselves are applied one after the other, in
+/// ascending `(i, j)` order, which is the model's definition.
 #[derive(Default)]
 pub struct Impulse {
-    grid: Grid,
-    pairs: Vec<(u32, u32)>,
+    list: NeighbourList,
+    /// Overlapping pairs of this step, per block of the list.
+    overlaps: Vec<Vec<(u32, u32)>>,
     collisions: u64,
 }
 
 impl Impulse {
     pub fn new() -> Impulse {
         Impulse::default()
+    }
+}
+
+/// Free flight over `dt` (as [`super::free_flight`], the same arithmetic) of one block;
+/// returns the largest squared displacement.
+fn fly(
+    x: &mut [f64],
+    y: &mut [f64],
+    vx: &mut [f64],
+    vy: &mut [f64],
+    inv_m: &[f64],
+    gravity: [f64; 2],
+    dt: f64,
+) -> f64 {
+    let (hx, hy) = (0.5 * gravity[0] * dt * dt, 0.5 * gravity[1] * dt * dt);
+    let (gx, gy) = (gravity[0] * dt, gravity[1] * dt);
+    let mut d2max: f64 = 0.0;
+    for k in 0..x.len() {
+        let (x0, y0) = (x[k], y[k]);
+        if inv_m[k] == 0.0 {
+            x[k] += vx[k] * dt;
+            y[k] += vy[k] * dt;
+        } else {
+            x[k] += vx[k] * dt + hx;
+            y[k] += vy[k] * dt + hy;
+            vx[k] += gx;
+            vy[k] += gy;
+        }
+        let (dx, dy) = (x[k] - x0, y[k] - y0);
+        d2max = d2max.max(dx * dx + dy * dy);
+    }
+    d2max
+}
+
+/// The listed pairs of one block that overlap or touch now (the exact test is
+/// [`collide_pair`]'s).
+fn overlapping(x: &[f64], y: &[f64], r: &[f64], block: &ListBlock, out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    for &(i, j) in block.pairs() {
+        let (iu, ju) = (i as usize, j as usize);
+        let (dx, dy) = (x[ju] - x[iu], y[ju] - y[iu]);
+        let reach = r[iu] + r[ju];
+        if dx * dx + dy * dy <= reach * reach {
+            out.push((i, j));
+        }
     }
 }
 
@@ -33,18 +87,59 @@ impl CollisionModel for Impulse {
             balls,
             table,
             physics,
-            ..
+            pool,
         } = ctx;
-        free_flight(balls, physics.gravity, physics.dt);
-        self.grid
-            .rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius(), table);
+        let (gravity, dt) = (physics.gravity, physics.dt);
+        let d2max = {
+            let Balls {
+                x,
+                y,
+                vx,
+                vy,
+                inv_m,
+                ..
+            } = &mut *balls;
+            let blocks = x
+                .chunks_mut(BLOCK)
+                .zip(y.chunks_mut(BLOCK))
+                .zip(vx.chunks_mut(BLOCK).zip(vy.chunks_mut(BLOCK)))
+                .zip(inv_m.chunks(BLOCK));
+            let flight = |(((x, y), (vx, vy)), w): FlightBlock| fly(x, y, vx, vy, w, gravity, dt);
+            match pool {
+                None => blocks.map(flight).fold(0.0, f64::max),
+                Some(pool) => pool.install(|| {
+                    x.par_chunks_mut(BLOCK)
+                        .zip(y.par_chunks_mut(BLOCK))
+                        .zip(vx.par_chunks_mut(BLOCK).zip(vy.par_chunks_mut(BLOCK)))
+                        .zip(inv_m.par_chunks(BLOCK))
+                        .map(flight)
+                        .reduce(|| 0.0, f64::max)
+                }),
+            }
+        };
+        self.list.moved(d2max.sqrt());
+        let skin = SKIN * balls.max_radius();
+        self.list
+            .update(&balls.x, &balls.y, &balls.r, skin, table, pool);
         // Overlap is decided once, on the positions after free flight; approach is
         // decided on the velocities as earlier collisions of this step left them.
-        self.grid
-            .touching_pairs(&balls.x, &balls.y, &balls.r, 0.0, &mut self.pairs);
+        let blocks = self.list.blocks();
+        self.overlaps.resize_with(blocks.len(), Vec::new);
+        let (x, y, r) = (&balls.x[..], &balls.y[..], &balls.r[..]);
+        let find =
+            |(block, out): (&ListBlock, &mut Vec<(u32, u32)>)| overlapping(x, y, r, block, out);
+        match pool {
+            None => blocks.iter().zip(self.overlaps.iter_mut()).for_each(find),
+            Some(pool) => pool.install(|| {
+                blocks
+                    .par_iter()
+                    .zip(self.overlaps.par_iter_mut())
+                    .for_each(find)
+            }),
+        }
         let e = physics.restitution;
         let glitch_prevention = physics.glitch_prevention;
-        for &(i, j) in &self.pairs {
+        for &(i, j) in self.overlaps.iter().flatten() {
             if collide_pair(balls, i as usize, j as usize, e, glitch_prevention) {
                 self.collisions += 1;
             }
@@ -56,7 +151,20 @@ impl CollisionModel for Impulse {
     fn collisions(&self) -> u64 {
         self.collisions
     }
+
+    fn invalidate(&mut self) {
+        self.list.invalidate();
+    }
 }
+
+/// Positions, velocities and inverse masses of one block.
+type FlightBlock<'a> = (
+    (
+        (&'a mut [f64], &'a mut [f64]),
+        (&'a mut [f64], &'a mut [f64]),
+    ),
+    &'a [f64],
+);
 
 /// The two-ball collision along the line of centres, if the balls strictly overlap
 /// (and, with glitch prevention, approach). Returns whether an impulse was applied.
