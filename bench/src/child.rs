@@ -3,6 +3,7 @@
 //! - `run S`: runs S steps; answers `done SECONDS EVENTS CPU_SECONDS`.
 //! - `mark`: remembers the total energy now; answers `marked`.
 //! - `end`: answers `end DRIFT PEAK_BYTES` (drift since `mark`, peak resident memory).
+//! - `hash S`: runs S steps; answers `hash HEX`, a hash of every bit of the state.
 //! - `drift S K`: runs S steps sampling energy every K; answers
 //!   `drift S COLLISIONS END_DRIFT LARGEST_DRIFT`.
 //!
@@ -20,6 +21,10 @@ use crate::Engine;
 /// A simulation the harness can drive: carom or the peer.
 pub trait Sim {
     fn run(&mut self, steps: u64) -> Result<(), String>;
+    /// A hash of every bit of the state (for comparing runs), if the engine has one.
+    fn state_hash(&self) -> Option<u64> {
+        None
+    }
     fn total_energy(&self) -> f64;
     /// Events (collisions) so far.
     fn events(&self) -> u64;
@@ -36,6 +41,22 @@ impl Sim for World {
 
     fn events(&self) -> u64 {
         self.collisions()
+    }
+
+    fn state_hash(&self) -> Option<u64> {
+        // FNV-1a over the bits of every coordinate and velocity, then the collisions.
+        let b = self.balls();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |v: u64| {
+            for byte in v.to_le_bytes() {
+                h = (h ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+            }
+        };
+        for a in [&b.x, &b.y, &b.vx, &b.vy] {
+            a.iter().for_each(|v| eat(v.to_bits()));
+        }
+        eat(self.collisions());
+        Some(h)
     }
 }
 
@@ -137,6 +158,17 @@ pub fn main(args: &[String]) -> i32 {
                 let secs = t.elapsed().as_secs_f64();
                 let cpu = cpu_seconds() - cpu;
                 say(format!("done {secs} {} {cpu}", sim.events() - events));
+            }
+            (Some("hash"), Some(steps), _) => {
+                if let Err(e) = sim.run(steps) {
+                    say(format!("error {e}"));
+                    return 1;
+                }
+                match sim.state_hash() {
+                    Some(h) => say(format!("hash {h:016x}")),
+                    None => say("error this engine has no state hash".into()),
+                }
+                return 0;
             }
             (Some("mark"), _, _) => {
                 e0 = sim.total_energy();

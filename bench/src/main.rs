@@ -77,6 +77,8 @@ struct Options {
     warmup_seconds: f64,
     rapier_max: u64,
     drift_steps: u64,
+    /// Steps after which 1 and 2 threads are compared bit for bit (0: skip).
+    identity_steps: u64,
     /// Only these configurations (ids like `spring/2`, `rapier2d`), when given.
     only: Option<Vec<String>>,
 }
@@ -93,6 +95,7 @@ impl Options {
                 warmup_seconds: 0.02,
                 rapier_max: 10_000,
                 drift_steps: 300,
+                identity_steps: 20,
                 only: None,
             }
         } else {
@@ -104,6 +107,7 @@ impl Options {
                 warmup_seconds: 1.0,
                 rapier_max: 1_000_000,
                 drift_steps: 10_000,
+                identity_steps: 100,
                 only: None,
             }
         };
@@ -141,6 +145,7 @@ impl Options {
                 "--warmup-seconds" => o.warmup_seconds = number(a, value(a)?)?,
                 "--rapier-max" => o.rapier_max = number(a, value(a)?)? as u64,
                 "--drift-steps" => o.drift_steps = number(a, value(a)?)? as u64,
+                "--identity-steps" => o.identity_steps = number(a, value(a)?)? as u64,
                 "--only" => o.only = Some(value(a)?.split(',').map(str::to_string).collect()),
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
@@ -152,6 +157,7 @@ impl Options {
 
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--rapier-max 1000000] [--drift-steps 10000] \
+[--identity-steps 100] \
 [--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,rapier2d]";
 
 fn main() {
@@ -180,6 +186,8 @@ struct Runner {
     output: BufReader<ChildStdout>,
     steps_per_block: u64,
     rates: Vec<f64>,
+    /// The same work per CPU-second of this process (all its threads).
+    cpu_rates: Vec<f64>,
 }
 
 impl Runner {
@@ -200,6 +208,7 @@ impl Runner {
             output,
             steps_per_block: 1,
             rates: Vec::new(),
+            cpu_rates: Vec::new(),
         };
         r.expect("ready")?;
         Ok(r)
@@ -240,12 +249,12 @@ impl Runner {
         }
     }
 
-    /// Runs `steps` and returns (seconds, events in them).
-    fn block(&mut self, steps: u64) -> Result<(f64, u64), String> {
+    /// Runs `steps` and returns (seconds, events in them, CPU seconds).
+    fn block(&mut self, steps: u64) -> Result<(f64, u64, f64), String> {
         let w = self.ask(&format!("run {steps}"))?;
         let num = |k: usize| w.get(k).and_then(|s| s.parse::<f64>().ok());
-        match (num(1), num(2)) {
-            (Some(t), Some(e)) => Ok((t, e as u64)),
+        match (num(1), num(2), num(3)) {
+            (Some(t), Some(e), Some(cpu)) => Ok((t, e as u64, cpu)),
             _ => Err(format!("{}: bad answer {w:?}", self.engine.label())),
         }
     }
@@ -270,6 +279,7 @@ struct Row {
 
 struct Measured {
     rate: f64,
+    cpu_rate: f64,
     bytes_per_ball: f64,
     drift: f64,
 }
@@ -338,7 +348,7 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
         let (mut steps, mut spent, mut done) = (1u64, 0.0, 0u64);
         let result = loop {
             match r.block(steps) {
-                Ok((t, _)) => {
+                Ok((t, _, _)) => {
                     spent += t;
                     done += steps;
                     if spent >= o.warmup_seconds {
@@ -372,9 +382,11 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
             }
             let steps = r.steps_per_block;
             match r.block(steps) {
-                Ok((t, events)) => {
+                Ok((t, events, cpu)) => {
                     let rate = r.rate(n, steps, t, events);
                     r.rates.push(rate);
+                    let cpu_rate = r.rate(n, steps, cpu, events);
+                    r.cpu_rates.push(cpu_rate);
                 }
                 Err(e) => errors[k] = Some(e),
             }
@@ -388,6 +400,7 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
                 match (num(1), num(2)) {
                     (Some(drift), Some(hwm)) => Ok(Measured {
                         rate: median(&mut r.rates),
+                        cpu_rate: median(&mut r.cpu_rates),
                         bytes_per_ball: hwm / n as f64,
                         drift,
                     }),
@@ -408,6 +421,7 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
     rows
 }
 
+/// A rate with an SI prefix: "26.85 M".
 fn si(v: f64) -> String {
     if v >= 1e9 {
         format!("{:.2} G", v / 1e9)
@@ -434,8 +448,17 @@ fn machine() -> String {
     format!("{cpu}, {cores} cores")
 }
 
+/// The 1-minute load average: how busy the machine was around the measurement.
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".to_string())
+}
+
 fn run(o: &Options) -> Result<(), String> {
     let started = Instant::now();
+    let load_before = load();
     let mut rows = Vec::new();
     for &n in &o.sizes {
         rows.extend(measure_size(n, o));
@@ -443,18 +466,23 @@ fn run(o: &Options) -> Result<(), String> {
     let mut out = String::new();
     out.push_str(&format!(
         "Scene: the `gas` preset (unit disks, area fraction 0.3, e = 1, dt = 0.01, a contact \
-         spans 20 steps), N balls. Machine: {}. Rates are medians of {} interleaved timed \
+         spans 20 steps), N balls. Machine: {}, load average {} before and {} after. \
+         Rates are medians of {} interleaved timed \
          blocks of about {} s after warm-up; memory is each configuration's peak resident \
          set (VmHWM of its own process) divided by N; drift is the relative change of total \
-         energy over the timed blocks.\n\n",
+         energy over the timed blocks (kinetic only for rapier2d, whose contacts store none). \
+         Per CPU-second: the same work divided by the CPU time of the configuration's \
+         process (all its threads), which other load on the machine does not inflate.\n\n",
         machine(),
+        load_before,
+        load(),
         o.blocks,
         o.block_seconds
     ));
     out.push_str(
-        "| N | engine | rate | carom / rapier2d | peak memory (bytes/ball) | energy drift |\n",
+        "| N | engine | ball-steps/s | carom / rapier2d | per CPU-second | peak memory (bytes/ball) | energy drift |\n",
     );
-    out.push_str("|---:|---|---:|---:|---:|---:|\n");
+    out.push_str("|---:|---|---:|---:|---:|---:|---:|\n");
     for row in &rows {
         let rapier = rows
             .iter()
@@ -464,9 +492,9 @@ fn run(o: &Options) -> Result<(), String> {
         let cells = match &row.outcome {
             Ok(m) => {
                 let unit = if row.engine.counts_events() {
-                    "events/s"
+                    " events/s"
                 } else {
-                    "ball-steps/s"
+                    ""
                 };
                 let ratio = match (row.engine, rapier) {
                     (Engine::Rapier, _) => "1".to_string(),
@@ -474,13 +502,14 @@ fn run(o: &Options) -> Result<(), String> {
                     _ => "-".to_string(),
                 };
                 format!(
-                    "{}{unit} | {ratio} | {:.0} | {:+.1e}",
+                    "{}{unit} | {ratio} | {} | {:.0} | {:+.1e}",
                     si(m.rate),
+                    si(m.cpu_rate),
                     m.bytes_per_ball,
                     m.drift
                 )
             }
-            Err(e) => format!("not available: {e} | - | - | -"),
+            Err(e) => format!("not available: {e} | - | - | - | -"),
         };
         out.push_str(&format!(
             "| {} | {} | {cells} |\n",
@@ -502,6 +531,40 @@ fn run(o: &Options) -> Result<(), String> {
             match drift_run(n, o.drift_steps) {
                 Ok(w) => println!("| {n} | {} | {} | {} | {} |", w[1], w[2], w[3], w[4]),
                 Err(e) => println!("| {n} | {} | - | failed: {e} | - |", o.drift_steps),
+            }
+        }
+        println!();
+    }
+    if o.identity_steps > 0 {
+        println!(
+            "Thread-count independence: the spring gas after {} steps on 1 and on 2 threads \
+             (hash of every bit of every position and velocity, and the collision count).\n",
+            o.identity_steps
+        );
+        println!("| N | 1 thread | 2 threads | identical |");
+        println!("|---:|---|---|---|");
+        for &n in &o.sizes {
+            let hash = |threads| {
+                let engine = Engine::Carom {
+                    model: carom::ModelKind::Spring,
+                    threads,
+                };
+                eprintln!(
+                    "n = {n}: state after {} steps on {threads} thread(s)",
+                    o.identity_steps
+                );
+                let mut r = Runner::start(engine, n)?;
+                let w = r.ask(&format!("hash {}", o.identity_steps))?;
+                drop(r.input);
+                let _ = r.child.wait();
+                w.get(1).cloned().ok_or_else(|| "no hash".to_string())
+            };
+            match (hash(1), hash(2)) {
+                (Ok(a), Ok(b)) => {
+                    let same = if a == b { "yes" } else { "NO" };
+                    println!("| {n} | {a} | {b} | {same} |");
+                }
+                (a, b) => println!("| {n} | {a:?} | {b:?} | - |"),
             }
         }
         println!();

@@ -22,7 +22,7 @@ pub fn build(world: &carom::World) -> Result<Box<dyn Sim>, String> {
 }
 
 #[cfg(feature = "peers")]
-mod imp {
+pub(crate) mod imp {
     use super::Sim;
     use rapier2d::prelude::*;
 
@@ -77,6 +77,17 @@ mod imp {
         }
     }
 
+    impl Rapier {
+        /// The x velocities, in ball order (for tests).
+        #[cfg(test)]
+        pub fn velocities(&self) -> Vec<f64> {
+            self.bodies
+                .iter()
+                .map(|&h| f64::from(self.world.bodies[h].linvel().x))
+                .collect()
+        }
+    }
+
     impl Sim for Rapier {
         fn run(&mut self, steps: u64) -> Result<(), String> {
             for _ in 0..steps {
@@ -100,5 +111,35 @@ mod imp {
         fn events(&self) -> u64 {
             0
         }
+    }
+}
+
+#[cfg(all(test, feature = "peers"))]
+mod tests {
+    use carom::{Ball, Physics, Table, World};
+
+    /// The peer scene is wired right: two balls meeting head on exchange their
+    /// velocities (equal masses, restitution 1), and a ball bounces off a wall.
+    #[test]
+    fn peer_balls_collide_and_bounce() {
+        let table = Table {
+            width: 40.0,
+            height: 10.0,
+        };
+        let balls = [
+            Ball::new(10.0, 5.0, 1.0, 0.0, 1.0, 1.0),
+            Ball::new(20.0, 5.0, -1.0, 0.0, 1.0, 1.0),
+            Ball::new(35.0, 5.0, 1.0, 0.0, 1.0, 1.0),
+        ];
+        let w = World::from_balls(table, Physics::default(), &balls).unwrap();
+        let mut sim = super::imp::Rapier::new(&w);
+        // Ball 0 meets ball 1 at t = 4 and ball 2 meets the wall at t = 4: 6 time
+        // units (600 steps of 0.01) leave time for both and for no second collision.
+        super::Sim::run(&mut sim, 600).unwrap();
+        let v = sim.velocities();
+        // Rapier's restitution is not exact: within 5% of the exchange.
+        assert!((v[0] + 1.0).abs() < 0.05, "{v:?}");
+        assert!((v[1] - 1.0).abs() < 0.05, "{v:?}");
+        assert!((v[2] + 1.0).abs() < 0.05, "{v:?}");
     }
 }

@@ -5,17 +5,22 @@
 //! times the approach speed.
 //!
 //! A force evaluation runs in three passes over flat arrays:
-//! 1. contacts, in parallel over blocks of the neighbour list: each listed pair is a
-//!    distance test, and the few that overlap get their force computed once, into
-//!    their block's list of contacts; nothing is written to the balls;
-//! 2. the contacts, block after block in list order, add their equal and opposite
-//!    forces into per-ball accumulators: a few percent of the pairs, so this serial
-//!    pass is short;
+//! 1. contacts, in parallel over blocks of the neighbour list (pairs `i < j` grouped by
+//!    blocks of `i`): each listed pair is a distance test, and the few that overlap get
+//!    their force computed once and added, equal and opposite, into the per-ball sums
+//!    of the block's own balls; nothing else is written;
+//! 2. serially, in list order, the pairs whose ball `j` lies in a later block add their
+//!    force to `j`: a fraction of the few contacts, so this pass is short;
 //! 3. per ball, in parallel: walls, gravity, and (for the semi-implicit Euler step) the
 //!    kick and the drift, each ball reading only its own data.
 //!
-//! Every ball's forces are summed in the same order whatever the thread count, so the
+//! Every ball's forces are summed in the same order whatever the thread count (first
+//! its own block's contacts in list order, then those of earlier blocks), so the
 //! parallel step is bit-identical to the serial one, and no atomics are needed.
+//!
+//! The neighbour list lists pairs within a skin of touching, and is rebuilt (in
+//! parallel) only when some ball may have moved half the skin since the last build:
+//! the step tracks the largest speed, which bounds every ball's displacement.
 
 use rayon::prelude::*;
 
@@ -60,8 +65,7 @@ pub struct Spring {
     /// Overlapping pairs found in the latest evaluation, per block of the list.
     contacts: Vec<Vec<PairForce>>,
     /// Pair forces summed per ball; all zero between evaluations.
-    pair_fx: Vec<f64>,
-    pair_fy: Vec<f64>,
+    pair_f: Vec<[f64; 2]>,
     /// The inverse mass shared by every ball, if all share one (fixed at the list's
     /// build, as the radii are: only an edit of the balls can change them, and an edit
     /// invalidates the list).
@@ -184,15 +188,24 @@ impl<'a> Pairs<'a> {
         }
     }
 
-    /// Pass 1 on one block: the overlapping pairs, with their forces, into `out`;
-    /// returns the contacts that began. With `UNIFORM`, every ball has the radius
-    /// `reach / 2`. The first loop is a distance test per pair (most pairs do not
-    /// touch); it only notes the overlaps and asks for their velocities, which the
-    /// second loop reads once they have arrived from memory.
+    /// Pass 1 on one block of the list, whose lower indices start at `first`: the
+    /// overlapping pairs, with their forces, into `out`, and their forces added into
+    /// `acc`, the pair-force sums of the block's own balls, where both balls of a pair
+    /// are in the block (at the lower ball only when the higher one is beyond it: the
+    /// serial pass adds those). Returns the contacts that began.
+    ///
+    /// With `UNIFORM`, every ball has the radius `reach / 2` and the inverse mass `w`.
+    /// The first loop is a distance test per pair (most pairs do not touch); it only
+    /// notes the overlaps and asks for the memory they will need, which the second loop
+    /// reads once it has arrived.
+    #[allow(clippy::too_many_arguments)]
     fn detect<const UNIFORM: bool>(
         &self,
         pairs: &[(u32, u32)],
         reach: f64,
+        w: f64,
+        first: usize,
+        acc: &mut [[f64; 2]],
         out: &mut Vec<PairForce>,
     ) -> u64 {
         out.clear();
@@ -213,6 +226,10 @@ impl<'a> Pairs<'a> {
             prefetch(&self.vy[iu]);
             prefetch(&self.vx[ju]);
             prefetch(&self.vy[ju]);
+            prefetch(&acc[iu - first][0]);
+            if let Some(a) = acc.get(ju - first) {
+                prefetch(&a[0]);
+            }
             out.push(PairForce {
                 i,
                 j,
@@ -223,14 +240,21 @@ impl<'a> Pairs<'a> {
         let mut began = 0;
         for c in out.iter_mut() {
             let (iu, ju) = (c.i as usize, c.j as usize);
-            let reach = if UNIFORM {
-                reach
+            let (reach, w) = if UNIFORM {
+                (reach, w + w)
             } else {
-                self.r[iu] + self.r[ju]
+                (self.r[iu] + self.r[ju], self.inv_m[iu] + self.inv_m[ju])
             };
-            let (f, b) = self.contact(iu, ju, c.fx, c.fy, reach);
+            let (f, b) = self.contact(iu, ju, c.fx, c.fy, reach, w);
             (c.fx, c.fy) = f;
             began += b;
+            let a = &mut acc[iu - first];
+            a[0] -= f.0;
+            a[1] -= f.1;
+            if let Some(a) = acc.get_mut(ju - first) {
+                a[0] += f.0;
+                a[1] += f.1;
+            }
         }
         began
     }
@@ -238,7 +262,15 @@ impl<'a> Pairs<'a> {
     /// The force on `j` of an overlapping pair `i < j` (`j` seen from `i` at `(dx, dy)`),
     /// and whether the contact began this step.
     #[inline(always)]
-    fn contact(&self, i: usize, j: usize, dx: f64, dy: f64, reach: f64) -> ((f64, f64), u64) {
+    fn contact(
+        &self,
+        i: usize,
+        j: usize,
+        dx: f64,
+        dy: f64,
+        reach: f64,
+        w: f64,
+    ) -> ((f64, f64), u64) {
         let law = &self.law;
         let d = (dx * dx + dy * dy).sqrt();
         // Coincident centres: any fixed axis keeps the pair's forces opposite.
@@ -249,7 +281,7 @@ impl<'a> Pairs<'a> {
         };
         let (dvx, dvy) = (self.vx[j] - self.vx[i], self.vy[j] - self.vy[i]);
         let s = reach - d;
-        let f = law.k * s * law.phase(dvx * nx + dvy * ny, s, self.inv_m[i] + self.inv_m[j]);
+        let f = law.k * s * law.phase(dvx * nx + dvy * ny, s, w);
         // The pair did not overlap one step ago (exact for the explicit schemes, whose
         // positions moved by dt times the current velocity).
         let (px, py) = (dx - law.dt * dvx, dy - law.dt * dvy);
@@ -292,6 +324,10 @@ impl<'a> Pairs<'a> {
     }
 }
 
+/// One block of the list as pass 1 sees it: its pairs, where its contacts go, and the
+/// pair-force sums of its own balls.
+type DetectBlock<'a> = ((&'a ListBlock, &'a mut Vec<PairForce>), &'a mut [[f64; 2]]);
+
 /// One block of balls as pass 3 sees it: its own state, its summed pair forces, and
 /// (for accelerations) where to write them.
 struct BallBlock<'a> {
@@ -299,15 +335,14 @@ struct BallBlock<'a> {
     y: &'a mut [f64],
     vx: &'a mut [f64],
     vy: &'a mut [f64],
-    pair_fx: &'a mut [f64],
-    pair_fy: &'a mut [f64],
+    pair_f: &'a mut [[f64; 2]],
 }
 
 /// The x and y components of one block of a per-ball quantity.
 type Pair<'a> = (&'a mut [f64], &'a mut [f64]);
 
 /// Positions, velocities and pair forces of one block.
-type BlockState<'a> = ((Pair<'a>, Pair<'a>), Pair<'a>);
+type BlockState<'a> = ((Pair<'a>, Pair<'a>), &'a mut [[f64; 2]]);
 
 /// What pass 3 returns per block: wall contacts begun, the largest squared speed after
 /// the kick, whether every position is finite.
@@ -319,10 +354,10 @@ fn join(a: Pass3, b: Pass3) -> Pass3 {
 
 /// Takes a ball's summed pair force and leaves zero behind.
 #[inline(always)]
-fn take_pair_force(fx: &mut f64, fy: &mut f64) -> (f64, f64) {
-    let f = (*fx, *fy);
+fn take_pair_force(acc: &mut [f64; 2]) -> (f64, f64) {
+    let f = (acc[0], acc[1]);
     if f.0 != 0.0 || f.1 != 0.0 {
-        (*fx, *fy) = (0.0, 0.0);
+        *acc = [0.0, 0.0];
     }
     f
 }
@@ -340,7 +375,7 @@ fn kick_drift<const UNIFORM: bool>(
     let (mut began, mut v2max, mut finite) = (0, 0.0f64, true);
     for k in 0..b.x.len() {
         let (ri, wi) = if UNIFORM { uniform } else { (r[k], inv_m[k]) };
-        let pair = take_pair_force(&mut b.pair_fx[k], &mut b.pair_fy[k]);
+        let pair = take_pair_force(&mut b.pair_f[k]);
         let state = (b.x[k], b.y[k], b.vx[k], b.vy[k]);
         let (ax, ay, bw) = law.acceleration(state, ri, wi, pair);
         let (vx, vy) = (state.2 + dt * ax, state.3 + dt * ay);
@@ -358,8 +393,7 @@ impl Spring {
         Spring {
             list: NeighbourList::new(),
             contacts: Vec::new(),
-            pair_fx: Vec::new(),
-            pair_fy: Vec::new(),
+            pair_f: Vec::new(),
             uniform_inv_m: None,
             ax: Vec::new(),
             ay: Vec::new(),
@@ -370,8 +404,8 @@ impl Spring {
         }
     }
 
-    /// Passes 1 and 2: every ball's summed pair force into `pair_fx`/`pair_fy`;
-    /// returns the pair contacts that began since the last step.
+    /// Passes 1 and 2: every ball's summed pair force into `pair_f`; returns the pair
+    /// contacts that began since the last step.
     fn pair_forces(
         &mut self,
         balls: &Balls,
@@ -380,8 +414,7 @@ impl Spring {
         pool: Option<&rayon::ThreadPool>,
     ) -> u64 {
         let n = balls.len();
-        self.pair_fx.resize(n, 0.0);
-        self.pair_fy.resize(n, 0.0);
+        self.pair_f.resize(n, [0.0; 2]);
         let skin = SKIN * balls.max_radius();
         if self
             .list
@@ -396,41 +429,52 @@ impl Spring {
         let blocks = self.list.blocks();
         self.contacts.resize_with(blocks.len(), Vec::new);
         let pairs = Pairs::new(balls, Law::new(table, physics));
-        let uniform = self.list.uniform_radius();
-        let detect = |(block, out): (&ListBlock, &mut Vec<PairForce>)| match uniform {
-            Some(r) => pairs.detect::<true>(block.pairs(), r + r, out),
-            None => pairs.detect::<false>(block.pairs(), 0.0, out),
+        let uniform = match (self.list.uniform_radius(), self.uniform_inv_m) {
+            (Some(r), Some(w)) => Some((r, w)),
+            _ => None,
+        };
+        let detect = |(b, ((block, out), acc)): (usize, DetectBlock)| {
+            let first = b * BLOCK;
+            match uniform {
+                Some((r, w)) => pairs.detect::<true>(block.pairs(), r + r, w, first, acc, out),
+                None => pairs.detect::<false>(block.pairs(), 0.0, 0.0, first, acc, out),
+            }
         };
         let began = match pool {
             None => blocks
                 .iter()
                 .zip(self.contacts.iter_mut())
+                .zip(self.pair_f.chunks_mut(BLOCK))
+                .enumerate()
                 .map(detect)
                 .sum(),
             Some(pool) => pool.install(|| {
                 blocks
                     .par_iter()
                     .zip(self.contacts.par_iter_mut())
+                    .zip(self.pair_f.par_chunks_mut(BLOCK))
+                    .enumerate()
                     .map(detect)
                     .sum()
             }),
         };
-        let (fx, fy) = (&mut self.pair_fx, &mut self.pair_fy);
-        for block in &self.contacts {
+        // Pass 2: the pairs whose higher ball lies in a later block, in list order.
+        let acc = &mut self.pair_f;
+        for (b, block) in self.contacts.iter().enumerate() {
+            let end = (b + 1) * BLOCK;
             for (k, c) in block.iter().enumerate() {
-                // The accumulators of contacts a few places ahead are asked for now:
-                // contacts are sparse, so each touches a cold line.
+                // Contacts are sparse, so each touches a cold line: ask for the line
+                // of a contact a few places ahead now.
                 if let Some(a) = block.get(k + 8) {
-                    prefetch(&fx[a.i as usize]);
-                    prefetch(&fy[a.i as usize]);
-                    prefetch(&fx[a.j as usize]);
-                    prefetch(&fy[a.j as usize]);
+                    if a.j as usize >= end {
+                        prefetch(&acc[a.j as usize][0]);
+                    }
                 }
-                let (i, j) = (c.i as usize, c.j as usize);
-                fx[i] -= c.fx;
-                fy[i] -= c.fy;
-                fx[j] += c.fx;
-                fy[j] += c.fy;
+                let j = c.j as usize;
+                if j >= end {
+                    acc[j][0] += c.fx;
+                    acc[j][1] += c.fy;
+                }
             }
         }
         began
@@ -452,13 +496,27 @@ impl Spring {
         let law = Law::new(table, physics);
         let mut walls = 0;
         for i in 0..n {
-            let pair = take_pair_force(&mut self.pair_fx[i], &mut self.pair_fy[i]);
+            let pair = take_pair_force(&mut self.pair_f[i]);
             let state = (balls.x[i], balls.y[i], balls.vx[i], balls.vy[i]);
             let (ax, ay, b) = law.acceleration(state, balls.r[i], balls.inv_m[i], pair);
             (self.ax[i], self.ay[i]) = (ax, ay);
             walls += b;
         }
         began + walls
+    }
+
+    /// Every ball's acceleration (contacts, walls, gravity) at the balls' current
+    /// state, as the step would evaluate it; for benchmarks and tools. Contacts begun
+    /// are not counted here.
+    pub fn accelerations(
+        &mut self,
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> (&[f64], &[f64]) {
+        self.evaluate(balls, table, physics, pool);
+        (&self.ax, &self.ay)
     }
 
     /// The semi-implicit Euler step: pair forces, then kick and drift in one pass.
@@ -491,8 +549,7 @@ impl Spring {
                 y: xy.1,
                 vx: v.0,
                 vy: v.1,
-                pair_fx: f.0,
-                pair_fy: f.1,
+                pair_f: f,
             };
             match uniform {
                 Some(u) => kick_drift::<true>(&law, block, r, w, u),
@@ -504,11 +561,7 @@ impl Spring {
                 .chunks_mut(BLOCK)
                 .zip(y.chunks_mut(BLOCK))
                 .zip(vx.chunks_mut(BLOCK).zip(vy.chunks_mut(BLOCK)))
-                .zip(
-                    self.pair_fx
-                        .chunks_mut(BLOCK)
-                        .zip(self.pair_fy.chunks_mut(BLOCK)),
-                )
+                .zip(self.pair_f.chunks_mut(BLOCK))
                 .zip(r.chunks(BLOCK).zip(inv_m.chunks(BLOCK)))
                 .map(run)
                 .fold((0, 0.0, true), join),
@@ -516,11 +569,7 @@ impl Spring {
                 x.par_chunks_mut(BLOCK)
                     .zip(y.par_chunks_mut(BLOCK))
                     .zip(vx.par_chunks_mut(BLOCK).zip(vy.par_chunks_mut(BLOCK)))
-                    .zip(
-                        self.pair_fx
-                            .par_chunks_mut(BLOCK)
-                            .zip(self.pair_fy.par_chunks_mut(BLOCK)),
-                    )
+                    .zip(self.pair_f.par_chunks_mut(BLOCK))
                     .zip(r.par_chunks(BLOCK).zip(inv_m.par_chunks(BLOCK)))
                     .map(run)
                     .reduce(|| (0, 0.0, true), join)
