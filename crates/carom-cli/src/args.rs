@@ -24,7 +24,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a scenario and print a summary of the run
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List the built-in scenarios, one per line
     Presets,
 }
@@ -87,9 +87,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE.csv")]
     pub trajectory: Option<PathBuf>,
 
-    /// Write energies and momentum: CSV, one row per sampled step (step,time,
-    /// kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,collisions,
-    /// symmetry_error)
+    /// Write energies, momentum and collisions: CSV, a header then one row per
+    /// sampled step (step,time,kinetic_energy,potential_energy,total_energy,
+    /// momentum_x,momentum_y,collisions,symmetry_error; the last empty without a
+    /// declared symmetry)
     #[arg(long, value_name = "FILE.csv")]
     pub diagnostics: Option<PathBuf>,
 

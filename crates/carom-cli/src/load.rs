@@ -26,15 +26,14 @@ struct Source {
 
 fn source(arg: &str) -> Result<Source, CliError> {
     let path = Path::new(arg);
-    // A bare word naming a preset is the preset; anything else is a file name.
+    // A preset's name is the preset (a scenario file needs an extension, so no file
+    // can be meant by it); anything else is a file name.
     if let Some(p) = carom::presets::find(arg) {
-        if !path.exists() || path.is_dir() {
-            return Ok(Source {
-                origin: format!("preset {}", p.name),
-                text: p.toml.to_string(),
-                format: Format::Toml,
-            });
-        }
+        return Ok(Source {
+            origin: format!("preset {}", p.name),
+            text: p.toml.to_string(),
+            format: Format::Toml,
+        });
     }
     let format = match Format::from_path(arg) {
         Some(f) => f,

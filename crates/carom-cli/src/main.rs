@@ -40,7 +40,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Run(a) => run::run(a),
+        Command::Run(a) => run::run(*a),
         Command::Presets => presets(),
     };
     match result {
@@ -59,8 +59,18 @@ fn presets() -> Result<(), CliError> {
         .map(|p| p.name.len())
         .max()
         .unwrap_or(0);
+    let mut text = String::new();
     for p in carom::presets::PRESETS {
-        println!("{:width$}  {}", p.name, p.summary);
+        text.push_str(&format!("{:width$}  {}\n", p.name, p.summary));
     }
+    print_stdout(&text);
     Ok(())
+}
+
+/// Writes to stdout; a reader that went away (`carom presets | head -1`) is not an
+/// error worth a panic, so write failures are ignored.
+pub fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }

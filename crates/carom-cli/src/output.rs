@@ -22,8 +22,11 @@ impl AtomicFile {
     /// Checks the target's directory and opens the temporary file there.
     pub fn create(option: &'static str, target: &Path) -> Result<AtomicFile, CliError> {
         let shown = target.display();
-        if target.is_dir() {
-            return Err(CliError::input(format!("{option} {shown}: is a directory")));
+        let ends_in_separator = target.to_string_lossy().ends_with(std::path::is_separator);
+        if target.is_dir() || target.file_name().is_none() || ends_in_separator {
+            return Err(CliError::input(format!(
+                "{option} '{shown}': not a file name (it names a directory)"
+            )));
         }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,

@@ -172,7 +172,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             wall,
             threads: world.threads(),
         };
-        print!("{summary}");
+        crate::print_stdout(&summary.to_string());
     }
 
     match (failure, failed_at) {
