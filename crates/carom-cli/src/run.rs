@@ -290,7 +290,7 @@ impl Checkpoint {
     /// Copies the world's state in (reusing the buffers), unless it is no longer
     /// physical: then the previous checkpoint stays the last good one.
     fn update(&mut self, world: &World) -> Result<(), StepError> {
-        check_physical(world)?;
+        world.check_physical()?;
         let b = world.balls();
         let c = &mut self.balls;
         c.x.clone_from(&b.x);
@@ -312,33 +312,4 @@ impl Checkpoint {
         world.time = self.time;
         world.steps = self.steps;
     }
-}
-
-/// The state checks every model gets, whether or not it makes its own: positions and
-/// velocities finite, and no dynamic ball farther outside the table than the table's
-/// own size. Walls hold balls within a fraction of their radius in any sane run (a
-/// spring wall lets a ball in by `v sqrt(m/k)`), so a ball that far out means energy
-/// ran away, the mark of an unstable integration; a kinematic ball goes where it is
-/// told and is exempt.
-pub fn check_physical(world: &World) -> Result<(), StepError> {
-    let b = world.balls();
-    let t = world.table();
-    let margin = t.width.max(t.height);
-    for i in 0..b.len() {
-        let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
-        if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
-            return Err(StepError::Unstable(format!(
-                "ball {i} has a position or velocity that is no longer finite"
-            )));
-        }
-        let outside = (-x).max(x - t.width).max(-y).max(y - t.height);
-        if outside > margin && !b.is_kinematic(i) {
-            return Err(StepError::Unstable(format!(
-                "ball {i} is at ({x:.6e}, {y:.6e}), farther outside the {} x {} table than \
-                 the table is large",
-                t.width, t.height
-            )));
-        }
-    }
-    Ok(())
 }
