@@ -5,7 +5,7 @@
 //! - `end`: answers `end DRIFT PEAK_BYTES` (drift since `mark`, peak resident memory).
 //! - `hash S`: runs S steps; answers `hash HEX`, a hash of every bit of the state.
 //! - `drift S K`: runs S steps sampling energy every K; answers
-//!   `drift S COLLISIONS END_DRIFT LARGEST_DRIFT`.
+//!   `drift S COLLISIONS END_DRIFT LARGEST_DRIFT PEAK_BYTES_PER_BALL`.
 //!
 //! Failures answer `error MESSAGE` and end the child.
 
@@ -194,8 +194,9 @@ pub fn main(args: &[String]) -> i32 {
                 }
                 let end = relative(sim.total_energy(), e0);
                 say(format!(
-                    "drift {steps} {} {end:+.2e} {worst:.2e}",
-                    sim.events() - events
+                    "drift {steps} {} {end:+.2e} {worst:.2e} {:.0}",
+                    sim.events() - events,
+                    peak_rss().unwrap_or(f64::NAN) / n as f64
                 ));
                 return 0;
             }

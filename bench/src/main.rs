@@ -525,12 +525,17 @@ fn run(o: &Options) -> Result<(), String> {
             o.drift_steps,
             drift_sample(o.drift_steps)
         );
-        println!("| N | steps | collisions | drift at end | largest drift |");
-        println!("|---:|---:|---:|---:|---:|");
+        println!(
+            "| N | steps | collisions | drift at end | largest drift | peak memory (bytes/ball) |"
+        );
+        println!("|---:|---:|---:|---:|---:|---:|");
         for &n in &o.sizes {
             match drift_run(n, o.drift_steps) {
-                Ok(w) => println!("| {n} | {} | {} | {} | {} |", w[1], w[2], w[3], w[4]),
-                Err(e) => println!("| {n} | {} | - | failed: {e} | - |", o.drift_steps),
+                Ok(w) => println!(
+                    "| {n} | {} | {} | {} | {} | {} |",
+                    w[1], w[2], w[3], w[4], w[5]
+                ),
+                Err(e) => println!("| {n} | {} | - | failed: {e} | - | - |", o.drift_steps),
             }
         }
         println!();
@@ -592,7 +597,7 @@ fn drift_run(n: u64, steps: u64) -> Result<Vec<String>, String> {
     let w = r.ask(&format!("drift {steps} {}", drift_sample(steps)))?;
     drop(r.input);
     let _ = r.child.wait();
-    if w.len() < 5 {
+    if w.len() < 6 {
         return Err(format!("bad answer {w:?}"));
     }
     Ok(w)

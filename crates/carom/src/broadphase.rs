@@ -415,7 +415,14 @@ impl NeighbourList {
         let fill = |(b, block): (usize, &mut ListBlock)| {
             let first = b * BLOCK;
             let last = (first + BLOCK).min(n);
+            // Room for the last build's pairs and an eighth more, so that a slowly
+            // growing list does not double its memory; shrunk below if far too big.
+            let room = |len: usize| len + len / 8 + 64;
+            let want = room(block.pairs.len());
             block.pairs.clear();
+            if block.pairs.capacity() < want {
+                block.pairs.reserve_exact(want);
+            }
             for i in first..last {
                 let (xi, yi, ri) = (x[i], y[i], r[i]);
                 let seg = block.pairs.len();
@@ -441,6 +448,10 @@ impl NeighbourList {
                     }
                 }
                 block.pairs[seg..].sort_unstable();
+            }
+            let len = block.pairs.len();
+            if block.pairs.capacity() > room(len) + len / 8 {
+                block.pairs.shrink_to(room(len));
             }
         };
         match pool {
