@@ -85,13 +85,23 @@ fn an_abandoned_animation_leaves_no_file() {
 fn unknown_formats_and_missing_directories_are_clear_errors() {
     let f = scene();
     let opts = AnimationOptions::default();
-    let e = Recording::create(std::path::Path::new("out.jpg"), &[f.clone()], &[], &opts)
-        .err()
-        .unwrap();
+    let e = Recording::create(
+        std::path::Path::new("out.jpg"),
+        std::slice::from_ref(&f),
+        &[],
+        &opts,
+    )
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("'.jpg'"), "{e}");
-    let e = Recording::create(std::path::Path::new("out"), &[f.clone()], &[], &opts)
-        .err()
-        .unwrap();
+    let e = Recording::create(
+        std::path::Path::new("out"),
+        std::slice::from_ref(&f),
+        &[],
+        &opts,
+    )
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("extension"), "{e}");
     let e = Recording::create(
         std::path::Path::new("/nonexistent-dir/x.gif"),
