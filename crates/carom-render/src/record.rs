@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::gif::{AnimationOptions, GifWriter};
-use crate::io::{write_atomic, AtomicFile};
+use std::io::Write;
+
+use crate::io::AtomicFile;
 use crate::raster::{render_png, Panel};
 use crate::svg::render_svg;
 use crate::trails::Trails;
@@ -37,7 +39,10 @@ pub struct RecordSummary {
 
 enum Sink {
     Gif(Box<GifWriter<AtomicFile>>),
+    /// The file is opened at the start all the same, so that a place that cannot be
+    /// written is reported before the run rather than after it.
     Still {
+        file: AtomicFile,
         trails: Option<Vec<Trails>>,
         last: Vec<Frame>,
     },
@@ -81,6 +86,7 @@ impl Recording {
                 let panels: Vec<Panel> = first.iter().map(Panel::new).collect();
                 options.picture.layout(&panels)?;
                 Sink::Still {
+                    file: AtomicFile::create(path)?,
                     trails: options
                         .trails
                         .map(|n| (0..first.len()).map(|_| Trails::new(n)).collect()),
@@ -105,7 +111,7 @@ impl Recording {
     pub fn push(&mut self, frames: &[Frame]) -> Result<(), RenderError> {
         match &mut self.sink {
             Sink::Gif(g) => g.push(frames),
-            Sink::Still { trails, last } => {
+            Sink::Still { trails, last, .. } => {
                 if frames.len() != last.len() {
                     return Err(RenderError::Input(format!(
                         "{} worlds given to a picture of {}",
@@ -139,7 +145,11 @@ impl Recording {
                     size,
                 })
             }
-            Sink::Still { trails, last } => {
+            Sink::Still {
+                mut file,
+                trails,
+                last,
+            } => {
                 let panels: Vec<Panel> = last
                     .iter()
                     .enumerate()
@@ -154,7 +164,9 @@ impl Recording {
                     ImageFormat::Svg => render_svg(&panels, &self.options.picture)?.into_bytes(),
                     _ => render_png(&panels, &self.options.picture)?,
                 };
-                write_atomic(&self.path, &bytes)?;
+                file.write_all(&bytes)
+                    .map_err(|e| crate::io::io_error(&self.path, &e))?;
+                file.commit()?;
                 Ok(RecordSummary {
                     path: self.path,
                     format: self.format,

@@ -78,6 +78,16 @@ fn an_abandoned_animation_leaves_no_file() {
     rec.push(std::slice::from_ref(&f)).unwrap();
     drop(rec);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    // A still picture opens its file up front (to fail early) and cleans up the same.
+    let rec = Recording::create(
+        &dir.join("x.png"),
+        std::slice::from_ref(&f),
+        &[],
+        &AnimationOptions::default(),
+    )
+    .unwrap();
+    drop(rec);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
