@@ -11,7 +11,7 @@ pub struct BallView {
     pub r: f64,
     pub vx: f64,
     pub vy: f64,
-    /// `None`: the ball takes a colour from [`DEFAULT_BALL_COLORS`] by its index.
+    /// `None`: the ball takes a colour from [`DEFAULT_BALL_COLORS`] (see [`default_color`]).
     pub color: Option<Rgb>,
 }
 
@@ -27,7 +27,7 @@ pub struct Frame {
 }
 
 /// Colours for balls that have none: distinct hues that read well on the table green and
-/// on each other, cycled by ball index.
+/// on each other.
 pub const DEFAULT_BALL_COLORS: [Rgb; 10] = [
     Rgb([0xF4, 0xD0, 0x3F]), // yellow
     Rgb([0x2E, 0x86, 0xC1]), // blue
@@ -41,6 +41,19 @@ pub const DEFAULT_BALL_COLORS: [Rgb; 10] = [
     Rgb([0x1C, 0x1C, 0x1C]), // black
 ];
 
+/// The default colour of ball `index`. The first ten take the ten colours in order; past
+/// them the choice is scrambled, because generators lay balls out in index order and
+/// cycling would paint stripes across a lattice or a gas.
+pub fn default_color(index: usize) -> Rgb {
+    let n = DEFAULT_BALL_COLORS.len();
+    if index < n {
+        return DEFAULT_BALL_COLORS[index];
+    }
+    // Fibonacci hashing: the top bits of index * 2^64/phi are spread evenly.
+    let h = (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    DEFAULT_BALL_COLORS[(h % n as u64) as usize]
+}
+
 impl BallView {
     pub fn new(x: f64, y: f64, r: f64) -> BallView {
         BallView {
@@ -53,10 +66,9 @@ impl BallView {
         }
     }
 
-    /// The colour actually drawn for the ball at `index`.
+    /// The colour actually drawn for the ball at `index`: its own, or a default one.
     pub fn fill(&self, index: usize) -> Rgb {
-        self.color
-            .unwrap_or(DEFAULT_BALL_COLORS[index % DEFAULT_BALL_COLORS.len()])
+        self.color.unwrap_or_else(|| default_color(index))
     }
 
     /// A ball that cannot be placed (a simulation that blew up) is left out of the
@@ -134,5 +146,36 @@ impl Frame {
             )));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_colours_are_in_order_then_evenly_scattered() {
+        for (i, c) in DEFAULT_BALL_COLORS.iter().enumerate() {
+            assert_eq!(default_color(i), *c);
+        }
+        let n = 100_000;
+        let mut counts = [0usize; 10];
+        let mut same_as_ten_before = 0;
+        for i in 10..n {
+            let c = default_color(i);
+            let k = DEFAULT_BALL_COLORS.iter().position(|d| *d == c).unwrap();
+            counts[k] += 1;
+            if c == default_color(i - 10) {
+                same_as_ten_before += 1;
+            }
+        }
+        // Each colour close to a tenth of the balls (binomial sd is 0.1% of n here;
+        // 1% allows for the hash not being random).
+        for c in counts {
+            assert!((c as f64 / n as f64 - 0.1).abs() < 0.01, "{counts:?}");
+        }
+        // Cycling by index would make this every ball; scattered, about a tenth.
+        let f = same_as_ten_before as f64 / n as f64;
+        assert!(f < 0.15, "period-10 repetition in {f} of balls");
     }
 }
