@@ -20,8 +20,8 @@ pub struct Style {
     /// The strip above a panel that holds its label.
     pub label_bar: Rgb,
     pub label_text: Rgb,
-    /// Velocity arrows: an arrow shows how far the ball would travel in this much
-    /// simulated time. `None`: no arrows.
+    /// Velocity arrows: an arrow, from the ball's rim, shows how far the ball would
+    /// travel in this much simulated time. `None`: no arrows.
     pub arrow_time: Option<f64>,
     pub arrow: Rgb,
     /// Opacity of the newest trail segment; older ones fade linearly to nothing.

@@ -270,7 +270,8 @@ fn draw_trails(pixmap: &mut Pixmap, vp: &Viewport, frame: &Frame, trails: &Trail
     }
 }
 
-/// An arrow from the ball's centre along `(dx, dy)` (scene units), with a head.
+/// An arrow from the ball's rim along `(dx, dy)` (scene units), with a head: starting at
+/// the rim keeps short arrows from hiding under their ball.
 #[allow(clippy::too_many_arguments)]
 fn draw_arrow(
     pixmap: &mut Pixmap,
@@ -289,7 +290,9 @@ fn draw_arrow(
     let width = (0.15 * r * vp.scale).clamp(1.0, 3.0);
     let head = (4.0 * width).min(0.5 * len_px);
     let (ux, uy) = (dx * vp.scale / len_px, dy * vp.scale / len_px);
-    let (sx, sy) = vp.to_pixel(x, y);
+    let (cx, cy) = vp.to_pixel(x, y);
+    let r_px = r * vp.scale;
+    let (sx, sy) = (cx + ux * r_px, cy + uy * r_px);
     let (tx, ty) = (sx + ux * len_px, sy + uy * len_px);
     let (bx, by) = (tx - ux * head, ty - uy * head);
     let id = Transform::identity();

@@ -164,6 +164,8 @@ fn write_arrow(s: &mut String, x: f64, y: f64, dx: f64, dy: f64, r: f64, c: Rgb)
     let width = 0.15 * r;
     let head = (4.0 * width).min(0.5 * len);
     let (ux, uy) = (dx / len, dy / len);
+    // From the rim, as in the raster picture.
+    let (x, y) = (x + ux * r, y + uy * r);
     let (tx, ty) = (x + dx, y + dy);
     let (bx, by) = (tx - ux * head, ty - uy * head);
     let half = 0.5 * head;

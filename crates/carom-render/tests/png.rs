@@ -54,15 +54,18 @@ fn edges_are_anti_aliased() {
 fn velocity_arrows_point_along_the_velocity() {
     let frame = scene();
     let mut opts = options();
-    opts.style.arrow_time = Some(3.0); // red ball: 10 units/time -> arrow to x = 80
+    // Red ball: centre x = 50, radius 10, 10 units/time: the arrow runs from its rim
+    // at x = 60 to x = 90.
+    opts.style.arrow_time = Some(3.0);
     let img = decode_png(&render_png(&[Panel::new(&frame)], &opts).unwrap());
     let arrow = opts.style.arrow;
     // On the shaft, outside the ball: scene (65, 25).
     let (x, y) = pixel_of(65.0, 25.0);
     assert_eq!(img.at(x, y), arrow);
-    // Behind the ball and past the tip: cloth.
+    // Behind the ball: cloth; in the head, near the tip: arrow; past the tip: cloth.
     assert_eq!(img.at(pixel_of(30.0, 25.0).0, y), opts.style.background);
-    assert_eq!(img.at(pixel_of(85.0, 25.0).0, y), opts.style.background);
+    assert_eq!(img.at(pixel_of(87.0, 25.0).0, y), arrow);
+    assert_eq!(img.at(pixel_of(95.0, 25.0).0, y), opts.style.background);
     // The resting ball gets no arrow.
     let (x, y) = pixel_of(150.0, 60.0);
     assert_eq!(img.at(x, y), opts.style.background);
