@@ -120,6 +120,9 @@ impl Painter {
         options: &PictureOptions,
     ) -> Result<Painter, RenderError> {
         let (w, h) = layout.canvas;
+        if w as u64 * h as u64 > MAX_PIXELS {
+            return Err(too_big(w, h));
+        }
         let canvas = Pixmap::new(w, h).ok_or_else(|| too_big(w, h))?;
         let (pw, ph) = layout
             .panels
@@ -178,8 +181,14 @@ impl Painter {
     }
 }
 
+/// The largest canvas: 64 Mpixel (256 MB of RGBA), e.g. four 4096 x 4096 panels.
+const MAX_PIXELS: u64 = 1 << 26;
+
 fn too_big(w: u32, h: u32) -> RenderError {
-    RenderError::Input(format!("a {w} x {h} picture cannot be allocated"))
+    RenderError::Input(format!(
+        "a {w} x {h} picture is too large (at most {} Mpixel); ask for a smaller --size",
+        MAX_PIXELS >> 20
+    ))
 }
 
 /// Copies the top-left `size` pixels of `src` into `dst` at `(x, y)`.
