@@ -59,6 +59,6 @@ fn main() {
         }
         rec.push(&frames).unwrap_or_else(|e| fail(&e));
     }
-    let summary = rec.finish().unwrap_or_else(|e| fail(&e));
+    let summary = rec.finish_file().unwrap_or_else(|e| fail(&e));
     println!("{summary:?}");
 }

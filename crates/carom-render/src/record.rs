@@ -1,11 +1,10 @@
 //! A picture of a run, fed as the run goes: an animation gets every sampled frame, a
 //! still picture (PNG, SVG) keeps the trails and draws the last state at the end.
 
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 
 use crate::gif::{AnimationOptions, GifWriter};
-use std::io::Write;
-
 use crate::io::AtomicFile;
 use crate::raster::{render_png, Panel};
 use crate::svg::render_svg;
@@ -30,44 +29,43 @@ pub fn steps_per_frame(dt: f64, fps: f64, speed: f64) -> u64 {
 /// What a finished recording wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordSummary {
-    pub path: PathBuf,
     pub format: ImageFormat,
     /// Frames held by the file (1 for a still picture).
     pub frames: u64,
+    /// Picture size in pixels.
     pub size: (u32, u32),
 }
 
-enum Sink {
-    Gif(Box<GifWriter<AtomicFile>>),
-    /// The file is opened at the start all the same, so that a place that cannot be
-    /// written is reported before the run rather than after it.
+enum Sink<W: Write> {
+    Gif(Box<GifWriter<W>>),
+    /// The writer is taken at the start all the same, so that a file that cannot be
+    /// created is reported before the run rather than after it.
     Still {
-        file: AtomicFile,
+        writer: W,
         trails: Option<Vec<Trails>>,
         last: Vec<Frame>,
     },
 }
 
-/// A picture file being made from a run (or several side by side).
-pub struct Recording {
-    path: PathBuf,
+/// A picture being made from a run (or several side by side), written to `W`.
+pub struct Recording<W: Write> {
     format: ImageFormat,
     labels: Vec<String>,
     options: AnimationOptions,
-    sink: Sink,
+    sink: Sink<W>,
 }
 
-impl Recording {
-    /// Starts a picture at `path` (its extension picks the format) of the worlds in
-    /// `first`, one panel each, labelled with `labels` (empty: no labels). Push every
-    /// sampled state, the first included, then finish.
-    pub fn create(
-        path: &Path,
+impl<W: Write> Recording<W> {
+    /// Starts a picture in `format` of the worlds in `first`, one panel each, labelled
+    /// with `labels` (empty: no labels). Push every sampled state, the first included,
+    /// then finish.
+    pub fn new(
+        writer: W,
+        format: ImageFormat,
         first: &[Frame],
         labels: &[String],
         options: &AnimationOptions,
-    ) -> Result<Recording, RenderError> {
-        let format = ImageFormat::from_path(path)?;
+    ) -> Result<Recording<W>, RenderError> {
         crate::gif::check_fps(options.fps)?;
         if !labels.is_empty() && labels.len() != first.len() {
             return Err(RenderError::Input(format!(
@@ -78,15 +76,14 @@ impl Recording {
         }
         let sink = match format {
             ImageFormat::Gif => {
-                let file = AtomicFile::create(path)?;
-                Sink::Gif(Box::new(GifWriter::new(file, first, labels, options)?))
+                Sink::Gif(Box::new(GifWriter::new(writer, first, labels, options)?))
             }
             ImageFormat::Png | ImageFormat::Svg => {
                 // Fail now, not after a long run, if the picture cannot be laid out.
                 let panels: Vec<Panel> = first.iter().map(Panel::new).collect();
                 options.picture.layout(&panels)?;
                 Sink::Still {
-                    file: AtomicFile::create(path)?,
+                    writer,
                     trails: options
                         .trails
                         .map(|n| (0..first.len()).map(|_| Trails::new(n)).collect()),
@@ -95,7 +92,6 @@ impl Recording {
             }
         };
         Ok(Recording {
-            path: path.to_path_buf(),
             format,
             labels: labels.to_vec(),
             options: options.clone(),
@@ -130,23 +126,23 @@ impl Recording {
         }
     }
 
-    /// Writes the file (the last pushed state, for a still picture).
-    pub fn finish(self) -> Result<RecordSummary, RenderError> {
+    /// Completes the picture (the last pushed state, for a still one) and hands the
+    /// writer back.
+    pub fn finish(self) -> Result<(W, RecordSummary), RenderError> {
         let label = |k: usize| self.labels.get(k).map_or("", String::as_str);
         match self.sink {
             Sink::Gif(g) => {
                 let size = g.size();
-                let (file, frames) = g.finish()?;
-                file.commit()?;
-                Ok(RecordSummary {
-                    path: self.path,
+                let (writer, frames) = g.finish()?;
+                let summary = RecordSummary {
                     format: self.format,
                     frames,
                     size,
-                })
+                };
+                Ok((writer, summary))
             }
             Sink::Still {
-                mut file,
+                mut writer,
                 trails,
                 last,
             } => {
@@ -164,16 +160,42 @@ impl Recording {
                     ImageFormat::Svg => render_svg(&panels, &self.options.picture)?.into_bytes(),
                     _ => render_png(&panels, &self.options.picture)?,
                 };
-                file.write_all(&bytes)
-                    .map_err(|e| crate::io::io_error(&self.path, &e))?;
-                file.commit()?;
-                Ok(RecordSummary {
-                    path: self.path,
+                writer
+                    .write_all(&bytes)
+                    .and_then(|()| writer.flush())
+                    .map_err(|e| RenderError::Io(e.to_string()))?;
+                let summary = RecordSummary {
                     format: self.format,
                     frames: 1,
                     size,
-                })
+                };
+                Ok((writer, summary))
             }
         }
+    }
+}
+
+impl Recording<AtomicFile> {
+    /// A recording into the file at `path`, whose extension picks the format; the file
+    /// appears only when [`Recording::finish_file`] completes.
+    pub fn create(
+        path: &Path,
+        first: &[Frame],
+        labels: &[String],
+        options: &AnimationOptions,
+    ) -> Result<Recording<AtomicFile>, RenderError> {
+        let format = ImageFormat::from_path(path)?;
+        // Checked before the file is created, so a bad request leaves nothing behind.
+        crate::gif::check_fps(options.fps)?;
+        let file = AtomicFile::create(path)?;
+        Recording::new(file, format, first, labels, options)
+    }
+
+    /// Finishes the picture and puts the file in place.
+    pub fn finish_file(self) -> Result<RecordSummary, RenderError> {
+        let (file, summary) = self.finish()?;
+        // AtomicFile's errors already name the file.
+        file.commit()?;
+        Ok(summary)
     }
 }

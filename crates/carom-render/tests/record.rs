@@ -26,7 +26,7 @@ fn record(path: &std::path::Path, steps: usize) -> carom_render::RecordSummary {
         f.balls[0].x = 30.0 + 4.0 * k as f64;
         rec.push(std::slice::from_ref(&f)).unwrap();
     }
-    rec.finish().unwrap()
+    rec.finish_file().unwrap()
 }
 
 #[test]
