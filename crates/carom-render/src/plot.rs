@@ -205,7 +205,17 @@ fn tick_formatter(lo: f64, hi: f64) -> impl Fn(&f64) -> String {
     };
     move |v: &f64| {
         if magnitude >= 1e6 || (magnitude > 0.0 && magnitude < 1e-3) {
-            format!("{v:.3e}")
+            if *v == 0.0 {
+                return "0".to_string();
+            }
+            // 1.250e6 -> 1.25e6: trailing zeros of the mantissa say nothing.
+            let s = format!("{v:.3e}");
+            match s.split_once('e') {
+                Some((m, e)) if m.contains('.') => {
+                    format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.'))
+                }
+                _ => s,
+            }
         } else {
             let s = format!("{v:.decimals$}");
             // "-0.00" reads as a sign error on a zero axis.
@@ -353,6 +363,99 @@ fn draw_energy<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Runs whose total energy strays more than a hundred times farther from its start
+/// than the typical run's does: an unstable integrator would otherwise flatten every
+/// other curve into one line. The typical straying is the lower median, and only
+/// counts when it is a visible fraction of the energy (otherwise every run conserves
+/// energy and any straying shows).
+fn runaways(runs: &[Series]) -> Vec<bool> {
+    let stray: Vec<f64> = runs
+        .iter()
+        .map(|s| {
+            let e0 = s
+                .total
+                .iter()
+                .copied()
+                .find(|v| v.is_finite())
+                .unwrap_or(0.0);
+            s.total
+                .iter()
+                .map(|v| {
+                    if v.is_finite() {
+                        (v - e0).abs()
+                    } else {
+                        f64::INFINITY
+                    }
+                })
+                .fold(0.0, f64::max)
+        })
+        .collect();
+    let scale = runs
+        .iter()
+        .flat_map(|s| s.total.iter().take(1))
+        .map(|v| v.abs())
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    let mut sorted = stray.clone();
+    sorted.sort_by(f64::total_cmp);
+    let typical = sorted
+        .get(sorted.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0.0);
+    if runs.len() < 2 || typical <= 1e-6 * scale || typical == 0.0 {
+        return vec![false; runs.len()];
+    }
+    stray.iter().map(|&d| d > 100.0 * typical).collect()
+}
+
+/// The parts of a polyline inside `lo <= y <= hi`, cut where it crosses the bounds:
+/// plotters draws points outside the chart over the axes, so curves are clipped here.
+fn clip_runs(points: impl Iterator<Item = (f64, f64)>, lo: f64, hi: f64) -> Vec<Vec<(f64, f64)>> {
+    let inside = |y: f64| (lo..=hi).contains(&y);
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut current: Vec<(f64, f64)> = Vec::new();
+    let mut prev: Option<(f64, f64)> = None;
+    for q in points {
+        if let Some(p) = prev {
+            // The segment p -> q at parameter s in [0, 1]; keep the s where y is inside.
+            let (mut s0, mut s1) = (0.0f64, 1.0f64);
+            let dy = q.1 - p.1;
+            if dy == 0.0 {
+                if !inside(p.1) {
+                    s0 = 1.0;
+                    s1 = 0.0;
+                }
+            } else {
+                let (a, b) = ((lo - p.1) / dy, (hi - p.1) / dy);
+                s0 = s0.max(a.min(b));
+                s1 = s1.min(a.max(b));
+            }
+            if s0 <= s1 {
+                let at = |s: f64| (p.0 + s * (q.0 - p.0), p.1 + s * dy);
+                if s0 > 0.0 || current.is_empty() {
+                    if !current.is_empty() {
+                        runs.push(std::mem::take(&mut current));
+                    }
+                    current.push(at(s0));
+                }
+                current.push(at(s1));
+                if s1 < 1.0 {
+                    runs.push(std::mem::take(&mut current));
+                }
+            } else if !current.is_empty() {
+                runs.push(std::mem::take(&mut current));
+            }
+        } else if inside(q.1) {
+            current.push(q);
+        }
+        prev = Some(q);
+    }
+    if !current.is_empty() {
+        runs.push(current);
+    }
+    runs
+}
+
 fn draw_totals<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     runs: &[Series],
@@ -365,8 +468,12 @@ fn draw_totals<DB: DrawingBackend>(
         .titled(title, ("sans-serif", title_px).into_font().color(&BLACK))
         .map_err(err)?;
     let t = range(runs.iter().flat_map(|s| &s.time), 0.0, 0.0);
+    let off_scale = runaways(runs);
     let e = range(
-        runs.iter().flat_map(|s| &s.total),
+        runs.iter()
+            .zip(&off_scale)
+            .filter(|(_, &off)| !off)
+            .flat_map(|(s, _)| &s.total),
         0.05,
         legend_pad(runs.len()),
     );
@@ -390,13 +497,23 @@ fn draw_totals<DB: DrawingBackend>(
         .map_err(err)?;
     for (k, s) in runs.iter().enumerate() {
         let color = VARIANTS[k % VARIANTS.len()];
+        let runs_inside = clip_runs(points(&s.time, &s.total), e.0, e.1);
+        for run in &runs_inside {
+            chart
+                .draw_series(LineSeries::new(run.iter().copied(), color.stroke_width(2)))
+                .map_err(err)?;
+        }
+        // The legend entry is a series of its own, so that it is there even when the
+        // curve never enters the chart.
+        let label = if off_scale[k] {
+            format!("{} (off scale)", s.label)
+        } else {
+            s.label.clone()
+        };
         chart
-            .draw_series(LineSeries::new(
-                points(&s.time, &s.total),
-                color.stroke_width(2),
-            ))
+            .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())
             .map_err(err)?
-            .label(s.label.as_str())
+            .label(label)
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
             });
@@ -426,9 +543,60 @@ mod tests {
     }
 
     #[test]
+    fn clipping_cuts_curves_at_the_bounds() {
+        // Up through the top at x = 1.5, back in at x = 3.5.
+        let pts = [
+            (0.0, 0.0),
+            (1.0, 1.0),
+            (2.0, 3.0),
+            (3.0, 3.0),
+            (4.0, 1.0),
+            (5.0, 0.5),
+        ];
+        let runs = clip_runs(pts.into_iter(), -1.0, 2.0);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0], vec![(0.0, 0.0), (1.0, 1.0), (1.5, 2.0)]);
+        assert_eq!(runs[1], vec![(3.5, 2.0), (4.0, 1.0), (5.0, 0.5)]);
+        // Entirely outside: nothing; entirely inside: one run, unchanged.
+        assert!(clip_runs([(0.0, 5.0), (1.0, 6.0)].into_iter(), 0.0, 1.0).is_empty());
+        assert_eq!(
+            clip_runs(pts[..2].iter().copied(), -1.0, 2.0),
+            vec![pts[..2].to_vec()]
+        );
+    }
+
+    #[test]
+    fn a_runaway_is_singled_out_but_conserving_runs_are_not() {
+        let run = |label: &str, totals: &[f64]| Series {
+            label: label.into(),
+            time: (0..totals.len()).map(|k| k as f64).collect(),
+            total: totals.to_vec(),
+            ..Series::default()
+        };
+        let level5 = [
+            run("a", &[-56.0, -56.2]),
+            run("b", &[-56.0, 240.0]),
+            run("c", &[-56.0, 8e5]),
+            run("d", &[-56.0, -160.0]),
+            run("e", &[-56.0, -55.9]),
+        ];
+        assert_eq!(runaways(&level5), vec![false, false, true, false, false]);
+        // Exact conservation against a small spring wobble: nothing is off the scale.
+        let exact = [run("impulse", &[32.0, 32.0]), run("spring", &[32.0, 32.06])];
+        assert_eq!(runaways(&exact), vec![false, false]);
+        let blown = [run("ok", &[1.0, 1.1]), run("nan", &[1.0, f64::NAN])];
+        assert_eq!(runaways(&blown), vec![false, true]);
+    }
+
+    #[test]
     fn tick_labels_resolve_the_spacing() {
         let f = tick_formatter(99.99, 100.01);
         assert_eq!(f(&100.0026), "100.003");
         assert_eq!(tick_formatter(-1.0, 1.0)(&-0.0001), "0.0");
+        let big = tick_formatter(0.0, 1.2e6);
+        assert_eq!(
+            (big(&1.25e6), big(&0.0), big(&2e6)),
+            ("1.25e6".into(), "0".into(), "2e6".into())
+        );
     }
 }
