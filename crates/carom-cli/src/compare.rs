@@ -1,5 +1,6 @@
 //! `carom compare`: the same scene under several models (and, for the spring model,
-//! several integrators), stepped in lockstep so that an animation can show them side
+//! several integrators; for the impulse model, glitch prevention on and off), stepped
+//! in lockstep so that an animation can show them side
 //! by side; one table row per variant.
 
 use std::time::{Duration, Instant};
@@ -24,14 +25,16 @@ Exit status: 0 success; 2 bad usage or bad input (one line on stderr, nothing wr
 Examples:
   carom compare break --models impulse,spring --render kickoff.gif
   carom compare level5 --integrators semi-implicit-euler,velocity-verlet --plot bounce.png
+  carom compare break --models impulse --glitch-prevention off,on --render glitch.gif
   carom compare level4 --models impulse,spring --set physics.glitch_prevention=false")]
 pub struct CompareArgs {
     /// A built-in preset (see `carom presets`) or a scenario file (.toml or .json)
     #[arg(value_name = "SCENARIO")]
     pub scenario: String,
 
-    /// Models to compare, comma-separated [default: spring when --integrators is
-    /// given, else impulse,spring,simultaneous,event]
+    /// Models to compare, comma-separated [default: the models the other options
+    /// vary (spring for --integrators, impulse for --glitch-prevention), else
+    /// impulse,spring,simultaneous,event]
     #[arg(long, value_name = "M,M,...", value_delimiter = ',', value_parser = parse_model)]
     pub models: Vec<ModelKind>,
 
@@ -39,6 +42,11 @@ pub struct CompareArgs {
     /// [default: the scenario's]
     #[arg(long, value_name = "I,I,...", value_delimiter = ',', value_parser = parse_integrator)]
     pub integrators: Vec<Integrator>,
+
+    /// Glitch prevention settings for the impulse model, comma-separated (on, off):
+    /// one variant each [default: the scenario's]
+    #[arg(long, value_name = "on|off,...", value_delimiter = ',', value_parser = parse_switch)]
+    pub glitch_prevention: Vec<bool>,
 
     /// Number of steps to run [default: the scenario's duration / dt]
     #[arg(
@@ -73,6 +81,14 @@ pub struct CompareArgs {
     /// Print nothing but errors
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+fn parse_switch(s: &str) -> Result<bool, String> {
+    match s.trim() {
+        "on" | "true" => Ok(true),
+        "off" | "false" => Ok(false),
+        _ => Err("expected on or off".to_string()),
+    }
 }
 
 fn parse_integrator(s: &str) -> Result<Integrator, String> {
@@ -202,10 +218,12 @@ pub fn compare(args: CompareArgs) -> Result<(), CliError> {
         bar.finish_and_clear();
     }
 
-    let title = if args.integrators.is_empty() {
-        format!("{}: total energy by model", scenario.name)
+    let title = format!("{}: total energy, {}", scenario.name, labels.join(" vs "));
+    // A long list of variants is named in the legend; the title stays short.
+    let title = if title.chars().count() > 70 {
+        format!("{}: total energy by variant", scenario.name)
     } else {
-        format!("{}: total energy by model and integrator", scenario.name)
+        title
     };
     let picture_lines = pictures.finish(&title)?;
     if !args.quiet {
@@ -262,11 +280,27 @@ fn next_stop(pictures: &Pictures, k: u64, steps: u64) -> u64 {
 
 fn args_models(args: &CompareArgs) -> Vec<ModelKind> {
     if !args.models.is_empty() {
-        args.models.clone()
-    } else if !args.integrators.is_empty() {
-        vec![ModelKind::Spring]
-    } else {
+        return args.models.clone();
+    }
+    let mut implied = Vec::new();
+    if !args.glitch_prevention.is_empty() {
+        implied.push(ModelKind::Impulse);
+    }
+    if !args.integrators.is_empty() {
+        implied.push(ModelKind::Spring);
+    }
+    if implied.is_empty() {
         ModelKind::ALL.to_vec()
+    } else {
+        implied
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
     }
 }
 
@@ -297,6 +331,20 @@ fn variants(args: &CompareArgs) -> Result<Plan, CliError> {
             "--integrators: only the spring model has integrators; add spring to --models",
         ));
     }
+    for (i, g) in args.glitch_prevention.iter().enumerate() {
+        if args.glitch_prevention[..i].contains(g) {
+            return Err(CliError::input(format!(
+                "--glitch-prevention: {} is listed twice",
+                on_off(*g)
+            )));
+        }
+    }
+    if !args.glitch_prevention.is_empty() && !models.contains(&ModelKind::Impulse) {
+        return Err(CliError::input(
+            "--glitch-prevention: only the impulse model has glitch prevention; add impulse \
+             to --models",
+        ));
+    }
     let mut base = args.sets.clone();
     if let Some(dt) = args.dt {
         base.push(SetArg::dt(dt));
@@ -314,6 +362,19 @@ fn variants(args: &CompareArgs) -> Result<Plan, CliError> {
                     value: toml::Value::String(g.name().to_string()),
                 });
                 out.push((Some(format!("spring, {}", g.name())), sets));
+            }
+        } else if m == ModelKind::Impulse && !args.glitch_prevention.is_empty() {
+            for &g in &args.glitch_prevention {
+                let mut sets = sets.clone();
+                sets.push(SetArg {
+                    label: format!("--glitch-prevention {}", on_off(g)),
+                    path: field_path("physics.glitch_prevention"),
+                    value: toml::Value::Boolean(g),
+                });
+                out.push((
+                    Some(format!("impulse, glitch prevention {}", on_off(g))),
+                    sets,
+                ));
             }
         } else {
             out.push((None, sets));

@@ -148,6 +148,37 @@ fn symmetry_column_shows_the_sequential_kick_off_breaking_the_mirror() {
 }
 
 #[test]
+fn glitch_prevention_variants_show_the_sticking_glitch() {
+    // Without glitch prevention, pairs left overlapping by "the last collision wins"
+    // collide again on every step while they stay stuck: far more collisions than the
+    // few dozen of a clean break.
+    let dir = tempfile::tempdir().unwrap();
+    let rows = ok(
+        dir.path(),
+        &[
+            "compare",
+            "break",
+            "--glitch-prevention",
+            "off,on",
+            "--time",
+            "120",
+        ],
+    );
+    let labels: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "impulse, glitch prevention off",
+            "impulse, glitch prevention on"
+        ]
+    );
+    let (off, on) = (num(&rows[0], 4), num(&rows[1], 4));
+    assert!(off > 10.0 * on, "collisions: off {off}, on {on}");
+    // Elastic impulses (e = 1) conserve kinetic energy either way, stuck or not.
+    assert!(num(&rows[0], 1).abs() < 1e-12 && num(&rows[1], 1).abs() < 1e-12);
+}
+
+#[test]
 fn side_by_side_animation_and_overlaid_plot() {
     let dir = tempfile::tempdir().unwrap();
     let o = carom(
@@ -233,6 +264,10 @@ fn unknown_integrator_and_integrators_without_spring_are_refused() {
     assert!(e.contains("spring"), "{e}");
     let e = refused(&["break", "--models", "spring,impulse,spring"]);
     assert!(e.contains("twice"), "{e}");
+    let e = refused(&["break", "--models", "spring", "--glitch-prevention", "off"]);
+    assert!(e.contains("impulse"), "{e}");
+    let e = refused(&["break", "--glitch-prevention", "maybe"]);
+    assert!(e.contains("'maybe'"), "{e}");
 }
 
 #[test]
