@@ -25,8 +25,7 @@ Exit status: 0 success; 2 bad usage or bad input (one line on stderr, nothing wr
 Examples:
   carom compare break --models impulse,spring --render kickoff.gif
   carom compare level5 --integrators semi-implicit-euler,velocity-verlet --plot bounce.png
-  carom compare break --models impulse --glitch-prevention off,on --render glitch.gif
-  carom compare level4 --models impulse,spring --set physics.glitch_prevention=false")]
+  carom compare break --glitch-prevention off,on --render glitch.gif")]
 pub struct CompareArgs {
     /// A built-in preset (see `carom presets`) or a scenario file (.toml or .json)
     #[arg(value_name = "SCENARIO")]
