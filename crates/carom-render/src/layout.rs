@@ -154,7 +154,8 @@ const GAP: u32 = 4;
 impl Layout {
     /// One panel per table size in `tables`, each fitted into `max_panel` pixels; with
     /// `labelled`, a label strip on top of each. Several panels go into the grid whose
-    /// overall shape is closest to a 16:9 screen.
+    /// overall shape is closest to 2:1: a wide screen, a little wider than 16:9 so that
+    /// two panels of a billiard table sit side by side rather than stacked.
     pub fn new(
         tables: &[(f64, f64)],
         style: &Style,
@@ -217,7 +218,7 @@ fn label_height_for(w: u32, h: u32) -> u32 {
 }
 
 fn best_columns(n: u32, cell_w: u32, cell_h: u32) -> u32 {
-    let target = (16.0f64 / 9.0).ln();
+    let target = 2.0f64.ln();
     let mut best = (f64::INFINITY, 1);
     for cols in 1..=n {
         let rows = n.div_ceil(cols);
@@ -268,6 +269,13 @@ mod tests {
         ] {
             assert!(parse_size(bad).is_err(), "{bad} should be refused");
         }
+    }
+
+    #[test]
+    fn two_wide_panels_sit_side_by_side() {
+        let layout = Layout::new(&[(800.0, 400.0); 2], &Style::default(), (480, 360), true);
+        assert_eq!(layout.panels[0].cell.1, layout.panels[1].cell.1);
+        assert!(layout.canvas.0 > 2 * 480 - 1);
     }
 
     #[test]
