@@ -123,6 +123,8 @@ pub struct SolverStats {
     pub guard_hits: u64,
     /// Clusters above [`MAX_CLUSTER`] solved block by block.
     pub split_clusters: u64,
+    /// Passes whose clusters were spread over a thread pool.
+    pub parallel_passes: u64,
 }
 
 /// Per-worker scratch for one cluster solve.
@@ -544,6 +546,9 @@ impl ContactSolver {
         let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
         let parallel = threads > 1 && clusters > 1 && self.active.len() >= PARALLEL_MIN_CONTACTS;
         let workers = if parallel { threads } else { 1 };
+        if parallel {
+            self.stats.parallel_passes += 1;
+        }
         if self.workers.len() < workers {
             self.workers.resize_with(workers, ClusterWorker::default);
         }

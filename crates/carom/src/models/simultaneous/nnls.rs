@@ -321,3 +321,166 @@ impl Nnls {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generators::SplitMix64;
+
+    /// Solves the `k x k` system `m x = b` by Gaussian elimination with partial
+    /// pivoting; `None` when it is singular (pivot below `1e-10` of the largest entry).
+    fn gauss(mut m: Vec<f64>, mut b: Vec<f64>, k: usize) -> Option<Vec<f64>> {
+        let big = m.iter().fold(0.0f64, |a, v| a.max(v.abs())).max(1e-300);
+        for c in 0..k {
+            let p = (c..k).max_by(|&i, &j| m[i * k + c].abs().total_cmp(&m[j * k + c].abs()))?;
+            if m[p * k + c].abs() <= 1e-10 * big {
+                return None;
+            }
+            for j in 0..k {
+                m.swap(c * k + j, p * k + j);
+            }
+            b.swap(c, p);
+            for i in c + 1..k {
+                let f = m[i * k + c] / m[c * k + c];
+                for j in c..k {
+                    m[i * k + j] -= f * m[c * k + j];
+                }
+                b[i] -= f * b[c];
+            }
+        }
+        let mut x = vec![0.0; k];
+        for i in (0..k).rev() {
+            let s: f64 = (i + 1..k).map(|j| m[i * k + j] * x[j]).sum();
+            x[i] = (b[i] - s) / m[i * k + i];
+        }
+        Some(x)
+    }
+
+    /// The minimiser by brute force: every support set S whose equality-constrained
+    /// solution is non-negative and leaves `w <= 0` outside S satisfies the KKT
+    /// conditions, hence is optimal (the problem is convex).
+    fn brute_force(a: &[f64], h: &[f64], tol: f64) -> Vec<f64> {
+        let n = h.len();
+        for mask in 0u32..1 << n {
+            let s: Vec<usize> = (0..n).filter(|&j| mask & 1 << j != 0).collect();
+            let k = s.len();
+            let sub: Vec<f64> = s
+                .iter()
+                .flat_map(|&i| s.iter().map(move |&j| a[i * n + j]))
+                .collect();
+            let rhs: Vec<f64> = s.iter().map(|&i| -h[i]).collect();
+            let Some(z) = gauss(sub, rhs, k) else {
+                continue;
+            };
+            if z.iter().any(|&v| v < -tol) {
+                continue;
+            }
+            let mut lambda = vec![0.0; n];
+            for (p, &j) in s.iter().enumerate() {
+                lambda[j] = z[p].max(0.0);
+            }
+            let kkt = (0..n).all(|i| {
+                let g: f64 = h[i] + (0..n).map(|j| a[i * n + j] * lambda[j]).sum::<f64>();
+                g >= -tol
+            });
+            if kkt {
+                return lambda;
+            }
+        }
+        panic!("no support set satisfies the KKT conditions");
+    }
+
+    /// `B` random `rows x n` (Gaussian-ish entries), `A = B^T B`, `h = B^T c` for a
+    /// random `c`, as the contact problem has it.
+    fn problem(rng: &mut SplitMix64, rows: usize, n: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+        let b: Vec<f64> = (0..rows * n)
+            .map(|_| rng.symmetric() + rng.symmetric())
+            .collect();
+        let c: Vec<f64> = (0..rows).map(|_| 3.0 * rng.symmetric()).collect();
+        let mut a = vec![0.0; n * n];
+        let mut h = vec![0.0; n];
+        for i in 0..n {
+            for j in 0..n {
+                a[i * n + j] = (0..rows).map(|r| b[r * n + i] * b[r * n + j]).sum();
+            }
+            h[i] = (0..rows).map(|r| b[r * n + i] * c[r]).sum();
+        }
+        (a, h, b)
+    }
+
+    fn objective(a: &[f64], h: &[f64], l: &[f64]) -> f64 {
+        let n = h.len();
+        (0..n)
+            .map(|i| l[i] * (h[i] + 0.5 * (0..n).map(|j| a[i * n + j] * l[j]).sum::<f64>()))
+            .sum()
+    }
+
+    #[test]
+    fn full_rank_problems_match_brute_force() {
+        let mut rng = SplitMix64(41);
+        let mut nnls = Nnls::new();
+        for case in 0..2000 {
+            let n = 1 + case % 7;
+            let rows = n + (case / 7) % 4;
+            let (a, h, _) = problem(&mut rng, rows, n);
+            let report = nnls.solve(&a, &h, None);
+            assert!(!report.guard_hit);
+            let expect = brute_force(&a, &h, 1e-9);
+            // Unique minimiser (A positive definite); compared to round-off amplified
+            // by the conditioning of the random A.
+            let scale = expect.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            for j in 0..n {
+                assert!(
+                    (nnls.lambda()[j] - expect[j]).abs() <= 1e-8 * scale,
+                    "case {case}: {:?} vs {expect:?}",
+                    nnls.lambda()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rank_deficient_problems_reach_the_same_fit() {
+        // Fewer rows than unknowns: A is singular and the minimiser is not unique, but
+        // B lambda (the velocity change in the contact problem) and the minimum are.
+        let mut rng = SplitMix64(43);
+        let mut nnls = Nnls::new();
+        for case in 0..2000 {
+            let n = 3 + case % 6;
+            let rows = 1 + case % (n - 1);
+            let (a, h, b) = problem(&mut rng, rows, n);
+            let start: Vec<f64> = (0..n).map(|_| 2.0 * rng.unit()).collect();
+            let report = nnls.solve(&a, &h, (case % 2 == 1).then_some(&start[..]));
+            assert!(!report.guard_hit, "case {case}");
+            let got = nnls.lambda().to_vec();
+            assert!(got.iter().all(|&v| v >= 0.0));
+            let expect = brute_force(&a, &h, 1e-9);
+            let fit = |l: &[f64]| -> Vec<f64> {
+                (0..rows)
+                    .map(|r| (0..n).map(|j| b[r * n + j] * l[j]).sum())
+                    .collect()
+            };
+            let (fg, fe) = (fit(&got), fit(&expect));
+            let scale = fe.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            for r in 0..rows {
+                assert!(
+                    (fg[r] - fe[r]).abs() <= 1e-8 * scale,
+                    "case {case}: fit {fg:?} vs {fe:?}"
+                );
+            }
+            let (og, oe) = (objective(&a, &h, &got), objective(&a, &h, &expect));
+            assert!(
+                (og - oe).abs() <= 1e-9 * oe.abs().max(1.0),
+                "case {case}: {og} vs {oe}"
+            );
+        }
+    }
+
+    #[test]
+    fn zero_right_hand_side_gives_zero() {
+        let mut nnls = Nnls::new();
+        let a = [2.0, -1.0, -1.0, 2.0];
+        nnls.solve(&a, &[0.0, 0.0], None);
+        assert_eq!(nnls.lambda(), &[0.0, 0.0]);
+    }
+}
