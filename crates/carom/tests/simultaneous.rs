@@ -237,13 +237,19 @@ fn one_contact_is_the_two_ball_formula() {
         // The solver forms 1/m_i + 1/m_j and a square root (Cholesky pivot): a few
         // rounding errors of the speed scale; 1e-12 is a thousand times that.
         let tol = 1e-12 * scale;
-        for (k, v) in [(0, vi), (1, vj)] {
-            assert!(
-                (balls.vx[k] - v[0]).abs() <= tol && (balls.vy[k] - v[1]).abs() <= tol,
-                "case {case}: ball {k} ({}, {}) vs formula {v:?}",
-                balls.vx[k],
-                balls.vy[k]
-            );
+        // The general active-set path too (a warm start skips the one-contact
+        // shortcut).
+        let mut general = before.clone();
+        solver.solve_all_active(&mut general, &[Contact::Pair(0, 1)], e, Some(&[0.0]));
+        for b in [&balls, &general] {
+            for (k, v) in [(0, vi), (1, vj)] {
+                assert!(
+                    (b.vx[k] - v[0]).abs() <= tol && (b.vy[k] - v[1]).abs() <= tol,
+                    "case {case}: ball {k} ({}, {}) vs formula {v:?}",
+                    b.vx[k],
+                    b.vy[k]
+                );
+            }
         }
     }
     assert!(checked > 700, "too few approaching cases: {checked}");
@@ -635,14 +641,17 @@ fn inelastic_energy_loss_follows_the_projection_formula() {
             "case {case}: lost {} expected {expected}",
             k0 - k1
         );
-        // And the velocities themselves: u' = u + (1+e) p.
+        // And the velocities themselves: u' = u + (1+e) p. The expectation goes through
+        // the closed form, which divides by its Delta (small when the two normals are
+        // nearly parallel): a few 1e-14 of the speed in these draws; 1e-11 leaves room
+        // for the worst conditioning a draw can bring.
         for (k, (after, before)) in plastic[0].iter().zip(&t.v).enumerate() {
             let expect = [
                 before[0] + (1.0 + e) * (after[0] - before[0]),
                 before[1] + (1.0 + e) * (after[1] - before[1]),
             ];
             let gap = (balls.vx[k] - expect[0]).hypot(balls.vy[k] - expect[1]);
-            assert!(gap <= 1e-10 * scale, "case {case}: ball {k} off by {gap}");
+            assert!(gap <= 1e-11 * scale, "case {case}: ball {k} off by {gap}");
         }
     }
 }
@@ -771,8 +780,9 @@ fn rank_deficient_rack_gives_unique_velocities() {
         }
         let start: Vec<f64> = (0..order.len()).map(|_| 5.0 * rng.unit()).collect();
         let mut b = balls.clone();
-        let lambda =
-            solver.solve_all_active(&mut b, &order, 1.0, (trial % 2 == 1).then_some(&start[..]));
+        let lambda = solver
+            .solve_all_active(&mut b, &order, 1.0, (trial % 2 == 1).then_some(&start[..]))
+            .to_vec();
         // Velocities agree to round-off amplified by the conditioning of the rack's
         // contact matrix: 1e-11 of the cue speed.
         assert!(
@@ -838,8 +848,9 @@ fn squeezed_hexagon_has_unique_velocities_but_not_impulses() {
         }
         let start: Vec<f64> = (0..order.len()).map(|_| 5.0 * rng.unit()).collect();
         let mut b = balls.clone();
-        let lambda =
-            solver.solve_all_active(&mut b, &order, e, (trial % 2 == 1).then_some(&start[..]));
+        let lambda = solver
+            .solve_all_active(&mut b, &order, e, (trial % 2 == 1).then_some(&start[..]))
+            .to_vec();
         // Ring reversed by e, centre at rest: to round-off of the speed (3).
         assert!(
             b.vx[0].hypot(b.vy[0]) <= 1e-12 * 3.0,

@@ -205,6 +205,9 @@ pub struct ContactSolver {
     cluster_size: Vec<u32>,
     /// Impulses of the current pass, by position in `set.order`.
     impulse: Vec<f64>,
+    /// `solve_all_active`: the warm start by loaded contact, the impulses by given contact.
+    start: Vec<f64>,
+    by_source: Vec<f64>,
     workers: Vec<ClusterWorker>,
     stats: SolverStats,
 }
@@ -276,8 +279,8 @@ impl ContactSolver {
     /// Solves the contact problem once with every given contact active (whether it
     /// approaches or not), as one problem, and applies the impulses: the cluster solver
     /// on its own, for tests and benchmarks. `start` is an optional non-negative warm
-    /// start, one value per contact. Returns the impulses, one per contact in the
-    /// order given (0 for an ignored contact); an impulse `lambda` changes the
+    /// start, one value per contact. Returns the impulses (valid until the next call),
+    /// one per contact in the order given (0 for an ignored contact); an impulse `lambda` changes the
     /// velocities by `-lambda n / m_i` and `+lambda n / m_j`, `n` pointing from `i` to `j`
     /// (from a wall into the table).
     pub fn solve_all_active(
@@ -286,17 +289,17 @@ impl ContactSolver {
         contacts: &[Contact],
         restitution: f64,
         start: Option<&[f64]>,
-    ) -> Vec<f64> {
+    ) -> &[f64] {
         self.load(balls, contacts);
         let n = self.set.len();
-        let mut out = vec![0.0; contacts.len()];
+        self.by_source.clear();
+        self.by_source.resize(contacts.len(), 0.0);
         if n > 0 {
-            self.active.clear();
-            self.active.extend(0..n as u32);
-            let mut local_start = Vec::new();
+            self.start.clear();
             if let Some(s) = start {
                 assert_eq!(s.len(), contacts.len(), "one start value per contact");
-                local_start.extend(self.set.source.iter().map(|&c| s[c as usize]));
+                self.start
+                    .extend(self.set.source.iter().map(|&c| s[c as usize]));
             }
             // One cluster holding everything, whatever the graph.
             self.set.order.clear();
@@ -311,7 +314,7 @@ impl ContactSolver {
             if self.workers.is_empty() {
                 self.workers.push(ClusterWorker::default());
             }
-            let st = (!local_start.is_empty()).then_some(&local_start[..]);
+            let st = (start.is_some()).then_some(&self.start[..]);
             self.workers[0].solve(
                 &self.set,
                 &balls.vx,
@@ -322,6 +325,8 @@ impl ContactSolver {
                 st,
                 &mut self.impulse,
             );
+            self.stats.guard_hits += self.workers[0].guard_hits;
+            self.workers[0].guard_hits = 0;
             self.apply(balls);
             for &s in &self.changed_slots {
                 self.changed[s as usize] = false;
@@ -329,11 +334,11 @@ impl ContactSolver {
             self.changed_slots.clear();
             for p in 0..n {
                 self.set.pos[p] = NONE;
-                out[self.set.source[p] as usize] = self.impulse[p];
+                self.by_source[self.set.source[p] as usize] = self.impulse[p];
             }
         }
         self.unload();
-        out
+        &self.by_source
     }
 
     /// Builds the contact set: slots for the balls involved, normals, inverse masses,
@@ -840,6 +845,17 @@ impl ClusterWorker {
                     self.a[p * n + q] += w * sign_k * sign_l * dot;
                 }
             }
+        }
+        if n == 1 && start.is_none() {
+            // The overwhelmingly common cluster (a gas is made of them): the NNLS
+            // minimiser in closed form, max(0, -h / A), one rounding instead of the
+            // Cholesky pivot's square root and two divisions.
+            out[0] = if self.h[0] < 0.0 {
+                -self.h[0] / self.a[0]
+            } else {
+                0.0
+            };
+            return;
         }
         let report = self.nnls.solve(&self.a, &self.h, start);
         if report.guard_hit {
