@@ -7,7 +7,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use carom::generators::SplitMix64;
-use carom::models::simultaneous::{resolve_contacts, ContactSolver, Simultaneous, APPROACH};
+use carom::models::simultaneous::{
+    resolve_contacts, ContactSolver, Simultaneous, APPROACH, MAX_CLUSTER,
+};
 use carom::models::{CollisionModel, Contact, StepContext, Wall};
 use carom::parse::build_world;
 use carom::scenario::ModelKind;
@@ -1036,6 +1038,74 @@ fn extreme_mass_ratio_stays_finite_and_conservative() {
     assert!(kinetic_energy(&b) <= kinetic_energy(&balls) * (1.0 + 1e-12));
 }
 
+/// A moving kinematic ball pressing a ball into a corner: no impulses can stop that
+/// approach (the complementarity problem has no solution). The solver must still stop,
+/// with finite velocities, the kinematic ball untouched and the walls' work bounded by
+/// what the pusher brings.
+#[test]
+fn ball_crushed_into_a_corner_stays_finite() {
+    let s = 0.5f64.sqrt();
+    let mut pusher = Ball::new(10.0 + 20.0 * s, 10.0 + 20.0 * s, -2.0, -2.0, 10.0, 1.0);
+    pusher.kinematic = true;
+    let balls = Balls::from_vec(&[Ball::new(10.0, 10.0, 0.5, -0.3, 10.0, 1.0), pusher]);
+    let contacts = [
+        Contact::Pair(0, 1),
+        Contact::Wall(0, Wall::Left),
+        Contact::Wall(0, Wall::Top),
+    ];
+    let mut solver = ContactSolver::new();
+    let mut b = balls.clone();
+    resolve_contacts(&mut b, &TABLE, &contacts, 1.0, &mut solver);
+    assert!(b.vx.iter().chain(&b.vy).all(|v| v.is_finite()));
+    assert_eq!((b.vx[1], b.vy[1]), (-2.0, -2.0));
+    // Whatever the solver does, the ball cannot come out faster than a bounce off the
+    // pusher at twice its speed plus its own.
+    assert!(b.vx[0].hypot(b.vy[0]) <= 2.0 * 8f64.sqrt() + 1.0);
+}
+
+/// A hexagonal lattice of 256 balls (705 contacts) contracting towards its centre:
+/// every contact approaches, one cluster larger than MAX_CLUSTER, solved block by
+/// block and then settled by the propagation loop.
+#[test]
+fn oversized_cluster_is_settled_block_by_block() {
+    let mut balls = Vec::new();
+    for row in 0..16 {
+        for col in 0..16 {
+            let x = 200.0 + 20.0 * col as f64 + if row % 2 == 1 { 10.0 } else { 0.0 };
+            let y = 200.0 + 20.0 * 3f64.sqrt() / 2.0 * row as f64;
+            let m = 1.0 + ((row * col) % 3) as f64;
+            balls.push(Ball::new(
+                x,
+                y,
+                -(x - 350.0) * 0.01,
+                -(y - 330.0) * 0.01,
+                10.0,
+                m,
+            ));
+        }
+    }
+    let balls = Balls::from_vec(&balls);
+    let contacts = pile_contacts(&balls);
+    assert!(contacts.len() > MAX_CLUSTER);
+    let mut solver = ContactSolver::new();
+    let mut b = balls.clone();
+    let scale: f64 = (0..b.len()).map(|i| b.m[i] * b.vx[i].hypot(b.vy[i])).sum();
+    resolve_contacts(&mut b, &TABLE, &contacts, 0.5, &mut solver);
+    assert!(solver.stats().split_clusters >= 1, "{:?}", solver.stats());
+    let v = speed_scale(&balls);
+    for &c in &contacts {
+        assert!(
+            approach(&b, c) >= -APPROACH * v,
+            "{c:?} approaches at {}",
+            approach(&b, c)
+        );
+    }
+    let (p0, p1) = (momentum(&balls), momentum(&b));
+    // Thousands of impulses, each conserving momentum to a rounding of the velocities.
+    assert!((p1[0] - p0[0]).hypot(p1[1] - p0[1]) <= 1e-12 * scale);
+    assert!(kinetic_energy(&b) <= kinetic_energy(&balls));
+}
+
 /// A dense field of balls colliding every step: hundreds of contacts per pass, enough
 /// for the clusters to be solved in parallel.
 fn crowd(side: usize) -> World {
@@ -1175,6 +1245,12 @@ proptest! {
         }
         let b = w.balls();
         prop_assert!(b.x.iter().chain(&b.y).chain(&b.vx).chain(&b.vy).all(|x| x.is_finite()));
+        // After the last step nothing touching approaches (positions do not move
+        // between the resolution and the end of the step).
+        let v = speed_scale(b);
+        for c in brute_force_contacts(b, &table) {
+            prop_assert!(approach(b, c) >= -10.0 * APPROACH * v, "{:?} approaches at {}", c, approach(b, c));
+        }
         prop_assert!(kinetic_energy(b) <= k0 * (1.0 + 1e-11) + 1e-300);
     }
 }

@@ -711,8 +711,11 @@ impl ContactSolver {
     /// model's restitution. A separating contact may then be pushed into a slow approach
     /// (the complementarity law only bounds `g' >= -e g`), so if anything still
     /// approaches, one perfectly inelastic solve over every touching contact removes it:
-    /// it is the projection of the velocities onto the non-approaching ones, and always
-    /// exists because the walls are static.
+    /// it is the projection of the velocities onto the non-approaching ones. That
+    /// projection exists whenever nothing moving crushes a ball against something that
+    /// cannot give way (walls are static; a moving kinematic ball pressing a ball into a
+    /// corner is the exception, where no impulses can stop the approach: the solver then
+    /// stops with finite impulses and the approach left over).
     fn fallback(
         &mut self,
         balls: &mut Balls,
@@ -866,6 +869,10 @@ impl ClusterWorker {
 }
 
 /// The model: free flight, then every touching contact resolved by [`ContactSolver`].
+///
+/// Collisions counted: each contact that received a positive impulse during a step,
+/// once per step however many passes it took part in (a ball resting against a wall
+/// under gravity counts again every step it is pushed).
 #[derive(Debug, Default)]
 pub struct Simultaneous {
     grid: Grid,
