@@ -233,31 +233,42 @@ impl Grid {
     /// Calls `f(i, j)` once for every unordered pair of balls in the same or adjacent
     /// cells (a half stencil: own cell, then east, south-west, south, south-east).
     pub fn for_each_candidate_pair(&self, mut f: impl FnMut(usize, usize)) {
-        for cy in 0..self.ny {
-            for cx in 0..self.nx {
-                let own = self.cell(cx, cy);
+        let (nx, ny) = (self.nx, self.ny);
+        let (starts, items) = (&self.cell_start[..], &self.items[..]);
+        let cell = |c: usize| &items[starts[c] as usize..starts[c + 1] as usize];
+        for cy in 0..ny {
+            let row = cy * nx;
+            for cx in 0..nx {
+                let c = row + cx;
+                // Most cells of a sparse scene are empty: skip them at the cost of one
+                // comparison.
+                if starts[c] == starts[c + 1] {
+                    continue;
+                }
+                let own = cell(c);
                 for (a, &i) in own.iter().enumerate() {
                     for &j in &own[a + 1..] {
                         f(i as usize, j as usize);
                     }
                 }
-                let mut visit = |ox: usize, oy: usize| {
+                let mut visit = |other: &[u32]| {
                     for &i in own {
-                        for &j in self.cell(ox, oy) {
+                        for &j in other {
                             f(i as usize, j as usize);
                         }
                     }
                 };
-                if cx + 1 < self.nx {
-                    visit(cx + 1, cy);
+                if cx + 1 < nx {
+                    visit(cell(c + 1));
                 }
-                if cy + 1 < self.ny {
+                if cy + 1 < ny {
+                    let below = c + nx;
                     if cx > 0 {
-                        visit(cx - 1, cy + 1);
+                        visit(cell(below - 1));
                     }
-                    visit(cx, cy + 1);
-                    if cx + 1 < self.nx {
-                        visit(cx + 1, cy + 1);
+                    visit(cell(below));
+                    if cx + 1 < nx {
+                        visit(cell(below + 1));
                     }
                 }
             }
@@ -275,18 +286,51 @@ impl Grid {
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
-        self.for_each_candidate_pair(|i, j| {
-            let dx = x[j] - x[i];
-            let dy = y[j] - y[i];
-            let reach = r[i] + r[j] + slack;
-            if dx * dx + dy * dy <= reach * reach {
-                out.push(if i < j {
-                    (i as u32, j as u32)
-                } else {
-                    (j as u32, i as u32)
-                });
+        let (nx, ny) = (self.nx, self.ny);
+        let (starts, items) = (&self.cell_start[..], &self.items[..]);
+        let mut test = |i: u32, xi: f64, yi: f64, ri: f64, others: &[u32]| {
+            for &j in others {
+                let ju = j as usize;
+                let (dx, dy) = (x[ju] - xi, y[ju] - yi);
+                let reach = ri + r[ju] + slack;
+                if dx * dx + dy * dy <= reach * reach {
+                    out.push(if i < j { (i, j) } else { (j, i) });
+                }
             }
-        });
+        };
+        // The half stencil of `for_each_candidate_pair`, ball by ball of each cell: the
+        // south-west, south and south-east cells are contiguous in `items`.
+        for cy in 0..ny {
+            let row = cy * nx;
+            for cx in 0..nx {
+                let c = row + cx;
+                let (s, e) = (starts[c] as usize, starts[c + 1] as usize);
+                if s == e {
+                    continue;
+                }
+                let east = if cx + 1 < nx {
+                    &items[e..starts[c + 2] as usize]
+                } else {
+                    &[]
+                };
+                let below = if cy + 1 < ny {
+                    let b = c + nx;
+                    let first = if cx > 0 { b - 1 } else { b };
+                    let last = if cx + 1 < nx { b + 1 } else { b };
+                    &items[starts[first] as usize..starts[last + 1] as usize]
+                } else {
+                    &[]
+                };
+                for a in s..e {
+                    let i = items[a];
+                    let iu = i as usize;
+                    let (xi, yi, ri) = (x[iu], y[iu], r[iu]);
+                    test(i, xi, yi, ri, &items[a + 1..e]);
+                    test(i, xi, yi, ri, east);
+                    test(i, xi, yi, ri, below);
+                }
+            }
+        }
         out.sort_unstable();
     }
 }
