@@ -75,6 +75,9 @@ struct Options {
     blocks: usize,
     block_seconds: f64,
     warmup_seconds: f64,
+    /// Warm-up steps at least: the gas starts on a lattice without contacts and needs
+    /// a couple of time units (one collision per ball) to reach its steady state.
+    warmup_steps: u64,
     rapier_max: u64,
     drift_steps: u64,
     /// Steps after which 1 and 2 threads are compared bit for bit (0: skip).
@@ -93,6 +96,7 @@ impl Options {
                 blocks: 3,
                 block_seconds: 0.05,
                 warmup_seconds: 0.02,
+                warmup_steps: 20,
                 rapier_max: 10_000,
                 drift_steps: 300,
                 identity_steps: 20,
@@ -105,6 +109,7 @@ impl Options {
                 blocks: 3,
                 block_seconds: 2.0,
                 warmup_seconds: 1.0,
+                warmup_steps: 200,
                 rapier_max: 1_000_000,
                 drift_steps: 10_000,
                 identity_steps: 100,
@@ -143,6 +148,7 @@ impl Options {
                 "--blocks" => o.blocks = number("--blocks", value("--blocks")?)?.max(1.0) as usize,
                 "--block-seconds" => o.block_seconds = number(a, value(a)?)?,
                 "--warmup-seconds" => o.warmup_seconds = number(a, value(a)?)?,
+                "--warmup-steps" => o.warmup_steps = number(a, value(a)?)? as u64,
                 "--rapier-max" => o.rapier_max = number(a, value(a)?)? as u64,
                 "--drift-steps" => o.drift_steps = number(a, value(a)?)? as u64,
                 "--identity-steps" => o.identity_steps = number(a, value(a)?)? as u64,
@@ -156,7 +162,7 @@ impl Options {
 }
 
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
-[--block-seconds 2] [--warmup-seconds 1] [--rapier-max 1000000] [--drift-steps 10000] \
+[--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] \
 [--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,rapier2d]";
 
@@ -351,12 +357,21 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
                 Ok((t, _, _)) => {
                     spent += t;
                     done += steps;
-                    if spent >= o.warmup_seconds {
-                        let per_step = spent / done as f64;
-                        r.steps_per_block = ((o.block_seconds / per_step) as u64).max(1);
+                    // The rate of the latest warm-up block, the nearest to steady state.
+                    let per_step = t / steps as f64;
+                    let block_steps = ((o.block_seconds / per_step.max(1e-12)) as u64).max(1);
+                    if spent >= o.warmup_seconds && done >= o.warmup_steps {
+                        r.steps_per_block = block_steps;
                         break Ok(());
                     }
-                    steps *= 2;
+                    // Double until the warm-up time is spent, then finish the warm-up
+                    // steps; never more than a timed block's worth at once.
+                    let next = if spent < o.warmup_seconds {
+                        2 * steps
+                    } else {
+                        o.warmup_steps - done
+                    };
+                    steps = next.min(block_steps).max(1);
                 }
                 Err(e) => break Err(e),
             }
@@ -468,7 +483,7 @@ fn run(o: &Options) -> Result<(), String> {
         "Scene: the `gas` preset (unit disks, area fraction 0.3, e = 1, dt = 0.01, a contact \
          spans 20 steps), N balls. Machine: {}, load average {} before and {} after. \
          Rates are medians of {} interleaved timed \
-         blocks of about {} s after warm-up; memory is each configuration's peak resident \
+         blocks of about {} s after a warm-up of at least {} steps; memory is each configuration's peak resident \
          set (VmHWM of its own process) divided by N; drift is the relative change of total \
          energy over the timed blocks (kinetic only for rapier2d, whose contacts store none). \
          Per CPU-second: the same work divided by the CPU time of the configuration's \
@@ -477,7 +492,8 @@ fn run(o: &Options) -> Result<(), String> {
         load_before,
         load(),
         o.blocks,
-        o.block_seconds
+        o.block_seconds,
+        o.warmup_steps
     ));
     out.push_str(
         "| N | engine | ball-steps/s | carom / rapier2d | per CPU-second | peak memory (bytes/ball) | energy drift |\n",

@@ -14,6 +14,8 @@ pub struct Grid {
     cell_start: Vec<u32>,
     /// Ball indices sorted by cell; within a cell in ascending index order.
     items: Vec<u32>,
+    /// Each ball's cell (scratch of the serial rebuild).
+    cell_of: Vec<u32>,
 }
 
 impl Grid {
@@ -27,11 +29,19 @@ impl Grid {
         let n = x.len();
         self.size_cells(n, reach, table);
         let cells = self.nx * self.ny;
+        // Each ball's cell, computed once for both passes of the counting sort.
+        let (nx, ny, inv_w, inv_h) = (self.nx, self.ny, self.inv_w, self.inv_h);
+        self.cell_of.clear();
+        self.cell_of.extend(x.iter().zip(y).map(|(&x, &y)| {
+            let cx = ((x * inv_w) as usize).min(nx - 1);
+            let cy = ((y * inv_h) as usize).min(ny - 1);
+            (cy * nx + cx) as u32
+        }));
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        for i in 0..n {
-            let c = self.cell_index(x[i], y[i]);
-            self.cell_start[c + 1] += 1;
+        let counts = &mut self.cell_start[1..];
+        for &c in &self.cell_of {
+            counts[c as usize] += 1;
         }
         for c in 0..cells {
             self.cell_start[c + 1] += self.cell_start[c];
@@ -40,11 +50,11 @@ impl Grid {
         self.items.resize(n, 0);
         // Fill using cell_start[c] as a cursor, then shift the starts back by one cell:
         // this avoids a second array of cursors.
-        for i in 0..n {
-            let c = self.cell_index(x[i], y[i]);
-            let slot = self.cell_start[c] as usize;
-            self.items[slot] = i as u32;
-            self.cell_start[c] += 1;
+        let (starts, items) = (&mut self.cell_start[..cells], &mut self.items[..]);
+        for (i, &c) in self.cell_of.iter().enumerate() {
+            let cursor = &mut starts[c as usize];
+            items[*cursor as usize] = i as u32;
+            *cursor += 1;
         }
         for c in (1..=cells).rev() {
             self.cell_start[c] = self.cell_start[c - 1];
@@ -53,9 +63,11 @@ impl Grid {
     }
 
     fn size_cells(&mut self, n: usize, reach: f64, table: &Table) {
-        // Cells at least `reach` wide, but never more cells than a few per ball: a huge
-        // table with tiny balls must not allocate a huge empty grid.
-        let max_cells = (4 * n).max(1024) as f64;
+        // Cells at least `reach` wide, but never more cells than balls: a huge table
+        // with tiny balls must not allocate a huge empty grid, and in a sparse gas a
+        // pass over mostly empty cells (and a start index per cell scattered over more
+        // memory) costs more than testing a few more candidates per cell.
+        let max_cells = n.max(1024) as f64;
         let mut cell = reach.max(f64::MIN_POSITIVE);
         let area = table.width * table.height;
         if area / (cell * cell) > max_cells {
