@@ -105,9 +105,10 @@ impl Grid {
         cell_of.resize(n, 0);
         let this = &*self;
         pool.install(|| {
+            let bl = block_len(n);
             cell_of
-                .par_chunks_mut(BLOCK)
-                .zip(x.par_chunks(BLOCK).zip(y.par_chunks(BLOCK)))
+                .par_chunks_mut(bl)
+                .zip(x.par_chunks(bl).zip(y.par_chunks(bl)))
                 .for_each(|(c, (x, y))| {
                     for k in 0..c.len() {
                         c[k] = this.cell_index(x[k], y[k]) as u32;
@@ -364,10 +365,17 @@ pub fn touching_pairs_brute_force(x: &[f64], y: &[f64], r: &[f64], slack: f64) -
     out
 }
 
-/// Balls per block of a [`NeighbourList`]: the unit of parallel work in the list build
-/// and in the models' passes over it. Large enough to amortise scheduling, small enough
-/// to balance two cores on uneven scenes. It affects speed only, never results.
+/// The most balls per block of a [`NeighbourList`], the unit of parallel work in the
+/// list build and in the models' passes over it: large enough to amortise scheduling,
+/// small enough to balance two cores on uneven scenes.
 pub const BLOCK: usize = 4096;
+
+/// Balls per block for `n` balls: [`BLOCK`], or less for small scenes so that there are
+/// some thirty blocks to share between threads. A function of `n` only, never of the
+/// thread count, so that results do not depend on the thread count.
+pub fn block_len(n: usize) -> usize {
+    (n / 32).next_multiple_of(64).clamp(256, BLOCK)
+}
 
 /// The candidate pairs `(i, j)`, `i < j`, of one block of consecutive balls `i`, in
 /// ascending `(i, j)` order.
@@ -390,7 +398,7 @@ impl ListBlock {
 ///
 /// The caller reports how far balls may have moved ([`NeighbourList::moved`]) and asks
 /// for a current list ([`NeighbourList::update`]) before using it; the list rebuilds
-/// only when needed. Pairs are stored by blocks of [`BLOCK`] consecutive lower indices,
+/// only when needed. Pairs are stored by blocks of [`block_len`] consecutive lower indices,
 /// in ascending `(i, j)` order, the same whatever the thread count.
 #[derive(Debug, Clone, Default)]
 pub struct NeighbourList {
@@ -465,15 +473,15 @@ impl NeighbourList {
             .filter(|&r0| r.iter().all(|&ri| ri == r0));
         self.grid
             .rebuild_with(x, y, 2.0 * r_max + skin, table, pool, &mut self.cell_of);
-        self.blocks
-            .resize_with(n.div_ceil(BLOCK), ListBlock::default);
+        let bl = block_len(n);
+        self.blocks.resize_with(n.div_ceil(bl), ListBlock::default);
         let grid = &self.grid;
         let fill = |(b, block): (usize, &mut ListBlock)| {
-            let first = b * BLOCK;
-            let last = (first + BLOCK).min(n);
-            // Room for the last build's pairs and an eighth more, so that a slowly
+            let first = b * bl;
+            let last = (first + bl).min(n);
+            // Room for the last build's pairs and a sixteenth more, so that a slowly
             // growing list does not double its memory; shrunk below if far too big.
-            let room = |len: usize| len + len / 8 + 64;
+            let room = |len: usize| len + len / 16 + 64;
             let want = room(block.pairs.len());
             block.pairs.clear();
             if block.pairs.capacity() < want {
@@ -506,7 +514,7 @@ impl NeighbourList {
                 block.pairs[seg..].sort_unstable();
             }
             let len = block.pairs.len();
-            if block.pairs.capacity() > room(len) + len / 8 {
+            if block.pairs.capacity() > room(len) + len / 16 {
                 block.pairs.shrink_to(room(len));
             }
         };
@@ -522,9 +530,15 @@ impl NeighbourList {
         self.rebuilds += 1;
     }
 
-    /// The pairs in blocks of [`BLOCK`] consecutive lower indices (the last shorter).
+    /// The pairs in blocks of [`NeighbourList::block_len`] consecutive lower indices
+    /// (the last shorter).
     pub fn blocks(&self) -> &[ListBlock] {
         &self.blocks
+    }
+
+    /// Balls per block of the current list: [`block_len`] of its ball count.
+    pub fn block_len(&self) -> usize {
+        block_len(self.len)
     }
 
     /// Every listed pair, in ascending `(i, j)` order.

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
-use crate::broadphase::{ListBlock, NeighbourList, BLOCK};
+use crate::broadphase::{block_len, ListBlock, NeighbourList};
 use crate::scenario::ModelKind;
 use crate::world::Table;
 
@@ -90,6 +90,7 @@ impl CollisionModel for Impulse {
             pool,
         } = ctx;
         let (gravity, dt) = (physics.gravity, physics.dt);
+        let bl = block_len(balls.len());
         let d2max = {
             let Balls {
                 x,
@@ -100,18 +101,18 @@ impl CollisionModel for Impulse {
                 ..
             } = &mut *balls;
             let blocks = x
-                .chunks_mut(BLOCK)
-                .zip(y.chunks_mut(BLOCK))
-                .zip(vx.chunks_mut(BLOCK).zip(vy.chunks_mut(BLOCK)))
-                .zip(inv_m.chunks(BLOCK));
+                .chunks_mut(bl)
+                .zip(y.chunks_mut(bl))
+                .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
+                .zip(inv_m.chunks(bl));
             let flight = |(((x, y), (vx, vy)), w): FlightBlock| fly(x, y, vx, vy, w, gravity, dt);
             match pool {
                 None => blocks.map(flight).fold(0.0, f64::max),
                 Some(pool) => pool.install(|| {
-                    x.par_chunks_mut(BLOCK)
-                        .zip(y.par_chunks_mut(BLOCK))
-                        .zip(vx.par_chunks_mut(BLOCK).zip(vy.par_chunks_mut(BLOCK)))
-                        .zip(inv_m.par_chunks(BLOCK))
+                    x.par_chunks_mut(bl)
+                        .zip(y.par_chunks_mut(bl))
+                        .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
+                        .zip(inv_m.par_chunks(bl))
                         .map(flight)
                         .reduce(|| 0.0, f64::max)
                 }),

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
-use crate::broadphase::{Grid, ListBlock, NeighbourList, BLOCK};
+use crate::broadphase::{Grid, ListBlock, NeighbourList};
 use crate::scenario::{Integrator, ModelKind};
 use crate::world::{Physics, Table};
 
@@ -404,17 +404,9 @@ impl Spring {
         }
     }
 
-    /// Passes 1 and 2: every ball's summed pair force into `pair_f`; returns the pair
-    /// contacts that began since the last step.
-    fn pair_forces(
-        &mut self,
-        balls: &Balls,
-        table: &Table,
-        physics: &Physics,
-        pool: Option<&rayon::ThreadPool>,
-    ) -> u64 {
-        let n = balls.len();
-        self.pair_f.resize(n, [0.0; 2]);
+    /// Makes the neighbour list current (rebuilding it if some ball may have moved half
+    /// the skin), with the masses' uniformity judged at the same time.
+    fn refresh_list(&mut self, balls: &Balls, table: &Table, pool: Option<&rayon::ThreadPool>) {
         let skin = SKIN * balls.max_radius();
         if self
             .list
@@ -426,6 +418,21 @@ impl Spring {
                 .copied()
                 .filter(|&w0| w.iter().all(|&wi| wi == w0));
         }
+    }
+
+    /// Passes 1 and 2: every ball's summed pair force into `pair_f`; returns the pair
+    /// contacts that began since the last step.
+    fn pair_forces(
+        &mut self,
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> u64 {
+        let n = balls.len();
+        self.pair_f.resize(n, [0.0; 2]);
+        self.refresh_list(balls, table, pool);
+        let bl = self.list.block_len();
         let blocks = self.list.blocks();
         self.contacts.resize_with(blocks.len(), Vec::new);
         let pairs = Pairs::new(balls, Law::new(table, physics));
@@ -434,7 +441,7 @@ impl Spring {
             _ => None,
         };
         let detect = |(b, ((block, out), acc)): (usize, DetectBlock)| {
-            let first = b * BLOCK;
+            let first = b * bl;
             match uniform {
                 Some((r, w)) => pairs.detect::<true>(block.pairs(), r + r, w, first, acc, out),
                 None => pairs.detect::<false>(block.pairs(), 0.0, 0.0, first, acc, out),
@@ -444,7 +451,7 @@ impl Spring {
             None => blocks
                 .iter()
                 .zip(self.contacts.iter_mut())
-                .zip(self.pair_f.chunks_mut(BLOCK))
+                .zip(self.pair_f.chunks_mut(bl))
                 .enumerate()
                 .map(detect)
                 .sum(),
@@ -452,7 +459,7 @@ impl Spring {
                 blocks
                     .par_iter()
                     .zip(self.contacts.par_iter_mut())
-                    .zip(self.pair_f.par_chunks_mut(BLOCK))
+                    .zip(self.pair_f.par_chunks_mut(bl))
                     .enumerate()
                     .map(detect)
                     .sum()
@@ -461,7 +468,7 @@ impl Spring {
         // Pass 2: the pairs whose higher ball lies in a later block, in list order.
         let acc = &mut self.pair_f;
         for (b, block) in self.contacts.iter().enumerate() {
-            let end = (b + 1) * BLOCK;
+            let end = (b + 1) * bl;
             for (k, c) in block.iter().enumerate() {
                 // Contacts are sparse, so each touches a cold line: ask for the line
                 // of a contact a few places ahead now.
@@ -556,21 +563,22 @@ impl Spring {
                 None => kick_drift::<false>(&law, block, r, w, (0.0, 0.0)),
             }
         };
+        let bl = self.list.block_len();
         let (began_walls, v2max, finite) = match pool {
             None => x
-                .chunks_mut(BLOCK)
-                .zip(y.chunks_mut(BLOCK))
-                .zip(vx.chunks_mut(BLOCK).zip(vy.chunks_mut(BLOCK)))
-                .zip(self.pair_f.chunks_mut(BLOCK))
-                .zip(r.chunks(BLOCK).zip(inv_m.chunks(BLOCK)))
+                .chunks_mut(bl)
+                .zip(y.chunks_mut(bl))
+                .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
+                .zip(self.pair_f.chunks_mut(bl))
+                .zip(r.chunks(bl).zip(inv_m.chunks(bl)))
                 .map(run)
                 .fold((0, 0.0, true), join),
             Some(pool) => pool.install(|| {
-                x.par_chunks_mut(BLOCK)
-                    .zip(y.par_chunks_mut(BLOCK))
-                    .zip(vx.par_chunks_mut(BLOCK).zip(vy.par_chunks_mut(BLOCK)))
-                    .zip(self.pair_f.par_chunks_mut(BLOCK))
-                    .zip(r.par_chunks(BLOCK).zip(inv_m.par_chunks(BLOCK)))
+                x.par_chunks_mut(bl)
+                    .zip(y.par_chunks_mut(bl))
+                    .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
+                    .zip(self.pair_f.par_chunks_mut(bl))
+                    .zip(r.par_chunks(bl).zip(inv_m.par_chunks(bl)))
                     .map(run)
                     .reduce(|| (0, 0.0, true), join)
             }),
@@ -579,6 +587,10 @@ impl Spring {
             return Err(());
         }
         self.list.moved(law.dt * v2max.sqrt());
+        // Rebuilt now rather than at the next step's start (the same work): between
+        // steps the list is always current, so the contact energy of the diagnostics
+        // never needs a grid of its own.
+        self.refresh_list(balls, table, pool);
         Ok(began + began_walls)
     }
 }
@@ -697,6 +709,7 @@ impl CollisionModel for Spring {
         if balls.x.iter().chain(&balls.y).any(|v| !v.is_finite()) {
             return Err(unstable());
         }
+        self.refresh_list(balls, table, pool);
         Ok(())
     }
 
