@@ -119,9 +119,13 @@ impl CollisionModel for Impulse {
             }
         };
         self.list.moved(d2max.sqrt());
-        let skin = SKIN * balls.max_radius();
-        self.list
-            .update(&balls.x, &balls.y, &balls.r, skin, table, pool);
+        // Radii change only through an edit of the balls, which invalidates the list:
+        // while it is current, the skin (from the largest radius) needs no new scan.
+        if !self.list.is_current(balls.len()) {
+            let skin = SKIN * balls.max_radius();
+            self.list
+                .update(&balls.x, &balls.y, &balls.r, skin, table, pool);
+        }
         // Overlap is decided once, on the positions after free flight; approach is
         // decided on the velocities as earlier collisions of this step left them.
         let blocks = self.list.blocks();

@@ -407,6 +407,11 @@ impl Spring {
     /// Makes the neighbour list current (rebuilding it if some ball may have moved half
     /// the skin), with the masses' uniformity judged at the same time.
     fn refresh_list(&mut self, balls: &Balls, table: &Table, pool: Option<&rayon::ThreadPool>) {
+        // Radii change only through an edit of the balls, which invalidates the list:
+        // while it is current, the skin (from the largest radius) needs no new scan.
+        if self.list.is_current(balls.len()) {
+            return;
+        }
         let skin = SKIN * balls.max_radius();
         if self
             .list
