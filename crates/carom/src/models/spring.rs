@@ -320,7 +320,11 @@ impl<'a> Forces<'a> {
             if d >= reach {
                 return;
             }
-            let (nx, ny) = if d > 0.0 { (dx / d, dy / d) } else { (1.0, 0.0) };
+            let (nx, ny) = if d > 0.0 {
+                (dx / d, dy / d)
+            } else {
+                (1.0, 0.0)
+            };
             let separating = (self.vx[j] - vxi) * nx + (self.vy[j] - vyi) * ny > 0.0;
             let s = reach - d;
             e += 0.25 * self.k * s * s * if separating { self.unload } else { 1.0 };
