@@ -63,7 +63,11 @@ impl std::fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 fn line_of(text: &str, byte: usize) -> usize {
-    text[..byte.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+    text[..byte.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
 }
 
 fn path_string(path: &serde_path_to_error::Path) -> Option<String> {
@@ -97,16 +101,15 @@ pub fn parse_scenario(text: &str, format: Format) -> Result<Scenario, ScenarioEr
         }
         Format::Json => {
             let mut de = serde_json::Deserializer::from_str(text);
-            let scenario: Scenario =
-                serde_path_to_error::deserialize(&mut de).map_err(|e| {
-                    let field = path_string(e.path());
-                    let inner = e.into_inner();
-                    ScenarioError {
-                        line: (inner.line() > 0).then_some(inner.line()),
-                        field,
-                        message: strip_json_position(&inner.to_string()),
-                    }
-                })?;
+            let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+                let field = path_string(e.path());
+                let inner = e.into_inner();
+                ScenarioError {
+                    line: (inner.line() > 0).then_some(inner.line()),
+                    field,
+                    message: strip_json_position(&inner.to_string()),
+                }
+            })?;
             de.end().map_err(|e| ScenarioError {
                 line: Some(e.line()),
                 field: None,
@@ -129,7 +132,10 @@ fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(ScenarioError::field(field, format!("must be a positive finite number (got {v})")))
+        Err(ScenarioError::field(
+            field,
+            format!("must be a positive finite number (got {v})"),
+        ))
     }
 }
 
@@ -137,7 +143,10 @@ fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() {
         Ok(())
     } else {
-        Err(ScenarioError::field(field, format!("must be finite (got {v})")))
+        Err(ScenarioError::field(
+            field,
+            format!("must be finite (got {v})"),
+        ))
     }
 }
 
@@ -174,7 +183,10 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
 pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     finite("duration".into(), s.duration)?;
     if s.duration < 0.0 {
-        return Err(ScenarioError::field("duration", format!("must not be negative (got {})", s.duration)));
+        return Err(ScenarioError::field(
+            "duration",
+            format!("must not be negative (got {})", s.duration),
+        ));
     }
     let table = generators::resolve_table(s)?;
     let mut balls = Balls::default();

@@ -20,8 +20,14 @@ macro_rules! preset {
 }
 
 pub const PRESETS: &[Preset] = &[
-    preset!("break", "cue ball into a 15-ball triangular rack, mirror symmetric about the cue line"),
-    preset!("gas", "random elastic gas of 10,000 unit disks at area fraction 0.3 (benchmark scene)"),
+    preset!(
+        "break",
+        "cue ball into a 15-ball triangular rack, mirror symmetric about the cue line"
+    ),
+    preset!(
+        "gas",
+        "random elastic gas of 10,000 unit disks at area fraction 0.3 (benchmark scene)"
+    ),
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {

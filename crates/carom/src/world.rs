@@ -238,7 +238,10 @@ impl World {
 fn check_table(t: &Table) -> Result<(), BuildError> {
     for (name, v) in [("table.width", t.width), ("table.height", t.height)] {
         if !(v.is_finite() && v > 0.0) {
-            return Err(bad(name, format!("must be a positive finite number (got {v})")));
+            return Err(bad(
+                name,
+                format!("must be a positive finite number (got {v})"),
+            ));
         }
     }
     Ok(())
@@ -255,7 +258,10 @@ fn check_finite(field: &str, v: f64) -> Result<(), BuildError> {
 /// Validates the physics against these balls; returns warnings that do not stop a run.
 pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildError> {
     if !(p.dt.is_finite() && p.dt > 0.0) {
-        return Err(bad("physics.dt", format!("must be positive (got {})", p.dt)));
+        return Err(bad(
+            "physics.dt",
+            format!("must be positive (got {})", p.dt),
+        ));
     }
     check_finite("physics.gravity[0]", p.gravity[0])?;
     check_finite("physics.gravity[1]", p.gravity[1])?;

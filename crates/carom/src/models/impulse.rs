@@ -130,7 +130,7 @@ fn reflect(v: &mut f64, pos: f64, r: f64, size: f64, e: f64, glitch_prevention: 
     let into_low = pos < r && (!glitch_prevention || *v < 0.0);
     let into_high = size - r < pos && (!glitch_prevention || *v > 0.0);
     if into_low || into_high {
-        *v = -e * *v;
+        *v *= -e;
         true
     } else {
         false
