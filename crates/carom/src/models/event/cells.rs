@@ -24,7 +24,7 @@ impl Dir {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Cells {
     pub nx: usize,
     pub ny: usize,

@@ -10,8 +10,10 @@
 //! sampled for output.
 //!
 //! Machinery, all O(log N) per event:
-//! - a priority queue of predicted events with lazy invalidation: a per-ball event
-//!   counter marks every prediction made before the ball's last change as stale;
+//! - a schedule holding each ball's earliest predicted contact and its next cell
+//!   crossing, ordered by a tournament tree (O(log N) per change, nothing stale ever
+//!   stored); invalidation is lazy: a per-ball event counter tells whether a partner
+//!   has changed course since a contact was predicted;
 //! - a uniform grid of cells at least one largest diameter wide, kept up to date by
 //!   cell-crossing events (quadratic under gravity), so a ball is compared only with the
 //!   balls in the 3x3 cells around it;
@@ -27,8 +29,8 @@
 //! Friction and outside edits change velocities between intervals. At the start of each
 //! interval the model compares the balls with the state it left them in: when a few
 //! changed, only their predictions are redone; when many changed (friction changes all
-//! moving balls), the queue is rebuilt whole, O(N log N), which is the least that can be
-//! done since every prediction of a changed ball is void.
+//! moving balls), the schedule is rebuilt whole, O(N) predictions, which is the least
+//! that can be done since every prediction of a changed ball is void.
 //!
 //! Guards, so that a run never hangs:
 //! - inelastic collapse (infinitely many collisions in finite time among a few balls
@@ -47,7 +49,7 @@ mod queue;
 pub mod times;
 
 use self::cells::{Cells, Dir};
-use self::queue::{Ev, Kind, Queue, CROSS, MAX_BALLS, WALL};
+use self::queue::{Ev, Kind, Schedule, Source, CROSS, MAX_BALLS, WALL};
 use super::simultaneous::{resolve_contacts, ContactSolver};
 use super::{CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
@@ -87,15 +89,15 @@ const GROUP_TOL: f64 = 1e-10;
 /// `ulp(t)` then never costs more than about 1e-13 of a radius in position.
 const REBASE_AFTER: f64 = 1e3;
 
-/// The queue is swept of stale events when it holds more than this many per ball.
-const STALE_FACTOR: usize = 8;
-
 /// Ball-ball contacts of each ball's last collision group, remembered so that a pair
 /// that has just collided (and, in exact arithmetic, now separates) is never predicted
 /// to collide again because of round-off.
 const MAX_PARTNERS: usize = 6;
 const PARTNERS_OVERFLOW: u8 = u8::MAX;
 
+/// Cloning copies the whole state, predictions included: the clone continues exactly
+/// as the original would.
+#[derive(Clone)]
 pub struct Event {
     // Settings.
     budget: Option<u64>,
@@ -127,7 +129,7 @@ pub struct Event {
     snap_vy: Vec<f64>,
 
     cells: Cells,
-    queue: Queue,
+    queue: Schedule,
     solver: ContactSolver,
 
     // Clock and per-interval parameters.
@@ -144,6 +146,7 @@ pub struct Event {
 
     // Scratch, kept to avoid allocating inside a step.
     group_events: Vec<Ev>,
+    cand: Vec<Ev>,
     involved: Vec<u32>,
     contacts: Vec<Contact>,
     cluster: Vec<u32>,
@@ -297,6 +300,46 @@ impl Kin<'_> {
         })
     }
 
+    /// Ball `i`'s earliest collision with a wall or a neighbour after `now`
+    /// (`Ev::NONE` if none). Other collisions due within `slack` of it go to `ties`:
+    /// near-ties are all kept, so that a simultaneous impact is seen whole.
+    ///
+    /// Only the earliest is scheduled: a later collision of `i` can only come once this
+    /// one has fired (then `i` predicts afresh) or gone stale because the partner
+    /// changed course (then it comes due stale and `i` predicts afresh), while a partner
+    /// that changes course predicts its own earliest, which includes `i` when it should.
+    fn next_contact(
+        &self,
+        i: usize,
+        now: f64,
+        slack: f64,
+        scratch: &mut Vec<Ev>,
+        mut ties: impl FnMut(Ev),
+    ) -> Ev {
+        scratch.clear();
+        scratch.extend(self.wall(i, now));
+        self.cells.for_block(self.cells.cell_of(i), |j| {
+            if j != i {
+                scratch.extend(self.pair(i, j, now));
+            }
+        });
+        let mut first = Ev::NONE;
+        for e in scratch.iter() {
+            if e.t < first.t {
+                first = *e;
+            }
+        }
+        if scratch.len() > 1 {
+            let limit = first.t + slack.max(16.0 * f64::EPSILON * first.t.abs());
+            for e in scratch.iter() {
+                if e.t <= limit && (e.t, e.other) != (first.t, first.other) {
+                    ties(*e);
+                }
+            }
+        }
+        first
+    }
+
     /// When ball `i` next leaves its cell, and through which side.
     fn cross(&self, i: usize, now: f64) -> Option<Ev> {
         let [x, y, vx, vy] = self.state(i, now);
@@ -356,7 +399,7 @@ impl Event {
             snap_vx: Vec::new(),
             snap_vy: Vec::new(),
             cells: Cells::default(),
-            queue: Queue::default(),
+            queue: Schedule::default(),
             solver: ContactSolver::new(),
             step_start: 0.0,
             horizon: 0.0,
@@ -369,6 +412,7 @@ impl Event {
             serial: 0,
             needs_rebuild: true,
             group_events: Vec::new(),
+            cand: Vec::new(),
             involved: Vec::new(),
             contacts: Vec::new(),
             cluster: Vec::new(),
@@ -410,9 +454,16 @@ impl Event {
         self.worst_overlap
     }
 
-    /// Events processed so far: collision events (each ball-ball or ball-wall
-    /// prediction that came due) and cell crossings.
+    /// Events so far: collisions (ball-ball and ball-wall contacts that received an
+    /// impulse) plus cell crossings.
     pub fn events(&self) -> u64 {
+        self.collisions + self.crossings
+    }
+
+    /// Predictions that came due so far (a collision seen from both of its balls
+    /// counts twice, a prediction found stale when due is not counted): the work the
+    /// event budget limits.
+    pub fn due_events(&self) -> u64 {
         self.events
     }
 
@@ -421,18 +472,32 @@ impl Event {
         self.crossings
     }
 
-    /// Predictions waiting in the queue, stale ones included.
+    /// Events waiting in the schedule.
     pub fn queued(&self) -> usize {
         self.queue.len()
     }
 
+    /// Sorts out a popped event: `true` if it is due. A contact whose partner has
+    /// changed course since it was predicted is not: its owner predicts afresh. Slots
+    /// are rewritten whenever their owner changes, so only side-heap entries can be
+    /// superseded by their owner.
     #[inline]
-    fn valid(&self, e: &Ev) -> bool {
-        self.counter[e.i as usize] == e.ci
-            && match e.kind() {
-                Kind::Pair(j) => self.counter[j] == e.cj,
-                _ => true,
+    fn due(&mut self, b: &Balls, e: &Ev, src: Source) -> bool {
+        let i = e.i as usize;
+        let partner_current = match e.kind() {
+            Kind::Pair(j) => self.counter[j] == e.cj,
+            _ => true,
+        };
+        match src {
+            Source::Crossing => true,
+            Source::Contact => {
+                if !partner_current {
+                    self.predict(b, i, e.t, false);
+                }
+                partner_current
             }
+            Source::Extra => self.counter[i] == e.ci && partner_current,
+        }
     }
 
     /// Moves ball `i` along its curve to epoch time `t` (its state is stored there).
@@ -474,7 +539,7 @@ impl Event {
 
         // One pass: finiteness, outside changes, fastest ball.
         self.dirty.clear();
-        let mut v_max: f64 = 0.0;
+        let mut v2_max: f64 = 0.0;
         let compare = !self.needs_rebuild;
         for i in 0..n {
             let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
@@ -483,7 +548,7 @@ impl Event {
                     "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
                 )));
             }
-            v_max = v_max.max(vx.hypot(vy));
+            v2_max = v2_max.max(vx * vx + vy * vy);
             if compare
                 && (x.to_bits() != self.snap_x[i].to_bits()
                     || y.to_bits() != self.snap_y[i].to_bits()
@@ -496,7 +561,7 @@ impl Event {
         // Speeds can grow within the interval (gravity, a kinematic ball, a light ball
         // struck by a heavy one): a generous bound is all the time tolerances need.
         let g = self.gravity[0].hypot(self.gravity[1]);
-        let v_est = 2.0 * v_max + g * dt;
+        let v_est = 2.0 * v2_max.sqrt() + g * dt;
 
         if !self.needs_rebuild && g != 0.0 {
             // Their quartic predictions reach only to the end of an interval.
@@ -507,6 +572,12 @@ impl Event {
             }
         }
 
+        if self.needs_rebuild {
+            self.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
+            if !self.r_min.is_finite() {
+                self.r_min = 0.0;
+            }
+        }
         let rebase = v_est > 0.0 && self.step_start * v_est > REBASE_AFTER * self.r_min;
         if !self.needs_rebuild && rebase {
             self.rebase();
@@ -520,18 +591,12 @@ impl Event {
 
         if self.needs_rebuild || self.dirty.len() * 4 > n + 64 {
             self.rebuild(b);
-            // r_min may have changed.
-            self.eps_t = if v_est > 0.0 {
-                GROUP_TOL * self.r_min / v_est
-            } else {
-                0.0
-            };
         } else if !self.dirty.is_empty() {
             self.repredict_dirty(b);
         }
-        if self.queue.len() > STALE_FACTOR * n + 1024 {
+        if self.queue.extra_len() > n + 1024 {
             let counter = &self.counter;
-            self.queue.rework(|e| {
+            self.queue.retain_extra(|e| {
                 counter[e.i as usize] == e.ci
                     && match e.kind() {
                         Kind::Pair(j) => counter[j] == e.cj,
@@ -545,10 +610,7 @@ impl Event {
     /// Moves the epoch to the start of this interval: every stored time shifts.
     fn rebase(&mut self) {
         let shift = self.step_start;
-        self.queue.rework(|e| {
-            e.t -= shift;
-            true
-        });
+        self.queue.shift(shift);
         for t in &mut self.t {
             *t -= shift;
         }
@@ -596,10 +658,6 @@ impl Event {
         self.kinematic.clear();
         self.kinematic
             .extend((0..n as u32).filter(|&i| b.inv_m[i as usize] == 0.0));
-        self.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
-        if !self.r_min.is_finite() {
-            self.r_min = 0.0;
-        }
         if n > 0 {
             self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);
         }
@@ -608,29 +666,23 @@ impl Event {
         self.snap_vx.clone_from(&b.vx);
         self.snap_vy.clone_from(&b.vy);
 
+        self.queue.reset(n);
         let kin = kin!(self, b);
-        self.queue.refill(|v| {
-            for i in 0..n {
-                v.extend(kin.wall(i, 0.0));
-                v.extend(kin.cross(i, 0.0));
-                kin.cells.for_block(kin.cells.cell_of(i), |j| {
-                    if j > i {
-                        v.extend(kin.pair(i, j, 0.0));
-                    }
-                });
-            }
-        });
+        let queue = &mut self.queue;
+        for i in 0..n {
+            let e = kin.next_contact(i, 0.0, self.eps_t, &mut self.cand, |e| queue.push_extra(e));
+            queue.set_contact(i, e, true);
+            queue.set_crossing(i, kin.cross(i, 0.0).unwrap_or(Ev::NONE), true);
+        }
+        queue.build();
         self.needs_rebuild = false;
     }
 
     /// Redoes the predictions of the few balls changed from outside since last interval.
     fn repredict_dirty(&mut self, b: &Balls) {
-        self.serial += 1;
-        let s = self.serial;
         for k in 0..self.dirty.len() {
             let i = self.dirty[k] as usize;
             self.counter[i] = self.counter[i].wrapping_add(1);
-            self.mark[i] = s;
             self.group[i] = 0;
             self.n_partners[i] = 0;
             let c = self.cells.cell_at(b.x[i], b.y[i]);
@@ -641,24 +693,21 @@ impl Event {
             self.snap_vy[i] = b.vy[i];
         }
         let now = self.step_start;
+        for k in 0..self.dirty.len() {
+            let i = self.dirty[k] as usize;
+            self.predict(b, i, now, true);
+        }
+    }
+
+    /// Pushes ball `i`'s next contact events (and, if `crossing`, its next cell
+    /// crossing), predicted from epoch time `now`.
+    fn predict(&mut self, b: &Balls, i: usize, now: f64, crossing: bool) {
         let kin = kin!(self, b);
-        for &i in &self.dirty {
-            let i = i as usize;
-            if let Some(e) = kin.wall(i, now) {
-                self.queue.push(e);
-            }
-            if let Some(e) = kin.cross(i, now) {
-                self.queue.push(e);
-            }
-            let (mark, queue) = (&self.mark, &mut self.queue);
-            kin.cells.for_block(kin.cells.cell_of(i), |j| {
-                // A pair of two changed balls is predicted once, by the lower index.
-                if j != i && !(mark[j] == s && j < i) {
-                    if let Some(e) = kin.pair(i, j, now) {
-                        queue.push(e);
-                    }
-                }
-            });
+        let queue = &mut self.queue;
+        let e = kin.next_contact(i, now, self.eps_t, &mut self.cand, |e| queue.push_extra(e));
+        queue.set_contact(i, e, false);
+        if crossing {
+            queue.set_crossing(i, kin.cross(i, now).unwrap_or(Ev::NONE), false);
         }
     }
 
@@ -682,15 +731,25 @@ impl Event {
             let nbrs = &mut self.nbrs;
             self.cells.for_new_strip(c, dir, |j| nbrs.push(j as u32));
         }
+        // New neighbours matter only if they come before (or with) the ball's earliest
+        // contact already scheduled, which is otherwise still right.
         let kin = kin!(self, b);
         for &j in &self.nbrs {
             if let Some(e) = kin.pair(i, j as usize, ev.t) {
-                self.queue.push(e);
+                let cur = *self.queue.contact(i);
+                let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
+                if e.t < cur.t {
+                    if cur.t <= e.t + slack {
+                        self.queue.push_extra(cur);
+                    }
+                    self.queue.set_contact(i, e, false);
+                } else if e.t <= cur.t + slack {
+                    self.queue.push_extra(e);
+                }
             }
         }
-        if let Some(e) = kin.cross(i, ev.t) {
-            self.queue.push(e);
-        }
+        self.queue
+            .set_crossing(i, kin.cross(i, ev.t).unwrap_or(Ev::NONE), false);
         self.nbrs.clear();
     }
 
@@ -758,26 +817,27 @@ impl Event {
                 }
             }
         }
-        let root_of = |c: &Contact, cluster: &mut Vec<u32>, slot: &[u32]| -> u32 {
+        for k in 0..self.cluster.len() as u32 {
+            let root = find(&mut self.cluster, k);
+            self.cluster[k as usize] = root;
+        }
+        let (cluster, slot) = (&self.cluster, &self.slot);
+        let root_of = |c: &Contact| -> u32 {
             let i = match *c {
                 Contact::Pair(i, _) | Contact::Wall(i, _) => i,
             };
-            find(cluster, slot[i as usize])
+            cluster[slot[i as usize] as usize]
         };
-        {
-            let (cluster, slot) = (&mut self.cluster, &self.slot);
-            self.contacts
-                .sort_by_cached_key(|c| (root_of(c, cluster, slot), *c));
+        if self.contacts.len() > 1 {
+            self.contacts.sort_unstable_by_key(|c| (root_of(c), *c));
         }
 
         // Collapse guard, then resolution, cluster by cluster.
         let mut start = 0;
         while start < self.contacts.len() {
-            let root = root_of(&self.contacts[start], &mut self.cluster, &self.slot);
+            let root = root_of(&self.contacts[start]);
             let mut end = start + 1;
-            while end < self.contacts.len()
-                && root_of(&self.contacts[end], &mut self.cluster, &self.slot) == root
-            {
+            while end < self.contacts.len() && root_of(&self.contacts[end]) == root {
                 end += 1;
             }
             let mut elastic = false;
@@ -822,37 +882,18 @@ impl Event {
             }
         }
 
-        let kin = kin!(self, b);
-        for &i in &self.involved {
-            let i = i as usize;
-            if self.hit[i] != s {
-                continue;
-            }
-            self.queue.extend_opt(kin.wall(i, t0));
-            self.queue.extend_opt(kin.cross(i, t0));
-            let (hit, queue) = (&self.hit, &mut self.queue);
-            kin.cells.for_block(kin.cells.cell_of(i), |j| {
-                if j != i && !(hit[j] == s && j < i) {
-                    if let Some(e) = kin.pair(i, j, t0) {
-                        queue.push(e);
-                    }
-                }
-            });
-        }
-        // A grazing event that fell out leaves its balls' trajectories unchanged, so
-        // their other predictions stand; only the consumed prediction is redone where
-        // it is not implied (a ball pulled against a wall, a quartic pair).
-        for e in &self.group_events {
-            let i = e.i as usize;
+        for k in 0..self.involved.len() {
+            let i = self.involved[k] as usize;
             if self.hit[i] == s {
-                continue;
+                self.predict(b, i, t0, true);
             }
-            match e.kind() {
-                Kind::Wall(_) => self.queue.extend_opt(kin.wall(i, t0)),
-                Kind::Pair(j) if self.hit[j] != s && kin.accel(i) != kin.accel(j) => {
-                    self.queue.extend_opt(kin.pair(i, j, t0));
-                }
-                _ => {}
+        }
+        // An event that fell out (a grazing touch) leaves its balls' courses unchanged,
+        // but it was its owner's earliest contact: the owner looks again.
+        for k in 0..self.group_events.len() {
+            let i = self.group_events[k].i as usize;
+            if self.hit[i] != s && self.queue.contact(i).t == f64::INFINITY {
+                self.predict(b, i, t0, false);
             }
         }
     }
@@ -922,7 +963,7 @@ impl Event {
         budget: u64,
         dt: f64,
         now: f64,
-        collisions_before: u64,
+        before: (u64, u64),
     ) -> StepError {
         let mut best = (0usize, u32::MAX);
         for &i in &self.recent {
@@ -951,7 +992,7 @@ impl Event {
         b.y.clone_from(&self.snap_y);
         b.vx.clone_from(&self.snap_vx);
         b.vy.clone_from(&self.snap_vy);
-        self.collisions = collisions_before;
+        (self.collisions, self.crossings) = before;
         self.needs_rebuild = true;
         StepError::EventBudget(format!(
             "more than {budget} events in one output interval of {dt} (stopped {:.3e} into it){where_}: \
@@ -960,19 +1001,6 @@ impl Event {
              or the simultaneous or spring model (the state is left at the start of the interval)",
             now - self.step_start
         ))
-    }
-}
-
-trait PushOpt {
-    fn extend_opt(&mut self, e: Option<Ev>);
-}
-
-impl PushOpt for Queue {
-    #[inline]
-    fn extend_opt(&mut self, e: Option<Ev>) {
-        if let Some(e) = e {
-            self.push(e);
-        }
     }
 }
 
@@ -1024,7 +1052,7 @@ fn approaching_wall(b: &Balls, i: usize, w: Wall) -> bool {
 /// kinematic ball is an infinite mass. Returns whether an impulse was applied.
 fn collide_pair(b: &mut Balls, i: usize, j: usize, e: f64) -> bool {
     let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
-    let d = dx.hypot(dy);
+    let d = (dx * dx + dy * dy).sqrt();
     let (wi, wj) = (b.inv_m[i], b.inv_m[j]);
     if d == 0.0 || wi + wj == 0.0 {
         return false;
@@ -1087,19 +1115,19 @@ impl CollisionModel for Event {
         self.prepare(balls, table, physics)?;
         let t_end = self.horizon;
         let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
-        let collisions_before = self.collisions;
+        let before = (self.collisions, self.crossings);
         let mut count: u64 = 0;
         while let Some(t) = self.queue.peek_time() {
             if t > t_end {
                 break;
             }
-            let ev = self.queue.pop().expect("peeked");
-            if !self.valid(&ev) {
+            let (ev, src) = self.queue.pop().expect("peeked");
+            if !self.due(balls, &ev, src) {
                 continue;
             }
             count += 1;
             if count > budget {
-                return Err(self.over_budget(balls, budget, physics.dt, ev.t, collisions_before));
+                return Err(self.over_budget(balls, budget, physics.dt, ev.t, before));
             }
             self.note_recent(ev.i);
             if let Kind::Cross(_) = ev.kind() {
@@ -1118,19 +1146,13 @@ impl CollisionModel for Event {
                 if t > window {
                     break;
                 }
-                let e = self.queue.pop().expect("peeked");
-                if !self.valid(&e) {
+                let (e, src) = self.queue.pop().expect("peeked");
+                if !self.due(balls, &e, src) {
                     continue;
                 }
                 count += 1;
                 if count > budget {
-                    return Err(self.over_budget(
-                        balls,
-                        budget,
-                        physics.dt,
-                        e.t,
-                        collisions_before,
-                    ));
+                    return Err(self.over_budget(balls, budget, physics.dt, e.t, before));
                 }
                 self.note_recent(e.i);
                 match e.kind() {

@@ -215,8 +215,14 @@ pub fn quartic_entry(c: &[f64; 5], horizon: f64, depth_tol: f64) -> Option<f64> 
     if horizon.is_nan() || horizon < 0.0 || c.iter().any(|k| !k.is_finite()) {
         return None;
     }
-    if c[0] <= 0.0 && c[1] < 0.0 {
-        return Some(0.0);
+    if c[0] <= 0.0 {
+        // Touching now: collide at once if the gap starts to close, judged by the first
+        // derivative that does not vanish (at rest and pushed together counts).
+        if let Some(&k) = c[1..].iter().find(|&&k| k != 0.0) {
+            if k < 0.0 {
+                return Some(0.0);
+            }
+        }
     }
     // Monotone pieces between the critical points (roots of the cubic derivative).
     let dc = [c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4]];
@@ -275,6 +281,16 @@ mod tests {
         let q = quartic_entry(&c, 100.0, 0.0).unwrap();
         let p = pair_time(30.0, 5.0, -2.0, 0.1, 10.0).unwrap();
         assert!((q - p).abs() < 1e-12 * p, "{q} {p}");
+    }
+
+    #[test]
+    fn quartic_catches_balls_at_rest_in_contact_and_pushed_together() {
+        // Touching, no relative velocity, relative acceleration into each other.
+        let c = pair_quartic([0.0, -20.0], [0.0, 0.0], [0.0, 3.0], 20.0);
+        assert_eq!(quartic_entry(&c, 1.0, 0.0), Some(0.0));
+        // Pulled apart instead: no contact.
+        let c = pair_quartic([0.0, -20.0], [0.0, 0.0], [0.0, -3.0], 20.0);
+        assert_eq!(quartic_entry(&c, 1.0, 0.0), None);
     }
 
     #[test]
