@@ -26,6 +26,14 @@
 //! touch and start approaching because of a collision are the next events, at zero
 //! time later, which propagates a cradle exactly.
 //!
+//! Resting on a wall under gravity: a ball whose rebound off a wall that gravity presses
+//! it into is so slow that it would be back within `tc` (below) comes to rest on that
+//! wall. Its acceleration loses the part into the wall, it slides along it, and the wall
+//! joins every impact the ball takes part in (struck from above, the floor pushes back in
+//! the same instant); an impact that sends it off the wall lifts it off. Without this, a
+//! ball bouncing ever lower (`e < 1`) would need endlessly many bounces. Balls resting
+//! on other balls are not modelled (see the budget).
+//!
 //! Friction and outside edits change velocities between intervals. At the start of each
 //! interval the model compares the balls with the state it left them in: when a few
 //! changed, only their predictions are redone; when many changed (friction changes all
@@ -41,8 +49,8 @@
 //! - an event budget per output interval ([`default_budget`]): exceeding it stops the
 //!   step with [`StepError::EventBudget`] and leaves the balls as they were at the start
 //!   of the interval. It is reached by what hard-disk dynamics cannot represent, such
-//!   as a ball resting on the floor under gravity with `e < 1`, which would need
-//!   endlessly many ever smaller bounces.
+//!   as a ball resting on another ball under gravity (a stack, a pile), which would need
+//!   endlessly many zero-time contacts.
 
 mod cells;
 mod queue;
@@ -119,7 +127,8 @@ pub struct Event {
     mark: Vec<u64>,
     hit: Vec<u64>,
     slot: Vec<u32>,
-    kinematic: Vec<u32>,
+    /// Walls each ball rests on (bit `1 << wall`).
+    rest: Vec<u8>,
 
     /// The balls as this model left them (start of the current interval once the step
     /// has begun): compared to detect outside changes, restored when a step fails.
@@ -151,6 +160,7 @@ pub struct Event {
     contacts: Vec<Contact>,
     cluster: Vec<u32>,
     dirty: Vec<u32>,
+    refresh: Vec<u32>,
     nbrs: Vec<u32>,
     audit_grid: Grid,
     audit_x: Vec<f64>,
@@ -175,6 +185,7 @@ struct Kin<'a> {
     group: &'a [u64],
     partners: &'a [[u32; MAX_PARTNERS]],
     n_partners: &'a [u8],
+    rest: &'a [u8],
     cells: &'a Cells,
     table: &'a Table,
     g: [f64; 2],
@@ -190,6 +201,7 @@ macro_rules! kin {
             group: &$s.group,
             partners: &$s.partners,
             n_partners: &$s.n_partners,
+            rest: &$s.rest,
             cells: &$s.cells,
             table: &$s.table,
             g: $s.gravity,
@@ -201,11 +213,7 @@ macro_rules! kin {
 impl Kin<'_> {
     #[inline]
     fn accel(&self, i: usize) -> [f64; 2] {
-        if self.b.inv_m[i] == 0.0 {
-            [0.0, 0.0]
-        } else {
-            self.g
-        }
+        accel_of(self.b.inv_m[i], self.rest[i], self.g)
     }
 
     /// Position and velocity of ball `i` at epoch time `t`, without moving it.
@@ -253,8 +261,9 @@ impl Kin<'_> {
         let tau = if linear {
             times::pair_time(p[0], p[1], v[0], v[1], sigma)?
         } else {
-            // A kinematic ball under gravity: quartic, solved only up to the end of this
-            // interval; such balls are predicted afresh at the start of every interval.
+            // A kinematic or resting ball next to a flying one under gravity: quartic,
+            // solved only up to the end of this interval; such balls are predicted afresh
+            // at the start of every interval.
             let c = times::pair_quartic(p, v, acc, sigma);
             times::quartic_entry(&c, self.horizon - now, 1e-12 * sigma * sigma)?
         };
@@ -267,7 +276,8 @@ impl Kin<'_> {
         })
     }
 
-    /// The first wall ball `i` meets after `now` (kinematic balls ignore walls).
+    /// The first wall ball `i` meets after `now` (kinematic balls ignore walls, a
+    /// resting ball the walls it rests on).
     fn wall(&self, i: usize, now: f64) -> Option<Ev> {
         if self.b.inv_m[i] == 0.0 {
             return None;
@@ -275,7 +285,8 @@ impl Kin<'_> {
         let [x, y, vx, vy] = self.state(i, now);
         let r = self.b.r[i];
         let (w, h) = (self.table.width, self.table.height);
-        let (gx, gy) = (0.5 * self.g[0], 0.5 * self.g[1]);
+        let [gx, gy] = self.accel(i);
+        let (gx, gy) = (0.5 * gx, 0.5 * gy);
         // Gap to each wall as a function of time: a tau^2 + b tau + c.
         let gaps = [
             (Wall::Left, gx, vx, x - r),
@@ -285,6 +296,9 @@ impl Kin<'_> {
         ];
         let mut best: Option<(f64, Wall)> = None;
         for (wall, a, b, c) in gaps {
+            if self.rest[i] & (1 << wall as u8) != 0 {
+                continue;
+            }
             if let Some(tau) = times::first_exit(a, b, c) {
                 if best.is_none_or(|(t, _)| tau < t) {
                     best = Some((tau, wall));
@@ -372,6 +386,62 @@ impl Kin<'_> {
     }
 }
 
+/// A ball's acceleration: none for a kinematic ball; gravity for a flying one, less the
+/// part pressing it into the walls it rests on.
+#[inline]
+fn accel_of(inv_m: f64, rest: u8, g: [f64; 2]) -> [f64; 2] {
+    if inv_m == 0.0 {
+        return [0.0, 0.0];
+    }
+    let mut a = g;
+    if rest != 0 {
+        for w in Wall::ALL {
+            if rest & (1 << w as u8) != 0 {
+                let n = w.normal();
+                let gn = a[0] * n[0] + a[1] * n[1];
+                if gn < 0.0 {
+                    a[0] -= gn * n[0];
+                    a[1] -= gn * n[1];
+                }
+            }
+        }
+    }
+    a
+}
+
+/// Decides whether dynamic ball `i`, touching wall `w`, rests on it: gravity must press
+/// it into the wall and its speed off the wall be so small that it would be back within
+/// `tc` (the TC time; a ball bouncing ever lower on the floor would otherwise need
+/// endlessly many bounces). A resting ball's speed off the wall is set to zero, which
+/// takes at most `m (g_n tc)^2 / 2` of energy. Returns whether it rests.
+fn settle(b: &mut Balls, rest: &mut [u8], i: usize, w: Wall, g: [f64; 2], tc: f64) -> bool {
+    let n = w.normal();
+    let gn = g[0] * n[0] + g[1] * n[1];
+    let vn = b.vx[i] * n[0] + b.vy[i] * n[1];
+    let bit = 1 << w as u8;
+    if gn < 0.0 && vn <= -gn * tc {
+        b.vx[i] -= vn * n[0];
+        b.vy[i] -= vn * n[1];
+        rest[i] |= bit;
+        true
+    } else {
+        rest[i] &= !bit;
+        false
+    }
+}
+
+/// Whether ball `i` touches wall `w`, within a billionth of its radius.
+fn touches_wall(b: &Balls, table: &Table, i: usize, w: Wall) -> bool {
+    let (x, y, r) = (b.x[i], b.y[i], b.r[i]);
+    let gap = match w {
+        Wall::Left => x - r,
+        Wall::Right => table.width - r - x,
+        Wall::Top => y - r,
+        Wall::Bottom => table.height - r - y,
+    };
+    gap <= 1e-9 * r
+}
+
 #[inline]
 fn wall_from_index(k: usize) -> Wall {
     Wall::ALL[k & 3]
@@ -393,7 +463,7 @@ impl Event {
             mark: Vec::new(),
             hit: Vec::new(),
             slot: Vec::new(),
-            kinematic: Vec::new(),
+            rest: Vec::new(),
             snap_x: Vec::new(),
             snap_y: Vec::new(),
             snap_vx: Vec::new(),
@@ -417,6 +487,7 @@ impl Event {
             contacts: Vec::new(),
             cluster: Vec::new(),
             dirty: Vec::new(),
+            refresh: Vec::new(),
             nbrs: Vec::new(),
             audit_grid: Grid::new(),
             audit_x: Vec::new(),
@@ -505,23 +576,23 @@ impl Event {
     fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
         let tau = t - self.t[i];
         if tau != 0.0 {
-            if b.inv_m[i] == 0.0 {
-                b.x[i] += b.vx[i] * tau;
-                b.y[i] += b.vy[i] * tau;
-            } else {
-                let [gx, gy] = self.gravity;
-                b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
-                b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
-                b.vx[i] += gx * tau;
-                b.vy[i] += gy * tau;
-            }
+            let [gx, gy] = accel_of(b.inv_m[i], self.rest[i], self.gravity);
+            b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
+            b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
+            b.vx[i] += gx * tau;
+            b.vy[i] += gy * tau;
         }
         self.t[i] = t;
     }
 
     /// Everything that must hold before the events of an interval are processed:
     /// parameters, outside changes detected and their predictions redone, clock rebased.
-    fn prepare(&mut self, b: &Balls, table: &Table, physics: &Physics) -> Result<(), StepError> {
+    fn prepare(
+        &mut self,
+        b: &mut Balls,
+        table: &Table,
+        physics: &Physics,
+    ) -> Result<(), StepError> {
         let n = b.len();
         if n > MAX_BALLS {
             return Err(StepError::Unsupported(format!(
@@ -539,8 +610,10 @@ impl Event {
 
         // One pass: finiteness, outside changes, fastest ball.
         self.dirty.clear();
+        self.refresh.clear();
         let mut v2_max: f64 = 0.0;
         let compare = !self.needs_rebuild;
+        let gravity = self.gravity != [0.0, 0.0];
         for i in 0..n {
             let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
             if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
@@ -556,21 +629,15 @@ impl Event {
                     || vy.to_bits() != self.snap_vy[i].to_bits())
             {
                 self.dirty.push(i as u32);
+            } else if compare && gravity && (b.inv_m[i] == 0.0 || self.rest[i] != 0) {
+                // Their quartic predictions reach only to the end of an interval.
+                self.refresh.push(i as u32);
             }
         }
         // Speeds can grow within the interval (gravity, a kinematic ball, a light ball
         // struck by a heavy one): a generous bound is all the time tolerances need.
         let g = self.gravity[0].hypot(self.gravity[1]);
         let v_est = 2.0 * v2_max.sqrt() + g * dt;
-
-        if !self.needs_rebuild && g != 0.0 {
-            // Their quartic predictions reach only to the end of an interval.
-            for &k in &self.kinematic {
-                if self.dirty.last() != Some(&k) && !self.dirty.contains(&k) {
-                    self.dirty.push(k);
-                }
-            }
-        }
 
         if self.needs_rebuild {
             self.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
@@ -591,8 +658,15 @@ impl Event {
 
         if self.needs_rebuild || self.dirty.len() * 4 > n + 64 {
             self.rebuild(b);
-        } else if !self.dirty.is_empty() {
-            self.repredict_dirty(b);
+        } else {
+            if !self.dirty.is_empty() {
+                self.repredict_dirty(b);
+            }
+            let now = self.step_start;
+            for k in 0..self.refresh.len() {
+                let i = self.refresh[k] as usize;
+                self.predict(b, i, now, true);
+            }
         }
         if self.queue.extra_len() > n + 1024 {
             let counter = &self.counter;
@@ -622,7 +696,7 @@ impl Event {
 
     /// Forgets every prediction and predicts everything afresh from the balls as they
     /// are: the grid is laid out again, the epoch restarts at zero.
-    fn rebuild(&mut self, b: &Balls) {
+    fn rebuild(&mut self, b: &mut Balls) {
         let n = b.len();
         let same_balls = self.t.len() == n;
         let shift = self.step_start;
@@ -655,9 +729,11 @@ impl Event {
         self.hit.resize(n, 0);
         self.slot.clear();
         self.slot.resize(n, 0);
-        self.kinematic.clear();
-        self.kinematic
-            .extend((0..n as u32).filter(|&i| b.inv_m[i as usize] == 0.0));
+        self.rest.clear();
+        self.rest.resize(n, 0);
+        for i in 0..n {
+            self.settle_all(b, i);
+        }
         if n > 0 {
             self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);
         }
@@ -667,6 +743,7 @@ impl Event {
         self.snap_vy.clone_from(&b.vy);
 
         self.queue.reset(n);
+        let b = &*b;
         let kin = kin!(self, b);
         let queue = &mut self.queue;
         for i in 0..n {
@@ -679,12 +756,14 @@ impl Event {
     }
 
     /// Redoes the predictions of the few balls changed from outside since last interval.
-    fn repredict_dirty(&mut self, b: &Balls) {
+    fn repredict_dirty(&mut self, b: &mut Balls) {
         for k in 0..self.dirty.len() {
             let i = self.dirty[k] as usize;
             self.counter[i] = self.counter[i].wrapping_add(1);
             self.group[i] = 0;
             self.n_partners[i] = 0;
+            self.rest[i] = 0;
+            self.settle_all(b, i);
             let c = self.cells.cell_at(b.x[i], b.y[i]);
             self.cells.move_to(i, c);
             self.snap_x[i] = b.x[i];
@@ -696,6 +775,18 @@ impl Event {
         for k in 0..self.dirty.len() {
             let i = self.dirty[k] as usize;
             self.predict(b, i, now, true);
+        }
+    }
+
+    /// Finds the walls ball `i` rests on from its position and velocity alone.
+    fn settle_all(&mut self, b: &mut Balls, i: usize) {
+        if b.inv_m[i] == 0.0 || self.gravity == [0.0, 0.0] {
+            return;
+        }
+        for w in Wall::ALL {
+            if touches_wall(b, &self.table, i, w) {
+                settle(b, &mut self.rest, i, w, self.gravity, self.tc);
+            }
         }
     }
 
@@ -798,6 +889,18 @@ impl Event {
                 Kind::Cross(_) => {}
             }
         }
+        // A ball resting on a wall takes the wall into its impact: pushed into the
+        // floor, it is pushed back by the floor in the same instant.
+        for k in 0..self.contacts.len() {
+            let c = self.contacts[k];
+            for i in contact_balls(&c) {
+                for w in Wall::ALL {
+                    if self.rest[i] & (1 << w as u8) != 0 {
+                        self.contacts.push(Contact::Wall(i as u32, w));
+                    }
+                }
+            }
+        }
         self.contacts.sort_unstable();
         self.contacts.dedup();
 
@@ -876,9 +979,15 @@ impl Event {
                     self.n_partners[i] = 0;
                 }
             }
-            if let Contact::Pair(i, j) = c {
-                add_partner(&mut self.partners, &mut self.n_partners, i as usize, j);
-                add_partner(&mut self.partners, &mut self.n_partners, j as usize, i);
+            match c {
+                Contact::Pair(i, j) => {
+                    add_partner(&mut self.partners, &mut self.n_partners, i as usize, j);
+                    add_partner(&mut self.partners, &mut self.n_partners, j as usize, i);
+                }
+                // Landed for good, still resting, or lifted off.
+                Contact::Wall(i, w) => {
+                    settle(b, &mut self.rest, i as usize, w, self.gravity, self.tc);
+                }
             }
         }
 
@@ -996,9 +1105,10 @@ impl Event {
         self.needs_rebuild = true;
         StepError::EventBudget(format!(
             "more than {budget} events in one output interval of {dt} (stopped {:.3e} into it){where_}: \
-             a ball resting on a wall or on another ball under gravity, or an inelastic collapse, \
-             needs endlessly many collisions in hard-disk dynamics; use restitution 1, a smaller dt, \
-             or the simultaneous or spring model (the state is left at the start of the interval)",
+             a ball resting on another ball under gravity (a stack or pile), or a dense cluster \
+             of inelastic balls, needs endlessly many collisions in hard-disk dynamics; use a \
+             smaller dt if the scene is just this busy, otherwise restitution 1 or the \
+             simultaneous or spring model (the state is left at the start of the interval)",
             now - self.step_start
         ))
     }
