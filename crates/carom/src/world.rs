@@ -217,6 +217,35 @@ impl World {
         Ok(())
     }
 
+    /// The state checks every model gets, whether or not it makes its own: positions
+    /// and velocities finite, and no dynamic ball farther outside the table than the
+    /// table's own size. Walls hold balls within a fraction of their radius in any sane
+    /// run (a spring wall lets a ball in by `v sqrt(m/k)`), so a ball that far out means
+    /// energy ran away, the mark of an unstable integration (e.g. a stack whose stiffest
+    /// mode exceeds the pairwise stability limit); a kinematic ball goes where it is told
+    /// and is exempt. O(N): callers run it every so many steps, not every step.
+    pub fn check_physical(&self) -> Result<(), StepError> {
+        let (b, t) = (&self.balls, &self.table);
+        let margin = t.width.max(t.height);
+        for i in 0..b.len() {
+            let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
+            if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
+                return Err(StepError::Unstable(format!(
+                    "ball {i} has a position or velocity that is no longer finite"
+                )));
+            }
+            let outside = (-x).max(x - t.width).max(-y).max(y - t.height);
+            if outside > margin && !b.is_kinematic(i) {
+                return Err(StepError::Unstable(format!(
+                    "ball {i} is at ({x:.6e}, {y:.6e}), farther outside the {} x {} table than \
+                     the table is large",
+                    t.width, t.height
+                )));
+            }
+        }
+        Ok(())
+    }
+
     pub fn collisions(&self) -> u64 {
         self.model.collisions()
     }

@@ -6,7 +6,8 @@
 //!
 //! 1. Contacts are the ball pairs with `d <= r_i + r_j` and the balls touching or
 //!    penetrating a wall ("touching" allows a slack for round-off, see [`touch_slack`]).
-//!    A contact is active when it approaches: its normal relative velocity `g < 0`.
+//!    A contact is active when it approaches: its normal relative velocity `g < 0`
+//!    (beyond round-off, see [`APPROACH`]).
 //! 2. Active contacts are grouped into clusters (connected through dynamic balls: a wall
 //!    or a kinematic ball has infinite mass, its velocity never changes, so it does not
 //!    couple the contacts that share it). Each cluster is solved exactly as the
@@ -53,8 +54,9 @@ pub const TOUCH_SLACK: f64 = 1e-9;
 
 /// Clusters with more contacts than this are solved in consecutive blocks of this size
 /// (each block exact, one after the other, the propagation loop then settling what the
-/// blocks leave). The dense solver costs O(n^3) time and O(n^2) memory per cluster;
-/// 512 contacts is about 2 MB and a few milliseconds, well beyond a rack or a cradle.
+/// blocks leave). The dense solver costs O(n^3) time and O(n^2) memory per cluster:
+/// 512 contacts is a 2 MB matrix and some tens of milliseconds at worst (the benchmark
+/// measures 64), far beyond a rack or a cradle.
 pub const MAX_CLUSTER: usize = 512;
 
 /// Work (active contacts in a pass) below which the clusters are solved on the calling
@@ -66,9 +68,10 @@ pub fn touch_slack(balls: &Balls, table: &Table) -> f64 {
     TOUCH_SLACK * (2.0 * balls.max_radius() + table.width.max(table.height))
 }
 
-/// Passes of the propagation loop before the all-contacts fallback: a pass per ball
-/// that a chain can carry an impact through, twice over (there and back), plus a
-/// margin for the few back-and-forth exchanges of unequal masses.
+/// Passes of the propagation loop before the all-contacts fallback. An impact crosses a
+/// touching chain in one pass per contact; four per contact lets it cross there and
+/// back twice. The constant covers the rattling of a light ball between heavy ones,
+/// about `pi sqrt(M/m)` passes: mass ratios up to some 1e5 still settle exactly.
 pub fn iteration_cap(contacts: usize) -> usize {
     1000 + 4 * contacts
 }
@@ -87,7 +90,8 @@ pub fn iteration_cap(contacts: usize) -> usize {
 /// non-negative least-squares problem by an active-set method), repeated while any
 /// touching contact approaches, with the all-contacts fallback after
 /// [`iteration_cap`] passes. Afterwards no contact approaches faster than
-/// [`APPROACH`] times the largest speed involved. Impulses conserve momentum (pairs),
+/// [`APPROACH`] times the largest speed involved (unless a moving kinematic ball
+/// crushes a ball against walls or other kinematic balls, where nothing can stop it). Impulses conserve momentum (pairs),
 /// never add kinetic energy (static walls and kinematic balls at rest included), and
 /// keep it exactly when `e = 1`.
 ///
@@ -123,6 +127,8 @@ pub struct SolverStats {
     pub guard_hits: u64,
     /// Clusters above [`MAX_CLUSTER`] solved block by block.
     pub split_clusters: u64,
+    /// Passes whose clusters were spread over a thread pool.
+    pub parallel_passes: u64,
 }
 
 /// Per-worker scratch for one cluster solve.
@@ -203,6 +209,9 @@ pub struct ContactSolver {
     cluster_size: Vec<u32>,
     /// Impulses of the current pass, by position in `set.order`.
     impulse: Vec<f64>,
+    /// `solve_all_active`: the warm start by loaded contact, the impulses by given contact.
+    start: Vec<f64>,
+    by_source: Vec<f64>,
     workers: Vec<ClusterWorker>,
     stats: SolverStats,
 }
@@ -274,8 +283,8 @@ impl ContactSolver {
     /// Solves the contact problem once with every given contact active (whether it
     /// approaches or not), as one problem, and applies the impulses: the cluster solver
     /// on its own, for tests and benchmarks. `start` is an optional non-negative warm
-    /// start, one value per contact. Returns the impulses, one per contact in the
-    /// order given (0 for an ignored contact); an impulse `lambda` changes the
+    /// start, one value per contact. Returns the impulses (valid until the next call),
+    /// one per contact in the order given (0 for an ignored contact); an impulse `lambda` changes the
     /// velocities by `-lambda n / m_i` and `+lambda n / m_j`, `n` pointing from `i` to `j`
     /// (from a wall into the table).
     pub fn solve_all_active(
@@ -284,17 +293,17 @@ impl ContactSolver {
         contacts: &[Contact],
         restitution: f64,
         start: Option<&[f64]>,
-    ) -> Vec<f64> {
+    ) -> &[f64] {
         self.load(balls, contacts);
         let n = self.set.len();
-        let mut out = vec![0.0; contacts.len()];
+        self.by_source.clear();
+        self.by_source.resize(contacts.len(), 0.0);
         if n > 0 {
-            self.active.clear();
-            self.active.extend(0..n as u32);
-            let mut local_start = Vec::new();
+            self.start.clear();
             if let Some(s) = start {
                 assert_eq!(s.len(), contacts.len(), "one start value per contact");
-                local_start.extend(self.set.source.iter().map(|&c| s[c as usize]));
+                self.start
+                    .extend(self.set.source.iter().map(|&c| s[c as usize]));
             }
             // One cluster holding everything, whatever the graph.
             self.set.order.clear();
@@ -309,7 +318,7 @@ impl ContactSolver {
             if self.workers.is_empty() {
                 self.workers.push(ClusterWorker::default());
             }
-            let st = (!local_start.is_empty()).then_some(&local_start[..]);
+            let st = (start.is_some()).then_some(&self.start[..]);
             self.workers[0].solve(
                 &self.set,
                 &balls.vx,
@@ -320,6 +329,8 @@ impl ContactSolver {
                 st,
                 &mut self.impulse,
             );
+            self.stats.guard_hits += self.workers[0].guard_hits;
+            self.workers[0].guard_hits = 0;
             self.apply(balls);
             for &s in &self.changed_slots {
                 self.changed[s as usize] = false;
@@ -327,11 +338,11 @@ impl ContactSolver {
             self.changed_slots.clear();
             for p in 0..n {
                 self.set.pos[p] = NONE;
-                out[self.set.source[p] as usize] = self.impulse[p];
+                self.by_source[self.set.source[p] as usize] = self.impulse[p];
             }
         }
         self.unload();
-        out
+        &self.by_source
     }
 
     /// Builds the contact set: slots for the balls involved, normals, inverse masses,
@@ -544,6 +555,9 @@ impl ContactSolver {
         let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
         let parallel = threads > 1 && clusters > 1 && self.active.len() >= PARALLEL_MIN_CONTACTS;
         let workers = if parallel { threads } else { 1 };
+        if parallel {
+            self.stats.parallel_passes += 1;
+        }
         if self.workers.len() < workers {
             self.workers.resize_with(workers, ClusterWorker::default);
         }
@@ -701,8 +715,11 @@ impl ContactSolver {
     /// model's restitution. A separating contact may then be pushed into a slow approach
     /// (the complementarity law only bounds `g' >= -e g`), so if anything still
     /// approaches, one perfectly inelastic solve over every touching contact removes it:
-    /// it is the projection of the velocities onto the non-approaching ones, and always
-    /// exists because the walls are static.
+    /// it is the projection of the velocities onto the non-approaching ones. That
+    /// projection exists whenever nothing moving crushes a ball against something that
+    /// cannot give way (walls are static; a moving kinematic ball pressing a ball into a
+    /// corner is the exception, where no impulses can stop the approach: the solver then
+    /// stops with finite impulses and the approach left over).
     fn fallback(
         &mut self,
         balls: &mut Balls,
@@ -836,6 +853,17 @@ impl ClusterWorker {
                 }
             }
         }
+        if n == 1 && start.is_none() {
+            // The overwhelmingly common cluster (a gas is made of them): the NNLS
+            // minimiser in closed form, max(0, -h / A), one rounding instead of the
+            // Cholesky pivot's square root and two divisions.
+            out[0] = if self.h[0] < 0.0 {
+                -self.h[0] / self.a[0]
+            } else {
+                0.0
+            };
+            return;
+        }
         let report = self.nnls.solve(&self.a, &self.h, start);
         if report.guard_hit {
             self.guard_hits += 1;
@@ -845,6 +873,10 @@ impl ClusterWorker {
 }
 
 /// The model: free flight, then every touching contact resolved by [`ContactSolver`].
+///
+/// Collisions counted: each contact that received a positive impulse during a step,
+/// once per step however many passes it took part in (a ball resting against a wall
+/// under gravity counts again every step it is pushed).
 #[derive(Debug, Default)]
 pub struct Simultaneous {
     grid: Grid,
@@ -931,18 +963,7 @@ impl CollisionModel for Simultaneous {
             .solver
             .resolve(balls, &self.contacts, physics.restitution, pool);
         self.collisions += hits as u64;
-        if balls
-            .vx
-            .iter()
-            .chain(&balls.vy)
-            .chain(&balls.x)
-            .chain(&balls.y)
-            .any(|v| !v.is_finite())
-        {
-            return Err(StepError::Unstable(
-                "a ball position or velocity is no longer finite".to_string(),
-            ));
-        }
+        // Non-finite states are caught by the world after every step, for every model.
         Ok(())
     }
 

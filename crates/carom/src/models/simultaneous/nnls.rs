@@ -82,6 +82,14 @@ pub struct Nnls {
     /// The passive set before a refactor.
     previous: Vec<usize>,
     state: Vec<u8>,
+    /// Leading entries of `rhs` (the forward substitution) still valid: admitting a
+    /// contact appends a row to the factor and leaves the earlier ones unchanged.
+    forward: usize,
+    /// The non-zeros of `A` by row (`nz_start`, then column and value): a contact
+    /// couples only to the few that share a ball with it, so the gradient is cheap.
+    nz_start: Vec<usize>,
+    nz_col: Vec<usize>,
+    nz_val: Vec<f64>,
 }
 
 impl Nnls {
@@ -113,6 +121,20 @@ impl Nnls {
         self.chol.resize(n * n, 0.0);
         self.state.clear();
         self.state.resize(n, ZERO);
+        self.forward = 0;
+        self.nz_start.clear();
+        self.nz_col.clear();
+        self.nz_val.clear();
+        for row in a[..n * n].chunks_exact(n.max(1)) {
+            self.nz_start.push(self.nz_col.len());
+            for (j, &v) in row.iter().enumerate() {
+                if v != 0.0 {
+                    self.nz_col.push(j);
+                    self.nz_val.push(v);
+                }
+            }
+        }
+        self.nz_start.push(self.nz_col.len());
         self.passive.clear();
         let mut report = NnlsReport::default();
 
@@ -141,7 +163,7 @@ impl Nnls {
                 report.guard_hit = true;
                 break;
             }
-            self.gradient(a, h, n);
+            self.gradient(h, n);
             let mut best = usize::MAX;
             let mut best_w = tol;
             for j in 0..n {
@@ -164,14 +186,14 @@ impl Nnls {
     }
 
     /// `w = -(A lambda + h)`, using only the passive columns (the others are zero).
-    fn gradient(&mut self, a: &[f64], h: &[f64], n: usize) {
-        for i in 0..n {
-            let row = &a[i * n..(i + 1) * n];
-            let mut s = h[i];
-            for &p in &self.passive {
-                s += row[p] * self.lambda[p];
+    fn gradient(&mut self, h: &[f64], n: usize) {
+        for (i, (w, &hi)) in self.w[..n].iter_mut().zip(h).enumerate() {
+            let (s, e) = (self.nz_start[i], self.nz_start[i + 1]);
+            let mut acc = hi;
+            for (&j, &v) in self.nz_col[s..e].iter().zip(&self.nz_val[s..e]) {
+                acc += v * self.lambda[j];
             }
-            self.w[i] = -s;
+            *w = -acc;
         }
     }
 
@@ -183,21 +205,21 @@ impl Nnls {
         if ajj <= 0.0 {
             return false;
         }
+        // Row k of L solves L_(k x k) y = A_(P, j); its last entry is the pivot.
+        let (head, tail) = self.chol.split_at_mut(k * n);
+        let row_k = &mut tail[..=k];
         let mut d2 = ajj;
         for i in 0..k {
-            let mut s = a[self.passive[i] * n + j];
-            for l in 0..i {
-                s -= self.chol[i * n + l] * self.chol[k * n + l];
-            }
-            let y = s / self.chol[i * n + i];
-            self.chol[k * n + i] = y;
+            let row_i = &head[i * n..=i * n + i];
+            let y = (a[self.passive[i] * n + j] - dot(&row_i[..i], &row_k[..i])) / row_i[i];
+            row_k[i] = y;
             d2 -= y * y;
         }
         // Written so that a NaN pivot is refused too.
         if d2.is_nan() || d2 <= DEPENDENT * ajj {
             return false;
         }
-        self.chol[k * n + k] = d2.sqrt();
+        row_k[k] = d2.sqrt();
         self.passive.push(j);
         self.state[j] = PASSIVE;
         true
@@ -206,19 +228,22 @@ impl Nnls {
     /// Solves `A_PP z = -h_P` with the current factor, into `z` (by position).
     fn solve_passive(&mut self, h: &[f64], n: usize) {
         let k = self.passive.len();
-        for i in 0..k {
-            let mut s = -h[self.passive[i]];
-            for l in 0..i {
-                s -= self.chol[i * n + l] * self.rhs[l];
-            }
-            self.rhs[i] = s / self.chol[i * n + i];
+        // Forward: L y = -h_P, row by row, from the first row not yet done.
+        for i in self.forward..k {
+            let row = &self.chol[i * n..=i * n + i];
+            self.rhs[i] = (-h[self.passive[i]] - dot(&row[..i], &self.rhs[..i])) / row[i];
         }
+        self.forward = k;
+        // Backward: L^T z = y, column by column of L^T (rows of L), so that every
+        // access is contiguous.
+        self.z[..k].copy_from_slice(&self.rhs[..k]);
         for i in (0..k).rev() {
-            let mut s = self.rhs[i];
-            for l in i + 1..k {
-                s -= self.chol[l * n + i] * self.z[l];
+            let row = &self.chol[i * n..=i * n + i];
+            let zi = self.z[i] / row[i];
+            self.z[i] = zi;
+            for (z, l) in self.z[..i].iter_mut().zip(&row[..i]) {
+                *z -= l * zi;
             }
-            self.z[i] = s / self.chol[i * n + i];
         }
     }
 
@@ -252,6 +277,7 @@ impl Nnls {
                     if self.z[k - 1] <= 0.0 {
                         debug_assert_eq!(self.passive[k - 1], j);
                         self.passive.pop();
+                        self.forward = self.forward.min(self.passive.len());
                         self.state[j] = EXCLUDED;
                         self.lambda[j] = 0.0;
                         return;
@@ -307,6 +333,7 @@ impl Nnls {
     /// Rebuilds the Cholesky factor of the passive set from scratch (after removals),
     /// re-admitting the passive contacts in their order.
     fn refactor(&mut self, a: &[f64], n: usize) {
+        self.forward = 0;
         self.previous.clear();
         self.previous.extend_from_slice(&self.passive);
         self.passive.clear();
@@ -319,5 +346,189 @@ impl Nnls {
                 self.state[j] = ZERO;
             }
         }
+    }
+}
+
+/// Dot product with four independent partial sums: a fixed summation order (so results
+/// are reproducible) that the compiler can keep in vector registers.
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    let mut acc = [0.0f64; 4];
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (x, y) in ra.iter().zip(rb) {
+        s += x * y;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generators::SplitMix64;
+
+    /// Solves the `k x k` system `m x = b` by Gaussian elimination with partial
+    /// pivoting; `None` when it is singular (pivot below `1e-10` of the largest entry).
+    fn gauss(mut m: Vec<f64>, mut b: Vec<f64>, k: usize) -> Option<Vec<f64>> {
+        let big = m.iter().fold(0.0f64, |a, v| a.max(v.abs())).max(1e-300);
+        for c in 0..k {
+            let p = (c..k).max_by(|&i, &j| m[i * k + c].abs().total_cmp(&m[j * k + c].abs()))?;
+            if m[p * k + c].abs() <= 1e-10 * big {
+                return None;
+            }
+            for j in 0..k {
+                m.swap(c * k + j, p * k + j);
+            }
+            b.swap(c, p);
+            for i in c + 1..k {
+                let f = m[i * k + c] / m[c * k + c];
+                for j in c..k {
+                    m[i * k + j] -= f * m[c * k + j];
+                }
+                b[i] -= f * b[c];
+            }
+        }
+        let mut x = vec![0.0; k];
+        for i in (0..k).rev() {
+            let s: f64 = (i + 1..k).map(|j| m[i * k + j] * x[j]).sum();
+            x[i] = (b[i] - s) / m[i * k + i];
+        }
+        Some(x)
+    }
+
+    /// The minimiser by brute force: every support set S whose equality-constrained
+    /// solution is non-negative and leaves `w <= 0` outside S satisfies the KKT
+    /// conditions, hence is optimal (the problem is convex).
+    fn brute_force(a: &[f64], h: &[f64], tol: f64) -> Vec<f64> {
+        let n = h.len();
+        for mask in 0u32..1 << n {
+            let s: Vec<usize> = (0..n).filter(|&j| mask & 1 << j != 0).collect();
+            let k = s.len();
+            let sub: Vec<f64> = s
+                .iter()
+                .flat_map(|&i| s.iter().map(move |&j| a[i * n + j]))
+                .collect();
+            let rhs: Vec<f64> = s.iter().map(|&i| -h[i]).collect();
+            let Some(z) = gauss(sub, rhs, k) else {
+                continue;
+            };
+            if z.iter().any(|&v| v < -tol) {
+                continue;
+            }
+            let mut lambda = vec![0.0; n];
+            for (p, &j) in s.iter().enumerate() {
+                lambda[j] = z[p].max(0.0);
+            }
+            let kkt = (0..n).all(|i| {
+                let g: f64 = h[i] + (0..n).map(|j| a[i * n + j] * lambda[j]).sum::<f64>();
+                g >= -tol
+            });
+            if kkt {
+                return lambda;
+            }
+        }
+        panic!("no support set satisfies the KKT conditions");
+    }
+
+    /// `B` random `rows x n` (Gaussian-ish entries), `A = B^T B`, `h = B^T c` for a
+    /// random `c`, as the contact problem has it.
+    fn problem(rng: &mut SplitMix64, rows: usize, n: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+        let b: Vec<f64> = (0..rows * n)
+            .map(|_| rng.symmetric() + rng.symmetric())
+            .collect();
+        let c: Vec<f64> = (0..rows).map(|_| 3.0 * rng.symmetric()).collect();
+        let mut a = vec![0.0; n * n];
+        let mut h = vec![0.0; n];
+        for i in 0..n {
+            for j in 0..n {
+                a[i * n + j] = (0..rows).map(|r| b[r * n + i] * b[r * n + j]).sum();
+            }
+            h[i] = (0..rows).map(|r| b[r * n + i] * c[r]).sum();
+        }
+        (a, h, b)
+    }
+
+    fn objective(a: &[f64], h: &[f64], l: &[f64]) -> f64 {
+        let n = h.len();
+        (0..n)
+            .map(|i| l[i] * (h[i] + 0.5 * (0..n).map(|j| a[i * n + j] * l[j]).sum::<f64>()))
+            .sum()
+    }
+
+    #[test]
+    fn full_rank_problems_match_brute_force() {
+        let mut rng = SplitMix64(41);
+        let mut nnls = Nnls::new();
+        for case in 0..2000 {
+            let n = 1 + case % 7;
+            let rows = n + (case / 7) % 4;
+            let (a, h, _) = problem(&mut rng, rows, n);
+            let report = nnls.solve(&a, &h, None);
+            assert!(!report.guard_hit);
+            let expect = brute_force(&a, &h, 1e-9);
+            // Unique minimiser (A positive definite); compared to round-off amplified
+            // by the conditioning of the random A.
+            let scale = expect.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            for j in 0..n {
+                assert!(
+                    (nnls.lambda()[j] - expect[j]).abs() <= 1e-8 * scale,
+                    "case {case}: {:?} vs {expect:?}",
+                    nnls.lambda()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rank_deficient_problems_reach_the_same_fit() {
+        // Fewer rows than unknowns: A is singular and the minimiser is not unique, but
+        // B lambda (the velocity change in the contact problem) and the minimum are.
+        let mut rng = SplitMix64(43);
+        let mut nnls = Nnls::new();
+        for case in 0..2000 {
+            let n = 3 + case % 6;
+            let rows = 1 + case % (n - 1);
+            let (a, h, b) = problem(&mut rng, rows, n);
+            let start: Vec<f64> = (0..n).map(|_| 2.0 * rng.unit()).collect();
+            let report = nnls.solve(&a, &h, (case % 2 == 1).then_some(&start[..]));
+            assert!(!report.guard_hit, "case {case}");
+            let got = nnls.lambda().to_vec();
+            assert!(got.iter().all(|&v| v >= 0.0));
+            let expect = brute_force(&a, &h, 1e-9);
+            let fit = |l: &[f64]| -> Vec<f64> {
+                (0..rows)
+                    .map(|r| (0..n).map(|j| b[r * n + j] * l[j]).sum())
+                    .collect()
+            };
+            let (fg, fe) = (fit(&got), fit(&expect));
+            let scale = fe.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            for r in 0..rows {
+                assert!(
+                    (fg[r] - fe[r]).abs() <= 1e-8 * scale,
+                    "case {case}: fit {fg:?} vs {fe:?}"
+                );
+            }
+            let (og, oe) = (objective(&a, &h, &got), objective(&a, &h, &expect));
+            assert!(
+                (og - oe).abs() <= 1e-9 * oe.abs().max(1.0),
+                "case {case}: {og} vs {oe}"
+            );
+        }
+    }
+
+    #[test]
+    fn zero_right_hand_side_gives_zero() {
+        let mut nnls = Nnls::new();
+        let a = [2.0, -1.0, -1.0, 2.0];
+        nnls.solve(&a, &[0.0, 0.0], None);
+        assert_eq!(nnls.lambda(), &[0.0, 0.0]);
     }
 }
