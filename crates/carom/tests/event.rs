@@ -561,6 +561,73 @@ fn three_ball_double_collision_gives_seed_001_closed_form() {
 }
 
 #[test]
+fn three_ball_preset_gives_seed_001_closed_form() {
+    // The preset: ball 0 along y = 200 at 8 into balls 1 and 2, touching each other
+    // symmetrically about its path; it touches both at once when its centre reaches
+    // x = 400 - sqrt(20^2 - 10^2), at t = (that - 200) / 8.
+    let mut s = carom::presets::find("three-ball")
+        .unwrap()
+        .scenario()
+        .unwrap();
+    s.physics.model = Some(ModelKind::Event);
+    let mut w = build_world(&s).unwrap();
+    let x0 = 400.0 - 300f64.sqrt();
+    let t_c = (x0 - 200.0) / 8.0;
+    let steps = (s.duration / s.physics.dt).round() as u64;
+    w.run_steps(steps).unwrap();
+    let contact = [[x0, 200.0], [400.0, 190.0], [400.0, 210.0]];
+    let v = [[8.0, 0.0], [0.0, 0.0], [0.0, 0.0]];
+    let expect = seed_001([1.0; 3], contact, v, 1.0);
+    let b = w.balls();
+    let after = w.time - t_c;
+    for k in 0..3 {
+        // Velocities to 1e-12 of the speed 8; positions carry in addition the contact
+        // time's round-off times the speed, ~1e-13 of the table.
+        assert!((b.vx[k] - expect[k][0]).abs() < 1e-12 * 8.0, "vx[{k}]");
+        assert!((b.vy[k] - expect[k][1]).abs() < 1e-12 * 8.0, "vy[{k}]");
+        let x = contact[k][0] + expect[k][0] * after;
+        let y = contact[k][1] + expect[k][1] * after;
+        assert!(
+            (b.x[k] - x).abs() < 1e-10 * 800.0,
+            "x[{k}] {} vs {x}",
+            b.x[k]
+        );
+        assert!(
+            (b.y[k] - y).abs() < 1e-10 * 800.0,
+            "y[{k}] {} vs {y}",
+            b.y[k]
+        );
+    }
+    // Mirror symmetry is kept exactly by the simultaneous resolution.
+    assert!(w.diagnostics().symmetry_error.unwrap() < 1e-12 * 800.0);
+    assert_eq!(w.collisions(), 2);
+}
+
+#[test]
+fn newton_cradle_preset_sends_the_last_ball_off() {
+    // Five touching balls, the first moving at 8: under `event` the impact runs down
+    // the chain at zero time and only the last ball moves on, 8 x 45 from x = 380.
+    let mut s = carom::presets::find("newton-cradle")
+        .unwrap()
+        .scenario()
+        .unwrap();
+    s.physics.model = Some(ModelKind::Event);
+    let mut w = build_world(&s).unwrap();
+    let steps = (s.duration / s.physics.dt).round() as u64;
+    w.run_steps(steps).unwrap();
+    let b = w.balls();
+    for k in 0..4 {
+        assert_eq!(b.vx[k], 0.0, "ball {k} must stop");
+        assert_eq!(b.x[k], 300.0 + 20.0 * k as f64);
+    }
+    assert_eq!(b.vx[4], 8.0);
+    // The time is a sum of 900 steps of 0.05: round-off of that sum only.
+    assert!((b.x[4] - (380.0 + 8.0 * w.time)).abs() < 1e-9);
+    assert!((w.time - 45.0).abs() < 1e-9);
+    assert_eq!(w.collisions(), 4);
+}
+
+#[test]
 fn newton_cradle_of_five_passes_the_impact_through() {
     // Ball 0 at speed 5 into four touching balls: ball 0 hits at t = 16 and stops; the
     // impact runs down the chain at zero time and the last ball leaves at 5.
