@@ -1100,3 +1100,28 @@ fn inelastic_collapse_is_cut_off_by_the_tc_rule() {
     assert!(d.model.worst_overlap() <= 1e-9);
     assert!(raw.model.worst_overlap() <= 1e-9);
 }
+
+#[test]
+fn empty_and_kinematic_only_scenes_run() {
+    let p = Physics {
+        gravity: [0.0, 1.0],
+        ..physics(0.5)
+    };
+    let mut w = world(table(100.0, 100.0), p, &[]);
+    w.run_steps(10).unwrap();
+    assert_eq!(w.collisions(), 0);
+    // Kinematic balls ignore gravity, walls and each other: straight lines, even
+    // through one another and out of the table.
+    let mut w = world(
+        table(100.0, 100.0),
+        p,
+        &[
+            kinematic(Ball::new(20.0, 50.0, 10.0, 0.0, 10.0, 1.0)),
+            kinematic(Ball::new(80.0, 50.0, -10.0, 0.0, 10.0, 1.0)),
+        ],
+    );
+    w.run_steps(20).unwrap();
+    let b = w.balls();
+    assert_eq!((b.x[0], b.y[0], b.x[1]), (120.0, 50.0, -20.0));
+    assert_eq!(w.collisions(), 0);
+}

@@ -66,7 +66,8 @@ use crate::scenario::ModelKind;
 use crate::world::{Physics, Table};
 
 /// `tc = TC_FRACTION * dt`: collisions of one ball closer together than this are a
-/// "burst" (ten thousand per output interval and more: far finer than anything output).
+/// "burst" (a hundred thousand per output interval and more: far finer than anything
+/// the output shows).
 pub const TC_FRACTION: f64 = 1e-5;
 
 /// A ball's collision is elastic once it is at least the `TC_BURST`-th of a burst. A
@@ -80,9 +81,10 @@ pub const BUDGET_BASE: u64 = 1_000_000;
 pub const BUDGET_PER_BALL: u64 = 100;
 
 /// The default event budget for one output interval of `n` balls: a million events plus
-/// a hundred per ball, far above any dense gas at a sensible output interval (a ball at
-/// area fraction 0.3 collides about once per time unit) yet reached within a second
-/// or so when something degenerates.
+/// a hundred per ball. A gas of unit disks at area fraction 0.3 and unit speeds has
+/// under two events per ball per time unit (0.7 collisions, 1 cell crossing), so only
+/// output intervals of dozens of time units come near it, while a degenerate scene
+/// reaches it within a second or so.
 pub fn default_budget(n: usize) -> u64 {
     BUDGET_BASE + BUDGET_PER_BALL * n as u64
 }
