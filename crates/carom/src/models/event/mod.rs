@@ -1305,6 +1305,10 @@ impl CollisionModel for Event {
         self.collisions
     }
 
+    fn event_count(&self) -> Option<u64> {
+        Some(self.events())
+    }
+
     fn invalidate(&mut self) {
         self.needs_rebuild = true;
     }
