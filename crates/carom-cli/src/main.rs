@@ -1,9 +1,76 @@
-fn main() {
-    let preset = carom::presets::find("break").expect("break preset");
-    let scenario = preset.scenario().expect("preset parses");
-    let mut world = carom::parse::build_world(&scenario).expect("preset builds");
-    let start = world.diagnostics();
-    world.run_steps(4000).expect("runs");
-    let end = world.diagnostics();
-    println!("{:?}\n{:?}", start, end);
+//! `carom`: the command-line program. Each module one job: `args` (what is
+//! accepted), `load` and `overrides` (scenario to world), `run` (the stepping loop),
+//! `output` (files written atomically), `summary` (what is printed), `error` (exit
+//! statuses and one-line messages).
+
+mod args;
+mod error;
+mod load;
+mod output;
+mod overrides;
+mod run;
+mod summary;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+use error::{CliError, BAD_INPUT};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                // Help and version go to stdout, as asked; running `carom` alone
+                // shows the help (on stderr, status 2) rather than one cryptic line.
+                ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = e.print();
+                    ExitCode::from(e.exit_code() as u8)
+                }
+                _ => {
+                    eprintln!("{}", args::clap_error_line(&e.render().to_string()));
+                    ExitCode::from(BAD_INPUT)
+                }
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Run(a) => run::run(*a),
+        Command::Presets => presets(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError { status, line }) => {
+            eprintln!("{line}");
+            ExitCode::from(status)
+        }
+    }
+}
+
+/// One line per preset: its name and what it shows.
+fn presets() -> Result<(), CliError> {
+    let width = carom::presets::PRESETS
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for p in carom::presets::PRESETS {
+        text.push_str(&format!("{:width$}  {}\n", p.name, p.summary));
+    }
+    print_stdout(&text);
+    Ok(())
+}
+
+/// Writes to stdout; a reader that went away (`carom presets | head -1`) is not an
+/// error worth a panic, so write failures are ignored.
+pub fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }

@@ -171,12 +171,7 @@ impl Grid {
 
 /// The O(N^2) reference: every pair within `r_i + r_j + slack`, ascending. Kept only as
 /// a test oracle for the grid.
-pub fn touching_pairs_brute_force(
-    x: &[f64],
-    y: &[f64],
-    r: &[f64],
-    slack: f64,
-) -> Vec<(u32, u32)> {
+pub fn touching_pairs_brute_force(x: &[f64], y: &[f64], r: &[f64], slack: f64) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     for i in 0..x.len() {
         for j in i + 1..x.len() {

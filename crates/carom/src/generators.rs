@@ -65,7 +65,10 @@ fn check_fraction(field: &str, phi: f64) -> Result<(), ScenarioError> {
     } else {
         Err(ScenarioError::field(
             field,
-            format!("must be in (0, {:.4}) for a square-grid gas (got {phi})", PI / 4.0),
+            format!(
+                "must be in (0, {:.4}) for a square-grid gas (got {phi})",
+                PI / 4.0
+            ),
         ))
     }
 }
@@ -74,7 +77,10 @@ fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(ScenarioError::field(field, format!("must be a positive finite number (got {v})")))
+        Err(ScenarioError::field(
+            field,
+            format!("must be a positive finite number (got {v})"),
+        ))
     }
 }
 
@@ -82,7 +88,10 @@ fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() {
         Ok(())
     } else {
-        Err(ScenarioError::field(field, format!("must be finite (got {v})")))
+        Err(ScenarioError::field(
+            field,
+            format!("must be finite (got {v})"),
+        ))
     }
 }
 
@@ -95,7 +104,12 @@ fn colour(field: String, c: &str) -> Result<Rgb, ScenarioError> {
 /// would exceed any machine this runs on; a typo should not try).
 pub const MAX_GENERATED: u64 = 50_000_000;
 
-pub fn expand(gen: &Generator, table: &Table, field: &str, out: &mut Balls) -> Result<(), ScenarioError> {
+pub fn expand(
+    gen: &Generator,
+    table: &Table,
+    field: &str,
+    out: &mut Balls,
+) -> Result<(), ScenarioError> {
     match gen {
         Generator::Rack {
             x,
@@ -111,10 +125,16 @@ pub fn expand(gen: &Generator, table: &Table, field: &str, out: &mut Balls) -> R
             positive(format!("{field}.r"), *r)?;
             positive(format!("{field}.m"), *m)?;
             if !(gap.is_finite() && *gap >= 0.0) {
-                return Err(ScenarioError::field(format!("{field}.gap"), format!("must be non-negative (got {gap})")));
+                return Err(ScenarioError::field(
+                    format!("{field}.gap"),
+                    format!("must be non-negative (got {gap})"),
+                ));
             }
             if u64::from(*rows) * u64::from(*rows + 1) / 2 > MAX_GENERATED {
-                return Err(ScenarioError::field(format!("{field}.rows"), "too many balls"));
+                return Err(ScenarioError::field(
+                    format!("{field}.rows"),
+                    "too many balls",
+                ));
             }
             let palette: Vec<Rgb> = colors
                 .iter()
@@ -152,13 +172,23 @@ pub fn expand(gen: &Generator, table: &Table, field: &str, out: &mut Balls) -> R
             vy,
             color,
         } => {
-            for (name, v) in [("x0", x0), ("y0", y0), ("dx", dx), ("dy", dy), ("vx", vx), ("vy", vy)] {
+            for (name, v) in [
+                ("x0", x0),
+                ("y0", y0),
+                ("dx", dx),
+                ("dy", dy),
+                ("vx", vx),
+                ("vy", vy),
+            ] {
                 finite(format!("{field}.{name}"), *v)?;
             }
             positive(format!("{field}.r"), *r)?;
             positive(format!("{field}.m"), *m)?;
             if u64::from(*nx) * u64::from(*ny) > MAX_GENERATED {
-                return Err(ScenarioError::field(format!("{field}.nx"), "too many balls"));
+                return Err(ScenarioError::field(
+                    format!("{field}.nx"),
+                    "too many balls",
+                ));
             }
             let c = match color {
                 Some(c) => Some(colour(format!("{field}.color"), c)?),
@@ -191,7 +221,10 @@ pub fn expand(gen: &Generator, table: &Table, field: &str, out: &mut Balls) -> R
             positive(format!("{field}.r"), *r)?;
             positive(format!("{field}.m"), *m)?;
             if !(speed.is_finite() && *speed >= 0.0) {
-                return Err(ScenarioError::field(format!("{field}.speed"), format!("must be non-negative (got {speed})")));
+                return Err(ScenarioError::field(
+                    format!("{field}.speed"),
+                    format!("must be non-negative (got {speed})"),
+                ));
             }
             let n = match (n, area_fraction) {
                 (Some(n), _) => *n,
@@ -200,11 +233,17 @@ pub fn expand(gen: &Generator, table: &Table, field: &str, out: &mut Balls) -> R
                     (phi * table.width * table.height / (PI * r * r)).floor() as u64
                 }
                 (None, None) => {
-                    return Err(ScenarioError::field(field, "a gas needs n or area_fraction"));
+                    return Err(ScenarioError::field(
+                        field,
+                        "a gas needs n or area_fraction",
+                    ));
                 }
             };
             if n > MAX_GENERATED {
-                return Err(ScenarioError::field(format!("{field}.n"), format!("at most {MAX_GENERATED} balls (got {n})")));
+                return Err(ScenarioError::field(
+                    format!("{field}.n"),
+                    format!("at most {MAX_GENERATED} balls (got {n})"),
+                ));
             }
             gas(n as usize, *r, *m, *speed, *seed, table, field, out)?;
         }

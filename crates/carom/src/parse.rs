@@ -63,7 +63,11 @@ impl std::fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 fn line_of(text: &str, byte: usize) -> usize {
-    text[..byte.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+    text[..byte.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
 }
 
 fn path_string(path: &serde_path_to_error::Path) -> Option<String> {
@@ -97,16 +101,15 @@ pub fn parse_scenario(text: &str, format: Format) -> Result<Scenario, ScenarioEr
         }
         Format::Json => {
             let mut de = serde_json::Deserializer::from_str(text);
-            let scenario: Scenario =
-                serde_path_to_error::deserialize(&mut de).map_err(|e| {
-                    let field = path_string(e.path());
-                    let inner = e.into_inner();
-                    ScenarioError {
-                        line: (inner.line() > 0).then_some(inner.line()),
-                        field,
-                        message: strip_json_position(&inner.to_string()),
-                    }
-                })?;
+            let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+                let field = path_string(e.path());
+                let inner = e.into_inner();
+                ScenarioError {
+                    line: (inner.line() > 0).then_some(inner.line()),
+                    field,
+                    message: strip_json_position(&inner.to_string()),
+                }
+            })?;
             de.end().map_err(|e| ScenarioError {
                 line: Some(e.line()),
                 field: None,
@@ -129,7 +132,10 @@ fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(ScenarioError::field(field, format!("must be a positive finite number (got {v})")))
+        Err(ScenarioError::field(
+            field,
+            format!("must be a positive finite number (got {v})"),
+        ))
     }
 }
 
@@ -137,7 +143,10 @@ fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() {
         Ok(())
     } else {
-        Err(ScenarioError::field(field, format!("must be finite (got {v})")))
+        Err(ScenarioError::field(
+            field,
+            format!("must be finite (got {v})"),
+        ))
     }
 }
 
@@ -174,27 +183,56 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
 pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     finite("duration".into(), s.duration)?;
     if s.duration < 0.0 {
-        return Err(ScenarioError::field("duration", format!("must not be negative (got {})", s.duration)));
+        return Err(ScenarioError::field(
+            "duration",
+            format!("must not be negative (got {})", s.duration),
+        ));
     }
     let table = generators::resolve_table(s)?;
     let mut balls = Balls::default();
     for (i, b) in s.balls.iter().enumerate() {
         balls.push(ball_from_spec(b, &format!("balls[{i}]"))?);
     }
+    // Where each generator's balls start, to name a generated ball by its generator.
+    let mut generated_from = Vec::with_capacity(s.generators.len());
     for (g, gen) in s.generators.iter().enumerate() {
+        generated_from.push(balls.len());
         generators::expand(gen, &table, &format!("generators[{g}]"), &mut balls)?;
     }
-    // Balls must start inside the table (touching a wall is fine).
+    // Balls must start inside the table (touching a wall is fine). A state file
+    // (`time` given) was taken mid-run, when a ball may be pressing into a wall (a
+    // spring contact, or an impulse bounce about to be undone): there only its centre
+    // must be inside.
+    let mid_run = s.time.is_some();
     for i in 0..balls.len() {
         let (x, y, r) = (balls.x[i], balls.y[i], balls.r[i]);
-        if x - r < 0.0 || x + r > table.width || y - r < 0.0 || y + r > table.height {
-            return Err(ScenarioError::field(
-                ball_name(s, i),
+        let reach = if mid_run { 0.0 } else { r };
+        if x - reach < 0.0 || x + reach > table.width || y - reach < 0.0 || y + reach > table.height
+        {
+            let where_ = if mid_run {
                 format!(
-                    "ball at ({x}, {y}) with radius {r} is outside the {} x {} table",
+                    "at ({x}, {y}) has its centre outside the {} x {} table",
                     table.width, table.height
-                ),
-            ));
+                )
+            } else {
+                format!(
+                    "at ({x}, {y}) with radius {r} is outside the {} x {} table",
+                    table.width, table.height
+                )
+            };
+            return Err(if i < s.balls.len() {
+                ScenarioError::field(format!("balls[{i}]"), format!("ball {where_}"))
+            } else {
+                // The last generator that started at or before ball i made it.
+                let g = generated_from.partition_point(|&start| start <= i) - 1;
+                ScenarioError::field(
+                    format!("generators[{g}]"),
+                    format!(
+                        "its ball {} (ball index {i}) {where_}",
+                        i - generated_from[g]
+                    ),
+                )
+            });
         }
     }
     let p = &s.physics;
@@ -214,6 +252,10 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         finite("time".into(), t)?;
         world.time = t;
     }
+    // A resumed state keeps counting steps from where it stopped.
+    if let Some(steps) = s.steps {
+        world.steps = steps;
+    }
     if let Some(sym) = s.symmetry {
         finite("symmetry.axis_y".into(), sym.axis_y)?;
         world.declare_symmetry(sym.axis_y);
@@ -221,11 +263,211 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     Ok(world)
 }
 
-/// `balls[i]` for listed balls, `generators[g] ball k` for generated ones.
-fn ball_name(s: &Scenario, i: usize) -> String {
-    if i < s.balls.len() {
-        format!("balls[{i}]")
-    } else {
-        format!("generated ball {} (index {i})", i - s.balls.len())
+/// One step of a path into a scenario document: a key of a table or an index into an
+/// array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSeg {
+    Key(String),
+    Index(usize),
+}
+
+/// Splits a field name into its steps. Accepts the form errors use (`balls[3].r`,
+/// `physics.gravity[0]`) and the dotted form of command-line overrides
+/// (`balls.3.r`): a part made only of digits is an array index.
+pub fn field_path(field: &str) -> Vec<PathSeg> {
+    let mut out = Vec::new();
+    for part in field.split('.') {
+        let (key, mut rest) = match part.find('[') {
+            Some(p) => (&part[..p], &part[p..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            out.push(match key.parse::<usize>() {
+                Ok(i) if key.bytes().all(|b| b.is_ascii_digit()) => PathSeg::Index(i),
+                _ => PathSeg::Key(key.to_string()),
+            });
+        }
+        while let Some(close) = rest.find(']') {
+            if let Ok(i) = rest[1..close].parse::<usize>() {
+                out.push(PathSeg::Index(i));
+            }
+            rest = &rest[close + 1..];
+        }
     }
+    out
+}
+
+/// The line of `text` where the field named `field` (as in [`ScenarioError::field`])
+/// is written, or of its nearest written ancestor (a ball's `[[balls]]` entry when the
+/// ball's `r` was left to its default). `None` when nothing of the path is written.
+pub fn locate_field(text: &str, format: Format, field: &str) -> Option<usize> {
+    let path = field_path(field);
+    if path.is_empty() {
+        return None;
+    }
+    let offset = match format {
+        Format::Toml => toml_locate(text, &path),
+        Format::Json => json::locate(text, &path),
+    }?;
+    Some(line_of(text, offset))
+}
+
+fn toml_locate(text: &str, path: &[PathSeg]) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let root = DeTable::parse(text).ok()?;
+    let mut found = None;
+    let mut table = Some(root.get_ref());
+    let mut value: Option<&DeValue> = None;
+    for seg in path {
+        let next = match (seg, table, value) {
+            (PathSeg::Key(k), Some(t), _) => t
+                .get_key_value(k.as_str())
+                .map(|(key, v)| (key.span().start, v)),
+            (PathSeg::Index(i), _, Some(DeValue::Array(a))) => {
+                a.get(*i).map(|v| (v.span().start, v))
+            }
+            _ => None,
+        };
+        let Some((at, v)) = next else { break };
+        found = Some(at);
+        value = Some(v.get_ref());
+        table = match v.get_ref() {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    found
+}
+
+/// Finding where a path is written in JSON text, which serde_json does not report
+/// for values it accepted. The text has already parsed, so this scanner only needs
+/// to walk valid JSON; on anything unexpected it gives up and reports nothing.
+mod json {
+    use super::PathSeg;
+
+    pub fn locate(text: &str, path: &[PathSeg]) -> Option<usize> {
+        let mut s = Scanner {
+            b: text.as_bytes(),
+            pos: 0,
+        };
+        let mut found = None;
+        s.value(path, &mut found)?;
+        found
+    }
+
+    struct Scanner<'a> {
+        b: &'a [u8],
+        pos: usize,
+    }
+
+    impl Scanner<'_> {
+        fn ws(&mut self) {
+            while self.pos < self.b.len() && self.b[self.pos].is_ascii_whitespace() {
+                self.pos += 1;
+            }
+        }
+
+        fn peek(&mut self) -> Option<u8> {
+            self.ws();
+            self.b.get(self.pos).copied()
+        }
+
+        fn eat(&mut self, c: u8) -> Option<()> {
+            (self.peek()? == c).then(|| self.pos += 1)
+        }
+
+        /// The byte range of a string's raw contents (escapes left as written:
+        /// scenario keys have none).
+        fn string(&mut self) -> Option<std::ops::Range<usize>> {
+            self.eat(b'"')?;
+            let start = self.pos;
+            while *self.b.get(self.pos)? != b'"' {
+                self.pos += if self.b[self.pos] == b'\\' { 2 } else { 1 };
+            }
+            self.pos += 1;
+            Some(start..self.pos - 1)
+        }
+
+        /// Walks one value; where it holds `path`, records the offset of each step of
+        /// the path it finds into `found` (deeper steps overwrite shallower ones).
+        fn value(&mut self, path: &[PathSeg], found: &mut Option<usize>) -> Option<()> {
+            match self.peek()? {
+                b'{' => {
+                    self.pos += 1;
+                    if self.peek()? == b'}' {
+                        self.pos += 1;
+                        return Some(());
+                    }
+                    loop {
+                        self.ws();
+                        let at = self.pos;
+                        let key = self.string()?;
+                        self.eat(b':')?;
+                        match path.first() {
+                            Some(PathSeg::Key(k)) if k.as_bytes() == &self.b[key] => {
+                                *found = Some(at);
+                                self.value(&path[1..], found)?;
+                            }
+                            _ => self.value(&[], &mut None)?,
+                        }
+                        if self.eat(b',').is_none() {
+                            return self.eat(b'}');
+                        }
+                    }
+                }
+                b'[' => {
+                    self.pos += 1;
+                    if self.peek()? == b']' {
+                        self.pos += 1;
+                        return Some(());
+                    }
+                    let mut index = 0;
+                    loop {
+                        self.ws();
+                        match path.first() {
+                            Some(PathSeg::Index(i)) if *i == index => {
+                                *found = Some(self.pos);
+                                self.value(&path[1..], found)?;
+                            }
+                            _ => self.value(&[], &mut None)?,
+                        }
+                        index += 1;
+                        if self.eat(b',').is_none() {
+                            return self.eat(b']');
+                        }
+                    }
+                }
+                b'"' => self.string().map(|_| ()),
+                _ => {
+                    // A number or a literal: up to the next delimiter.
+                    let start = self.pos;
+                    while self.pos < self.b.len()
+                        && !matches!(self.b[self.pos], b',' | b'}' | b']')
+                        && !self.b[self.pos].is_ascii_whitespace()
+                    {
+                        self.pos += 1;
+                    }
+                    (self.pos > start).then_some(())
+                }
+            }
+        }
+    }
+}
+
+/// Parses scenario text and builds its world; a value error found while building
+/// carries the line where the offending field is written.
+pub fn load(text: &str, format: Format) -> Result<(Scenario, World), ScenarioError> {
+    let scenario = parse_scenario(text, format)?;
+    let world = build_world(&scenario).map_err(|e| with_line(e, text, format))?;
+    Ok((scenario, world))
+}
+
+/// Fills in the line of an error's field from the text it came from, if not known.
+pub fn with_line(mut e: ScenarioError, text: &str, format: Format) -> ScenarioError {
+    if e.line.is_none() {
+        if let Some(field) = &e.field {
+            e.line = locate_field(text, format, field);
+        }
+    }
+    e
 }

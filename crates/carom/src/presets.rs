@@ -19,9 +19,20 @@ macro_rules! preset {
     };
 }
 
+/// Every preset, in the order `carom presets` lists them: the tutorial's levels, then
+/// the scenes that go beyond it.
 pub const PRESETS: &[Preset] = &[
-    preset!("break", "cue ball into a 15-ball triangular rack, mirror symmetric about the cue line"),
-    preset!("gas", "random elastic gas of 10,000 unit disks at area fraction 0.3 (benchmark scene)"),
+    preset!("level1", "uniform motion: one ball gliding, no gravity, no wall reached (impulse)"),
+    preset!("level2", "gravity: a thrown ball on its parabola, no wall reached (impulse)"),
+    preset!("level3", "wall bounce under gravity: one ball off the floor and the side walls (impulse)"),
+    preset!("level4", "7-ball billiard with sequential impulse collisions"),
+    preset!("level5", "one ball bouncing on a spring floor under gravity (spring; try the integrators)"),
+    preset!("level6", "the level-4 billiard on springs (spring)"),
+    preset!("level7", "dry friction and a kinematic ball sweeping the table (spring)"),
+    preset!("three-ball", "one ball hits two touching balls at once, mirror symmetric (simultaneous)"),
+    preset!("newton-cradle", "five touching balls, the first moving into the chain (simultaneous)"),
+    preset!("break", "cue ball into a 15-ball triangular rack, mirror symmetric about the cue line (spring)"),
+    preset!("gas", "random elastic gas of 10,000 unit disks at area fraction 0.3, the benchmark scene (spring)"),
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {

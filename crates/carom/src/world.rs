@@ -217,6 +217,35 @@ impl World {
         Ok(())
     }
 
+    /// The state checks every model gets, whether or not it makes its own: positions
+    /// and velocities finite, and no dynamic ball farther outside the table than the
+    /// table's own size. Walls hold balls within a fraction of their radius in any sane
+    /// run (a spring wall lets a ball in by `v sqrt(m/k)`), so a ball that far out means
+    /// energy ran away, the mark of an unstable integration (e.g. a stack whose stiffest
+    /// mode exceeds the pairwise stability limit); a kinematic ball goes where it is told
+    /// and is exempt. O(N): callers run it every so many steps, not every step.
+    pub fn check_physical(&self) -> Result<(), StepError> {
+        let (b, t) = (&self.balls, &self.table);
+        let margin = t.width.max(t.height);
+        for i in 0..b.len() {
+            let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
+            if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
+                return Err(StepError::Unstable(format!(
+                    "ball {i} has a position or velocity that is no longer finite"
+                )));
+            }
+            let outside = (-x).max(x - t.width).max(-y).max(y - t.height);
+            if outside > margin && !b.is_kinematic(i) {
+                return Err(StepError::Unstable(format!(
+                    "ball {i} is at ({x:.6e}, {y:.6e}), farther outside the {} x {} table than \
+                     the table is large",
+                    t.width, t.height
+                )));
+            }
+        }
+        Ok(())
+    }
+
     pub fn collisions(&self) -> u64 {
         self.model.collisions()
     }
@@ -238,7 +267,10 @@ impl World {
 fn check_table(t: &Table) -> Result<(), BuildError> {
     for (name, v) in [("table.width", t.width), ("table.height", t.height)] {
         if !(v.is_finite() && v > 0.0) {
-            return Err(bad(name, format!("must be a positive finite number (got {v})")));
+            return Err(bad(
+                name,
+                format!("must be a positive finite number (got {v})"),
+            ));
         }
     }
     Ok(())
@@ -255,7 +287,10 @@ fn check_finite(field: &str, v: f64) -> Result<(), BuildError> {
 /// Validates the physics against these balls; returns warnings that do not stop a run.
 pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildError> {
     if !(p.dt.is_finite() && p.dt > 0.0) {
-        return Err(bad("physics.dt", format!("must be positive (got {})", p.dt)));
+        return Err(bad(
+            "physics.dt",
+            format!("must be positive (got {})", p.dt),
+        ));
     }
     check_finite("physics.gravity[0]", p.gravity[0])?;
     check_finite("physics.gravity[1]", p.gravity[1])?;

@@ -60,7 +60,13 @@ impl CollisionModel for Impulse {
 
 /// The two-ball collision along the line of centres, if the balls strictly overlap
 /// (and, with glitch prevention, approach). Returns whether an impulse was applied.
-pub fn collide_pair(balls: &mut Balls, i: usize, j: usize, e: f64, glitch_prevention: bool) -> bool {
+pub fn collide_pair(
+    balls: &mut Balls,
+    i: usize,
+    j: usize,
+    e: f64,
+    glitch_prevention: bool,
+) -> bool {
     let dx = balls.x[j] - balls.x[i];
     let dy = balls.y[j] - balls.y[i];
     let d = dx.hypot(dy);
@@ -94,10 +100,24 @@ pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention:
             continue;
         }
         let r = balls.r[i];
-        if reflect(&mut balls.vx[i], balls.x[i], r, table.width, e, glitch_prevention) {
+        if reflect(
+            &mut balls.vx[i],
+            balls.x[i],
+            r,
+            table.width,
+            e,
+            glitch_prevention,
+        ) {
             bounces += 1;
         }
-        if reflect(&mut balls.vy[i], balls.y[i], r, table.height, e, glitch_prevention) {
+        if reflect(
+            &mut balls.vy[i],
+            balls.y[i],
+            r,
+            table.height,
+            e,
+            glitch_prevention,
+        ) {
             bounces += 1;
         }
     }
@@ -110,7 +130,7 @@ fn reflect(v: &mut f64, pos: f64, r: f64, size: f64, e: f64, glitch_prevention: 
     let into_low = pos < r && (!glitch_prevention || *v < 0.0);
     let into_high = size - r < pos && (!glitch_prevention || *v > 0.0);
     if into_low || into_high {
-        *v = -e * *v;
+        *v *= -e;
         true
     } else {
         false

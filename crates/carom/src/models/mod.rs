@@ -74,7 +74,9 @@ pub fn create(
     Ok(match kind {
         ModelKind::Impulse => Box::new(impulse::Impulse::new()),
         ModelKind::Spring => Box::new(spring::Spring::new(balls, physics)),
-        ModelKind::Simultaneous => Box::new(simultaneous::Simultaneous::new(balls, table, physics)?),
+        ModelKind::Simultaneous => {
+            Box::new(simultaneous::Simultaneous::new(balls, table, physics)?)
+        }
         ModelKind::Event => Box::new(event::Event::new(balls, table, physics)?),
     })
 }

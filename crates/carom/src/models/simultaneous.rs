@@ -10,7 +10,11 @@ pub struct Simultaneous {
 }
 
 impl Simultaneous {
-    pub fn new(_balls: &Balls, _table: &Table, _physics: &Physics) -> Result<Simultaneous, StepError> {
+    pub fn new(
+        _balls: &Balls,
+        _table: &Table,
+        _physics: &Physics,
+    ) -> Result<Simultaneous, StepError> {
         Err(StepError::Unsupported(
             "the simultaneous model is not built yet".to_string(),
         ))

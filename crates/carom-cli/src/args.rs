@@ -1,0 +1,272 @@
+//! The command line: what `carom` accepts, with the checks clap can make before
+//! anything is loaded.
+
+use std::path::PathBuf;
+
+use carom::parse::{field_path, PathSeg};
+use carom::ModelKind;
+use clap::{ArgGroup, Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "carom",
+    version,
+    about = "2D ball-collision simulator: impulse, spring, simultaneous and event-driven models",
+    arg_required_else_help = true,
+    // `--dt -1` must reach the value check (and be refused there), not be taken for a flag.
+    allow_negative_numbers = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a scenario and print a summary of the run
+    Run(Box<RunArgs>),
+    /// List the built-in scenarios, one per line
+    Presets,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group(ArgGroup::new("sampled").args(["trajectory", "diagnostics"]).multiple(true)),
+    after_help = "\
+Exit status: 0 success; 2 bad usage or bad input (one line on stderr, nothing written);
+1 the simulation failed while running (outputs hold the last good state).
+
+Examples:
+  carom run break
+  carom run level5 --set physics.integrator=velocity-verlet --time 600
+  carom run gas --set generators.0.n=100000 --steps 200 --threads 2
+  carom run break --out state.json && carom run state.json --steps 1000"
+)]
+pub struct RunArgs {
+    /// A built-in preset (see `carom presets`) or a scenario file (.toml or .json); a
+    /// state file written by --out is a scenario too, and resumes where it stopped
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: String,
+
+    /// Collision model, overriding the scenario's physics.model
+    #[arg(long, value_name = "M", value_parser = parse_model)]
+    pub model: Option<ModelKind>,
+
+    /// Number of steps to run [default: the scenario's duration / dt]
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "time",
+        allow_negative_numbers = true
+    )]
+    pub steps: Option<u64>,
+
+    /// Simulated time to run, rounded to whole steps [default: the scenario's duration]
+    #[arg(long, value_name = "T", value_parser = parse_time, allow_negative_numbers = true)]
+    pub time: Option<f64>,
+
+    /// Time step, overriding the scenario's physics.dt
+    #[arg(long, value_name = "DT", value_parser = parse_dt, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+
+    /// Change one value of the scenario before it is built. KEY is a dotted path into
+    /// the document, a number indexing an array (physics.stiffness, balls.2.vx,
+    /// generators.0.n, physics.friction.mu); an index one past the end appends. VALUE
+    /// is a TOML value (10, 0.5, true, [0.0, 0.7], {kind = "dry", mu = 0.1}); anything
+    /// that is not valid TOML is taken as a plain string, so names need no quotes
+    /// (physics.integrator=velocity-verlet). May be repeated; applied in order.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+    pub sets: Vec<SetArg>,
+
+    /// Write the final state (JSON; itself a scenario that resumes the run)
+    #[arg(long, value_name = "STATE.json")]
+    pub out: Option<PathBuf>,
+
+    /// Write positions and velocities: CSV, a header then one row per ball per
+    /// sampled step (step,time,id,x,y,vx,vy)
+    #[arg(long, value_name = "FILE.csv")]
+    pub trajectory: Option<PathBuf>,
+
+    /// Write energies, momentum and collisions: CSV, a header then one row per
+    /// sampled step (step,time,kinetic_energy,potential_energy,total_energy,
+    /// momentum_x,momentum_y,collisions,symmetry_error; the last empty without a
+    /// declared symmetry)
+    #[arg(long, value_name = "FILE.csv")]
+    pub diagnostics: Option<PathBuf>,
+
+    /// Sample --trajectory and --diagnostics every K steps (the first and the last
+    /// step are always sampled) [default: 1]
+    #[arg(long, value_name = "K", requires = "sampled", value_parser = parse_every,
+          allow_negative_numbers = true)]
+    pub every: Option<u64>,
+
+    /// Worker threads for the parallel parts of a step; results are bit-identical for
+    /// any count [default: all cores for scenes of 8192 balls or more, else 1]
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: Option<u64>,
+
+    /// Print nothing but errors
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One `--set KEY=VALUE`, or a dedicated option (`--model`, `--dt`) expressed the same
+/// way so that errors it causes are reported against it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetArg {
+    /// How the user wrote it, to name it in errors (`--set balls.2.vx=3`).
+    pub label: String,
+    pub path: Vec<PathSeg>,
+    pub value: toml::Value,
+}
+
+impl SetArg {
+    pub fn model(m: ModelKind) -> SetArg {
+        SetArg {
+            label: format!("--model {}", m.name()),
+            path: field_path("physics.model"),
+            value: toml::Value::String(m.name().to_string()),
+        }
+    }
+
+    pub fn dt(dt: f64) -> SetArg {
+        SetArg {
+            label: format!("--dt {dt}"),
+            path: field_path("physics.dt"),
+            value: toml::Value::Float(dt),
+        }
+    }
+}
+
+fn parse_set(s: &str) -> Result<SetArg, String> {
+    let (key, value) = s
+        .split_once('=')
+        .ok_or_else(|| "expected KEY=VALUE (e.g. physics.stiffness=10)".to_string())?;
+    let key = key.trim();
+    if key.is_empty() || key.split('.').any(str::is_empty) {
+        return Err(format!("'{key}' is not a dotted path (e.g. balls.0.vx)"));
+    }
+    let path = field_path(key);
+    Ok(SetArg {
+        label: format!("--set {s}"),
+        path,
+        value: toml_value(value.trim()),
+    })
+}
+
+/// A TOML value if the text is one, else the text as a string.
+fn toml_value(text: &str) -> toml::Value {
+    match format!("v = {text}").parse::<toml::Table>() {
+        Ok(mut t) => t
+            .remove("v")
+            .unwrap_or_else(|| toml::Value::String(text.to_string())),
+        Err(_) => toml::Value::String(text.to_string()),
+    }
+}
+
+fn parse_model(s: &str) -> Result<ModelKind, String> {
+    ModelKind::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = ModelKind::ALL.iter().map(|m| m.name()).collect();
+        format!("unknown model (expected one of: {})", names.join(", "))
+    })
+}
+
+fn parse_count(s: &str, max: u64) -> Result<u64, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "not a whole number".to_string())?;
+    match n {
+        0 => Err("must be at least 1".to_string()),
+        n if n > max => Err(format!("must be at most {max}")),
+        n => Ok(n),
+    }
+}
+
+fn parse_every(s: &str) -> Result<u64, String> {
+    parse_count(s, u64::MAX)
+}
+
+/// More threads than this is a typo, not a machine.
+const MAX_THREADS: u64 = 1024;
+
+fn parse_threads(s: &str) -> Result<u64, String> {
+    parse_count(s, MAX_THREADS)
+}
+
+fn parse_f64(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .map_err(|_| "not a number".to_string())
+}
+
+fn parse_dt(s: &str) -> Result<f64, String> {
+    let v = parse_f64(s)?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err("must be a positive finite number".to_string())
+    }
+}
+
+fn parse_time(s: &str) -> Result<f64, String> {
+    let v = parse_f64(s)?;
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err("must be a non-negative finite number".to_string())
+    }
+}
+
+/// Clap's error text in one line: its first paragraph (the usage block and the help
+/// hint that follow are dropped), the "error: " prefix replaced by the program name.
+pub fn clap_error_line(rendered: &str) -> String {
+    let first: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let text = first.join(" ");
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    format!("carom: {text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_values_are_toml_or_plain_strings() {
+        let s = parse_set("physics.stiffness=10").unwrap();
+        assert_eq!(s.value, toml::Value::Integer(10));
+        assert_eq!(
+            s.path,
+            vec![
+                PathSeg::Key("physics".into()),
+                PathSeg::Key("stiffness".into())
+            ]
+        );
+        let s = parse_set("physics.integrator=velocity-verlet").unwrap();
+        assert_eq!(s.value, toml::Value::String("velocity-verlet".into()));
+        let s = parse_set("physics.model=\"impulse\"").unwrap();
+        assert_eq!(s.value, toml::Value::String("impulse".into()));
+        let s = parse_set("balls.2.vx=-3.5").unwrap();
+        assert_eq!(s.path[1], PathSeg::Index(2));
+        assert_eq!(s.value, toml::Value::Float(-3.5));
+        let s = parse_set("physics.gravity=[0, 0.7]").unwrap();
+        assert!(s.value.is_array());
+        assert!(parse_set("physics.dt").is_err());
+        assert!(parse_set("physics..dt=1").is_err());
+        assert!(parse_set("=1").is_err());
+    }
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        let rendered = "error: the following required arguments were not provided:\n  <SCENARIO>\n\nUsage: carom run <SCENARIO>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            clap_error_line(rendered),
+            "carom: the following required arguments were not provided: <SCENARIO>"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! Output files, written whole or not at all: each goes to a temporary file in the
+//! target's directory (created before the run, so an unwritable place is reported
+//! before any work) and is renamed over the target only when complete. Dropping an
+//! uncommitted file removes the temporary.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use carom::{Diagnostics, World};
+use tempfile::NamedTempFile;
+
+use crate::error::CliError;
+
+pub struct AtomicFile {
+    target: PathBuf,
+    /// The option that asked for it, to name it in errors.
+    option: &'static str,
+    out: BufWriter<NamedTempFile>,
+}
+
+impl AtomicFile {
+    /// Checks the target's directory and opens the temporary file there.
+    pub fn create(option: &'static str, target: &Path) -> Result<AtomicFile, CliError> {
+        let shown = target.display();
+        let ends_in_separator = target.to_string_lossy().ends_with(std::path::is_separator);
+        if target.is_dir() || target.file_name().is_none() || ends_in_separator {
+            return Err(CliError::input(format!(
+                "{option} '{shown}': not a file name (it names a directory)"
+            )));
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(CliError::input(format!(
+                "{option} {shown}: directory {} does not exist",
+                dir.display()
+            )));
+        }
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".carom-").suffix(".tmp");
+        // A temporary file is private by default; the output is an ordinary file, so it
+        // gets the usual mode (the umask still applies at creation).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let tmp = builder.tempfile_in(dir).map_err(|e| {
+            CliError::input(format!(
+                "{option} {shown}: cannot write in {}: {e}",
+                dir.display()
+            ))
+        })?;
+        Ok(AtomicFile {
+            target: target.to_path_buf(),
+            option,
+            out: BufWriter::new(tmp),
+        })
+    }
+
+    fn io_error(&self, e: impl std::fmt::Display) -> CliError {
+        CliError::run(format!("{} {}: {e}", self.option, self.target.display()))
+    }
+
+    /// Flushes and renames the temporary file over the target.
+    pub fn commit(self) -> Result<(), CliError> {
+        let target = self.target.clone();
+        let option = self.option;
+        let tmp = self
+            .out
+            .into_inner()
+            .map_err(|e| CliError::run(format!("{option} {}: {}", target.display(), e.error())))?;
+        tmp.as_file()
+            .sync_all()
+            .map_err(|e| CliError::run(format!("{option} {}: {e}", target.display())))?;
+        tmp.persist(&target)
+            .map_err(|e| CliError::run(format!("{option} {}: {}", target.display(), e.error)))?;
+        Ok(())
+    }
+
+    /// Writes, turning an I/O error into a run failure naming the file.
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        let r = self.out.write_all(bytes);
+        r.map_err(|e| self.io_error(e))
+    }
+}
+
+/// `--trajectory`: a header, then one row per ball per sample.
+pub struct Trajectory {
+    file: AtomicFile,
+    line: String,
+}
+
+impl Trajectory {
+    pub const HEADER: &'static str = "step,time,id,x,y,vx,vy\n";
+
+    pub fn create(target: &Path) -> Result<Trajectory, CliError> {
+        let mut file = AtomicFile::create("--trajectory", target)?;
+        file.write_all(Self::HEADER.as_bytes())?;
+        Ok(Trajectory {
+            file,
+            line: String::with_capacity(128),
+        })
+    }
+
+    /// Rows for every ball at the world's current step. Floats are written in their
+    /// shortest form that reads back to the same value.
+    pub fn sample(&mut self, world: &World) -> Result<(), CliError> {
+        use std::fmt::Write as _;
+        let b = world.balls();
+        for i in 0..b.len() {
+            self.line.clear();
+            let _ = writeln!(
+                self.line,
+                "{},{},{},{},{},{},{}",
+                world.steps, world.time, i, b.x[i], b.y[i], b.vx[i], b.vy[i]
+            );
+            self.file.write_all(self.line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    pub fn commit(self) -> Result<(), CliError> {
+        self.file.commit()
+    }
+}
+
+/// `--diagnostics`: a header, then one row per sample.
+pub struct DiagnosticsCsv {
+    file: AtomicFile,
+}
+
+impl DiagnosticsCsv {
+    pub const HEADER: &'static str = "step,time,kinetic_energy,potential_energy,total_energy,\
+momentum_x,momentum_y,collisions,symmetry_error\n";
+
+    pub fn create(target: &Path) -> Result<DiagnosticsCsv, CliError> {
+        let mut file = AtomicFile::create("--diagnostics", target)?;
+        file.write_all(Self::HEADER.as_bytes())?;
+        Ok(DiagnosticsCsv { file })
+    }
+
+    /// One row; `symmetry_error` is empty when the scenario declares no symmetry.
+    pub fn sample(&mut self, steps: u64, time: f64, d: &Diagnostics) -> Result<(), CliError> {
+        let sym = d.symmetry_error.map(|s| s.to_string()).unwrap_or_default();
+        let row = format!(
+            "{steps},{time},{},{},{},{},{},{},{sym}\n",
+            d.kinetic_energy,
+            d.potential_energy,
+            d.total_energy,
+            d.momentum[0],
+            d.momentum[1],
+            d.collisions
+        );
+        self.file.write_all(row.as_bytes())
+    }
+
+    pub fn commit(self) -> Result<(), CliError> {
+        self.file.commit()
+    }
+}
+
+/// `--out`: the state, as pretty JSON.
+pub fn write_state(file: AtomicFile, state: &carom::Scenario) -> Result<(), CliError> {
+    let mut file = file;
+    let json = serde_json::to_string_pretty(state)
+        .map_err(|e| CliError::run(format!("--out: cannot encode the state: {e}")))?;
+    file.write_all(json.as_bytes())?;
+    file.write_all(b"\n")?;
+    file.commit()
+}

@@ -1,0 +1,315 @@
+//! `carom run`: load, step, sample, report. A step that fails leaves the balls
+//! part-way through it, so the loop keeps a checkpoint of the last good state (at
+//! every sample, and every few steps in between) to write when the run cannot go on.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use carom::{Balls, Diagnostics, StepError, World};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::args::{RunArgs, SetArg};
+use crate::error::CliError;
+use crate::load::{load, Loaded};
+use crate::output::{self, AtomicFile, DiagnosticsCsv, Trajectory};
+use crate::summary::Summary;
+
+/// Steps between checkpoints when no sample falls sooner. Copying the balls costs
+/// about as much as a small fraction of one step; every 16 steps it is below 1% of
+/// the run while the state written after a failure is at most 16 steps old.
+const CHECKPOINT_EVERY: u64 = 16;
+
+/// Scenes at least this large get all cores by default: below it the spring model's
+/// parallel chunks (4096 balls) leave little to share and a pool only costs.
+const PARALLEL_FROM_BALLS: usize = 8192;
+
+/// The most steps a run may ask for (about 10^15: years of stepping even for one ball).
+const MAX_STEPS: f64 = 1e15;
+
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let mut sets = args.sets.clone();
+    if let Some(m) = args.model {
+        sets.push(SetArg::model(m));
+    }
+    if let Some(dt) = args.dt {
+        sets.push(SetArg::dt(dt));
+    }
+    let Loaded {
+        scenario,
+        mut world,
+    } = load(&args.scenario, &sets)?;
+
+    let dt = world.physics().dt;
+    let steps = match (args.steps, args.time) {
+        (Some(n), _) => n,
+        (None, Some(t)) => steps_for(t, dt, "--time")?,
+        (None, None) => steps_for(scenario.duration, dt, "duration")?,
+    };
+    let threads = match args.threads {
+        Some(n) => n as usize,
+        None if world.balls().len() >= PARALLEL_FROM_BALLS => {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+        None => 1,
+    };
+    world
+        .set_threads(threads)
+        .map_err(|e| CliError::input(format!("--threads {threads}: {}", e.message)))?;
+
+    check_distinct(&[
+        ("--out", args.out.as_deref()),
+        ("--trajectory", args.trajectory.as_deref()),
+        ("--diagnostics", args.diagnostics.as_deref()),
+    ])?;
+    let out = args
+        .out
+        .as_deref()
+        .map(|p| AtomicFile::create("--out", p))
+        .transpose()?;
+    let mut sampler = Sampler {
+        trajectory: args
+            .trajectory
+            .as_deref()
+            .map(Trajectory::create)
+            .transpose()?,
+        diagnostics: args
+            .diagnostics
+            .as_deref()
+            .map(DiagnosticsCsv::create)
+            .transpose()?,
+        last: None,
+    };
+
+    if !args.quiet {
+        for w in world.warnings() {
+            eprintln!("carom: warning: {w}");
+        }
+    }
+
+    let start = world.diagnostics();
+    let (first_step, first_time) = (world.steps, world.time);
+    sampler.sample(&world)?;
+    let bar = progress_bar(steps, args.quiet);
+    let every = args.every.unwrap_or(1);
+    let sampling = sampler.trajectory.is_some() || sampler.diagnostics.is_some();
+    // Progress updates about every 2^20 ball-steps: often enough to look live, rarely
+    // enough to cost nothing even for a single ball.
+    let tick = ((1u64 << 20) / world.balls().len().max(1) as u64).max(1);
+
+    let mut checkpoint = Checkpoint::new(&world);
+    let clock = Instant::now();
+    let mut failure: Option<StepError> = None;
+    for k in 1..=steps {
+        if let Err(e) = world.step() {
+            failure = Some(e);
+            break;
+        }
+        let sample_due = sampling && (k % every == 0 || k == steps);
+        if sample_due || k % CHECKPOINT_EVERY == 0 || k == steps {
+            if let Err(e) = checkpoint.update(&world) {
+                failure = Some(e);
+                break;
+            }
+        }
+        if sample_due {
+            sampler.sample(&world)?;
+        }
+        if let Some(bar) = &bar {
+            if k % tick == 0 {
+                bar.set_position(k);
+            }
+        }
+    }
+    let wall = clock.elapsed();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+
+    if let Some(StepError::Unsupported(msg)) = &failure {
+        // The model cannot run this scene at all: bad input, nothing is written.
+        let origin = match args.model {
+            Some(m) => SetArg::model(m).label,
+            None => args.scenario.clone(),
+        };
+        return Err(CliError::input(format!("{origin}: physics.model: {msg}")));
+    }
+    let failed_at = failure.as_ref().map(|_| (world.steps, world.time));
+    if failure.is_some() {
+        checkpoint.restore(&mut world);
+        sampler.sample(&world)?;
+    }
+
+    let end = world.diagnostics();
+    let end = Diagnostics {
+        collisions: checkpoint.collisions,
+        ..end
+    };
+    if let Some(out) = out {
+        let mut state = carom::state::snapshot(&world, scenario.duration);
+        state.description = scenario.description.clone();
+        if let Some(d) = state.diagnostics.as_mut() {
+            // Like `steps`, a resumed run's count continues the one it resumed.
+            let before = scenario
+                .diagnostics
+                .as_ref()
+                .and_then(|d| d.get("collisions"))
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0);
+            d["collisions"] = serde_json::json!(before + checkpoint.collisions);
+        }
+        output::write_state(out, &state)?;
+    }
+    sampler.commit()?;
+
+    if !args.quiet {
+        let summary = Summary {
+            world: &world,
+            start: &start,
+            end: &end,
+            first_step,
+            first_time,
+            wall,
+            threads: world.threads(),
+        };
+        crate::print_stdout(&summary.to_string());
+    }
+
+    match (failure, failed_at) {
+        (Some(e), Some((step, time))) => Err(CliError::run(format!(
+            "carom: {e} (step {step}, t = {time}); stopped at the last good state, step {} \
+             (t = {}){}",
+            world.steps,
+            world.time,
+            if args.out.is_some() || args.trajectory.is_some() || args.diagnostics.is_some() {
+                ", which the requested outputs hold"
+            } else {
+                ""
+            }
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Whole steps covering `t`, to the nearest (so 200 / 0.05 is 4000 despite rounding).
+fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, CliError> {
+    let n = (t / dt).round();
+    if !(n.is_finite() && n >= 0.0) {
+        return Err(CliError::input(format!("{what} {t}: not a run length")));
+    }
+    if n > MAX_STEPS {
+        return Err(CliError::input(format!(
+            "{what} {t}: {n:e} steps of dt = {dt} is more than any run can take ({MAX_STEPS:e})"
+        )));
+    }
+    Ok(n as u64)
+}
+
+fn check_distinct(outputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        for (b, pb) in &outputs[i + 1..] {
+            if let (Some(pa), Some(pb)) = (pa, pb) {
+                if pa == pb {
+                    return Err(CliError::input(format!(
+                        "{a} and {b} name the same file {}",
+                        pa.display()
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn progress_bar(steps: u64, quiet: bool) -> Option<ProgressBar> {
+    if quiet || !std::io::stderr().is_terminal() || steps == 0 {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} {wide_bar} {pos}/{len} steps ({per_sec}, {eta} left)",
+    ) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}
+
+/// The trajectory and diagnostics files, sampled together.
+struct Sampler {
+    trajectory: Option<Trajectory>,
+    diagnostics: Option<DiagnosticsCsv>,
+    /// The step last sampled, so a restored checkpoint is not written twice.
+    last: Option<u64>,
+}
+
+impl Sampler {
+    fn sample(&mut self, world: &World) -> Result<(), CliError> {
+        if self.last == Some(world.steps) {
+            return Ok(());
+        }
+        self.last = Some(world.steps);
+        if let Some(t) = &mut self.trajectory {
+            t.sample(world)?;
+        }
+        if let Some(d) = &mut self.diagnostics {
+            d.sample(world.steps, world.time, &world.diagnostics())?;
+        }
+        Ok(())
+    }
+
+    fn commit(self) -> Result<(), CliError> {
+        if let Some(t) = self.trajectory {
+            t.commit()?;
+        }
+        if let Some(d) = self.diagnostics {
+            d.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// A copy of the last state known to be good.
+struct Checkpoint {
+    balls: Balls,
+    time: f64,
+    steps: u64,
+    collisions: u64,
+}
+
+impl Checkpoint {
+    fn new(world: &World) -> Checkpoint {
+        Checkpoint {
+            balls: world.balls().clone(),
+            time: world.time,
+            steps: world.steps,
+            collisions: world.collisions(),
+        }
+    }
+
+    /// Copies the world's state in (reusing the buffers), unless it is no longer
+    /// physical: then the previous checkpoint stays the last good one.
+    fn update(&mut self, world: &World) -> Result<(), StepError> {
+        world.check_physical()?;
+        let b = world.balls();
+        let c = &mut self.balls;
+        c.x.clone_from(&b.x);
+        c.y.clone_from(&b.y);
+        c.vx.clone_from(&b.vx);
+        c.vy.clone_from(&b.vy);
+        c.r.clone_from(&b.r);
+        c.m.clone_from(&b.m);
+        c.inv_m.clone_from(&b.inv_m);
+        c.color.clone_from(&b.color);
+        self.time = world.time;
+        self.steps = world.steps;
+        self.collisions = world.collisions();
+        Ok(())
+    }
+
+    fn restore(&self, world: &mut World) {
+        world.balls_mut().clone_from(&self.balls);
+        world.time = self.time;
+        world.steps = self.steps;
+    }
+}

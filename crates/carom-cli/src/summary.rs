@@ -1,0 +1,119 @@
+//! The summary a run prints on stdout.
+
+use std::fmt;
+use std::time::Duration;
+
+use carom::diagnostics::{energy_drift, momentum_drift};
+use carom::{Diagnostics, ModelKind, World};
+
+pub struct Summary<'a> {
+    pub world: &'a World,
+    pub start: &'a Diagnostics,
+    pub end: &'a Diagnostics,
+    pub first_step: u64,
+    pub first_time: f64,
+    pub wall: Duration,
+    pub threads: usize,
+}
+
+/// Six significant digits, fixed or scientific as fits.
+pub fn num(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let mag = x.abs().log10().floor() as i32;
+    if (-4..9).contains(&mag) {
+        let decimals = (5 - mag).max(0) as usize;
+        let s = format!("{x:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{x:.5e}")
+    }
+}
+
+impl fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = self.world;
+        let p = w.physics();
+        let n = w.balls().len();
+        let model = match p.model {
+            ModelKind::Spring => format!("spring model, {}", p.integrator.name()),
+            m => format!("{} model", m.name()),
+        };
+        writeln!(
+            f,
+            "{}: {model}, {n} ball{}",
+            w.name,
+            if n == 1 { "" } else { "s" }
+        )?;
+        let steps = w.steps - self.first_step;
+        writeln!(
+            f,
+            "time        {} -> {} ({steps} steps of dt = {})",
+            num(self.first_time),
+            num(w.time),
+            p.dt
+        )?;
+        writeln!(f, "collisions  {}", self.end.collisions)?;
+        let drift = energy_drift(self.start, self.end);
+        let kind = if self.start.total_energy != 0.0 {
+            "relative drift"
+        } else {
+            "drift"
+        };
+        writeln!(
+            f,
+            "energy      {} -> {} ({kind} {:+.3e})",
+            num(self.start.total_energy),
+            num(self.end.total_energy),
+            drift
+        )?;
+        let pd = momentum_drift(self.start, self.end);
+        let kind = if self.start.momentum_scale > 0.0 {
+            "relative to the initial sum of m|v|"
+        } else {
+            "absolute"
+        };
+        writeln!(f, "momentum    drift {pd:.3e} ({kind})")?;
+        if let (Some(err), Some(axis)) = (self.end.symmetry_error, w.symmetry_axis()) {
+            writeln!(
+                f,
+                "symmetry    error {err:.3e} (mirror axis y = {})",
+                num(axis)
+            )?;
+        }
+        let secs = self.wall.as_secs_f64();
+        let rate = if secs > 0.0 {
+            format!("{} ball-steps/s", num(n as f64 * steps as f64 / secs))
+        } else {
+            "too fast to time".to_string()
+        };
+        writeln!(
+            f,
+            "wall time   {} s, {rate}, {} thread{}",
+            num(secs),
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::num;
+
+    #[test]
+    fn numbers_keep_six_significant_digits() {
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(200.0), "200");
+        assert_eq!(num(31.999_999_7), "32");
+        assert_eq!(num(-213.456_789), "-213.457");
+        assert_eq!(num(0.000_123_456_7), "0.000123457");
+        assert_eq!(num(1.5e-7), "1.50000e-7");
+        assert_eq!(num(2.5e12), "2.50000e12");
+    }
+}
