@@ -387,13 +387,11 @@ impl ViewerApp {
             ("time", format!("{:.3}", w.time)),
             ("steps", w.steps.to_string()),
             ("collisions", d.collisions.to_string()),
-            ("kinetic energy", format!("{:.6e}", d.kinetic_energy)),
-            ("potential energy", format!("{:.6e}", d.potential_energy)),
-            ("total energy", format!("{:.6e}", d.total_energy)),
-            (
-                "momentum",
-                format!("({:.4e}, {:.4e})", d.momentum[0], d.momentum[1]),
-            ),
+            ("kinetic energy", format!("{:+.6e}", d.kinetic_energy)),
+            ("potential energy", format!("{:+.6e}", d.potential_energy)),
+            ("total energy", format!("{:+.6e}", d.total_energy)),
+            ("momentum x", format!("{:+.6e}", d.momentum[0])),
+            ("momentum y", format!("{:+.6e}", d.momentum[1])),
             ("energy drift", format!("{:+.3e}", self.sim.energy_drift())),
             (
                 "momentum drift",
@@ -408,7 +406,14 @@ impl ViewerApp {
                 "sim cost / frame",
                 format!("{cost:.2} ms (avg {:.2})", self.sim.frame_cost_avg_ms),
             ),
-            ("steps / frame", self.sim.last_frame_steps.to_string()),
+            (
+                "steps / frame",
+                if self.sim.running {
+                    self.sim.last_frame_steps.to_string()
+                } else {
+                    format!("{} (paused)", self.sim.last_frame_steps)
+                },
+            ),
             ("display frame", format!("{:.1} ms", 1e3 * frame_dt)),
             ("balls", w.balls().len().to_string()),
             ("threads", w.threads().to_string()),
@@ -671,12 +676,14 @@ impl eframe::App for ViewerApp {
         }
         egui::Panel::top("menu").show(ui, |ui| self.top_bar(ui));
         egui::Panel::left("controls")
-            .resizable(true)
-            .default_size(330.0)
+            .resizable(false)
+            .exact_size(330.0)
             .show(ui, |ui| self.side_panel(ui));
+        // Fixed widths: panels that followed their content would shift the table
+        // under the mouse whenever a number grows a digit.
         egui::Panel::right("diagnostics")
-            .resizable(true)
-            .default_size(270.0)
+            .resizable(false)
+            .exact_size(300.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.diagnostics_section(ui))
             });

@@ -358,6 +358,14 @@ impl Sim {
             (0.0, 0.0, tx, ty)
         } else {
             let t = n as f64 * self.world.physics().dt;
+            // Arrived up to round-off: stand still rather than creep (and be thrown
+            // on release) at a velocity made of rounding errors.
+            let arrived = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + b.abs());
+            let (tx, ty) = if arrived(x, tx) && arrived(y, ty) {
+                (x, y)
+            } else {
+                (tx, ty)
+            };
             let (mut vx, mut vy) = ((tx - x) / t, (ty - y) / t);
             let speed = vx.hypot(vy);
             let limit = self.drag_speed_limit(i);
@@ -854,6 +862,13 @@ mod tests {
             sim.frame();
         }
         assert!((sim.world().balls().x[0] - 900.0).abs() < 1e-6);
+        // Once there, it rests: letting go throws nothing.
+        sim.frame();
+        sim.release();
+        assert_eq!(
+            (sim.world().balls().vx[0], sim.world().balls().vy[0]),
+            (0.0, 0.0)
+        );
     }
 
     /// Drags ball 0 from x = 100 to x = 500 in one mouse move, across ball 1 at rest at
