@@ -7,6 +7,9 @@ use carom::parse::{field_path, PathSeg};
 use carom::ModelKind;
 use clap::{ArgGroup, Args, Parser, Subcommand};
 
+use crate::compare::CompareArgs;
+use crate::render::PictureArgs;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "carom",
@@ -25,6 +28,9 @@ pub struct Cli {
 pub enum Command {
     /// Run a scenario and print a summary of the run
     Run(Box<RunArgs>),
+    /// Run one scene under several models or integrators and compare them, one table
+    /// row each, optionally drawn side by side
+    Compare(Box<CompareArgs>),
     /// List the built-in scenarios, one per line
     Presets,
     /// Open the interactive viewer on a preset or a scenario file
@@ -135,6 +141,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u64>,
 
+    #[command(flatten)]
+    pub picture: PictureArgs,
+
     /// Print nothing but errors
     #[arg(long, short)]
     pub quiet: bool,
@@ -168,7 +177,7 @@ impl SetArg {
     }
 }
 
-fn parse_set(s: &str) -> Result<SetArg, String> {
+pub(crate) fn parse_set(s: &str) -> Result<SetArg, String> {
     let (key, value) = s
         .split_once('=')
         .ok_or_else(|| "expected KEY=VALUE (e.g. physics.stiffness=10)".to_string())?;
@@ -194,7 +203,7 @@ fn toml_value(text: &str) -> toml::Value {
     }
 }
 
-fn parse_model(s: &str) -> Result<ModelKind, String> {
+pub(crate) fn parse_model(s: &str) -> Result<ModelKind, String> {
     ModelKind::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = ModelKind::ALL.iter().map(|m| m.name()).collect();
         format!("unknown model (expected one of: {})", names.join(", "))
@@ -220,7 +229,7 @@ fn parse_every(s: &str) -> Result<u64, String> {
 /// More threads than this is a typo, not a machine.
 const MAX_THREADS: u64 = 1024;
 
-fn parse_threads(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_threads(s: &str) -> Result<u64, String> {
     parse_count(s, MAX_THREADS)
 }
 
@@ -230,7 +239,7 @@ fn parse_f64(s: &str) -> Result<f64, String> {
         .map_err(|_| "not a number".to_string())
 }
 
-fn parse_dt(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_dt(s: &str) -> Result<f64, String> {
     let v = parse_f64(s)?;
     if v.is_finite() && v > 0.0 {
         Ok(v)
@@ -239,7 +248,7 @@ fn parse_dt(s: &str) -> Result<f64, String> {
     }
 }
 
-fn parse_time(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_time(s: &str) -> Result<f64, String> {
     let v = parse_f64(s)?;
     if v.is_finite() && v >= 0.0 {
         Ok(v)

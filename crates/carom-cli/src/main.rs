@@ -4,10 +4,12 @@
 //! statuses and one-line messages).
 
 mod args;
+mod compare;
 mod error;
 mod load;
 mod output;
 mod overrides;
+mod render;
 mod run;
 mod summary;
 
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run(a) => run::run(*a),
+        Command::Compare(a) => compare::compare(*a),
         Command::Presets => presets(),
         Command::View(a) => view(a),
     };

@@ -87,6 +87,18 @@ impl AtomicFile {
     }
 }
 
+/// Lets encoders that stream (the animation of `--render`) write straight into the
+/// temporary file.
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// `--trajectory`: a header, then one row per ball per sample.
 pub struct Trajectory {
     file: AtomicFile,

@@ -13,6 +13,7 @@ use crate::args::{RunArgs, SetArg};
 use crate::error::CliError;
 use crate::load::{load, Loaded};
 use crate::output::{self, AtomicFile, DiagnosticsCsv, Trajectory};
+use crate::render::{plot_title, variant_label, Pictures};
 use crate::summary::Summary;
 
 /// Steps between checkpoints when no sample falls sooner. Copying the balls costs
@@ -22,7 +23,10 @@ const CHECKPOINT_EVERY: u64 = 16;
 
 /// Scenes at least this large get all cores by default: below it the spring model's
 /// parallel chunks (4096 balls) leave little to share and a pool only costs.
-const PARALLEL_FROM_BALLS: usize = 8192;
+pub(crate) const PARALLEL_FROM_BALLS: usize = 8192;
+
+/// The largest picture `--render` draws when `--size` is not given.
+const PICTURE_SIZE: (u32, u32) = (640, 480);
 
 /// The most steps a run may ask for (about 10^15: years of stepping even for one ball).
 const MAX_STEPS: f64 = 1e15;
@@ -61,6 +65,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         ("--out", args.out.as_deref()),
         ("--trajectory", args.trajectory.as_deref()),
         ("--diagnostics", args.diagnostics.as_deref()),
+        ("--render", args.picture.render.as_deref()),
+        ("--plot", args.picture.plot.as_deref()),
     ])?;
     let out = args
         .out
@@ -81,6 +87,16 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         last: None,
     };
 
+    let label = format!("{} · {}", world.name, variant_label(world.physics()));
+    let mut pictures = Pictures::create(
+        &args.picture,
+        &[&world],
+        &[label],
+        steps,
+        PICTURE_SIZE,
+        args.quiet,
+    )?;
+
     if !args.quiet {
         for w in world.warnings() {
             eprintln!("carom: warning: {w}");
@@ -90,6 +106,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let start = world.diagnostics();
     let (first_step, first_time) = (world.steps, world.time);
     sampler.sample(&world)?;
+    pictures.sample(&[Some(&world)], 0, steps)?;
     let bar = progress_bar(steps, args.quiet);
     let every = args.every.unwrap_or(1);
     let sampling = sampler.trajectory.is_some() || sampler.diagnostics.is_some();
@@ -98,6 +115,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let tick = ((1u64 << 20) / world.balls().len().max(1) as u64).max(1);
 
     let mut checkpoint = Checkpoint::new(&world);
+    let drawing_before = pictures.elapsed();
     let clock = Instant::now();
     let mut failure: Option<StepError> = None;
     for k in 1..=steps {
@@ -106,7 +124,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             break;
         }
         let sample_due = sampling && (k % every == 0 || k == steps);
-        if sample_due || k % CHECKPOINT_EVERY == 0 || k == steps {
+        let picture_due = pictures.due(k, steps);
+        if sample_due || picture_due || k % CHECKPOINT_EVERY == 0 || k == steps {
             if let Err(e) = checkpoint.update(&world) {
                 failure = Some(e);
                 break;
@@ -115,13 +134,19 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         if sample_due {
             sampler.sample(&world)?;
         }
+        if picture_due {
+            pictures.sample(&[Some(&world)], k, steps)?;
+        }
         if let Some(bar) = &bar {
             if k % tick == 0 {
                 bar.set_position(k);
             }
         }
     }
-    let wall = clock.elapsed();
+    // Drawing is not simulation: its time stays out of the reported speed.
+    let wall = clock
+        .elapsed()
+        .saturating_sub(pictures.elapsed() - drawing_before);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -138,6 +163,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if failure.is_some() {
         checkpoint.restore(&mut world);
         sampler.sample(&world)?;
+        pictures.sample_now(&[Some(&world)])?;
     }
 
     let end = world.diagnostics();
@@ -161,6 +187,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         output::write_state(out, &state)?;
     }
     sampler.commit()?;
+    let has_pictures = !pictures.is_empty();
+    let picture_lines = pictures.finish(&plot_title(&world))?;
 
     if !args.quiet {
         let summary = Summary {
@@ -172,7 +200,12 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             wall,
             threads: world.threads(),
         };
-        crate::print_stdout(&summary.to_string());
+        let mut text = summary.to_string();
+        for line in picture_lines {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        crate::print_stdout(&text);
     }
 
     match (failure, failed_at) {
@@ -181,7 +214,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
              (t = {}){}",
             world.steps,
             world.time,
-            if args.out.is_some() || args.trajectory.is_some() || args.diagnostics.is_some() {
+            if args.out.is_some()
+                || args.trajectory.is_some()
+                || args.diagnostics.is_some()
+                || has_pictures
+            {
                 ", which the requested outputs hold"
             } else {
                 ""
@@ -192,7 +229,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 }
 
 /// Whole steps covering `t`, to the nearest (so 200 / 0.05 is 4000 despite rounding).
-fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, CliError> {
+pub(crate) fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, CliError> {
     let n = (t / dt).round();
     if !(n.is_finite() && n >= 0.0) {
         return Err(CliError::input(format!("{what} {t}: not a run length")));
@@ -221,7 +258,7 @@ fn check_distinct(outputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {
     Ok(())
 }
 
-fn progress_bar(steps: u64, quiet: bool) -> Option<ProgressBar> {
+pub(crate) fn progress_bar(steps: u64, quiet: bool) -> Option<ProgressBar> {
     if quiet || !std::io::stderr().is_terminal() || steps == 0 {
         return None;
     }

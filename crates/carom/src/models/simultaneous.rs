@@ -1,11 +1,888 @@
-//! The `simultaneous` model: exact simultaneous multi-ball collisions.
+//! The `simultaneous` model: exact simultaneous multi-ball collisions (the double
+//! collision of the tutorial's seed 001, generalised to any number of balls and walls).
+//!
+//! Each step: free flight as in `impulse` (exact under constant gravity), then the
+//! contacts are resolved by [`ContactSolver`]:
+//!
+//! 1. Contacts are the ball pairs with `d <= r_i + r_j` and the balls touching or
+//!    penetrating a wall ("touching" allows a slack for round-off, see [`touch_slack`]).
+//!    A contact is active when it approaches: its normal relative velocity `g < 0`
+//!    (beyond round-off, see [`APPROACH`]).
+//! 2. Active contacts are grouped into clusters (connected through dynamic balls: a wall
+//!    or a kinematic ball has infinite mass, its velocity never changes, so it does not
+//!    couple the contacts that share it). Each cluster is solved exactly as the
+//!    non-negative least-squares problem `min |B lambda + (1+e) M^(1/2) v|`,
+//!    `lambda >= 0` ([`nnls`]), independently of the others, in parallel when there is
+//!    enough work; the result does not depend on the thread count.
+//! 3. `g` is recomputed on the touching contacts next to balls whose velocity changed;
+//!    while any approaches, repeat from 2 with the approaching ones. This carries an
+//!    impact along a touching chain (Newton's cradle) within one step. After a generous
+//!    number of passes ([`iteration_cap`]) one last solve takes every touching contact
+//!    as active, which always terminates.
+//!
+//! In mass-weighted velocities `u = M^(1/2) v` the outcome of a solve is
+//! `u' = u + (1+e) p`, with `p` the projection of `-u` onto the convex cone spanned by
+//! the contact columns of `B`: unique even when the impulses are not (loops in the
+//! contact graph), and kinetic energy drops by exactly `(1 - e^2) |p|^2 / 2`.
 
-use super::{CollisionModel, StepContext, StepError};
+pub mod nnls;
+
+use super::{free_flight, CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
+use crate::broadphase::Grid;
 use crate::scenario::ModelKind;
 use crate::world::{Physics, Table};
+use nnls::Nnls;
 
+const NONE: u32 = u32::MAX;
+
+/// A contact approaches when `g < -APPROACH * V`, with `V` the largest speed among the
+/// balls in contact when the resolution starts. Solved contacts end with `g'` equal to
+/// `-e g` or above up to the solver's round-off (a few `eps` times the impulse scale,
+/// about 1e-15 V, more for very unequal masses), so without a threshold a resting
+/// contact could be taken as approaching on the sign of round-off alone. 1e-10 sits five
+/// orders above that and still far below any approach that matters: a contact left
+/// approaching at 1e-10 V moves its balls by 1e-10 V dt per step.
+pub const APPROACH: f64 = 1e-10;
+
+/// Relative slack for "touching": pairs with `d <= r_i + r_j + s` and balls within `s`
+/// of a wall count as in contact. Positions carry round-off relative to their own
+/// magnitude (a few `eps` of the table size: a generated rack "touches" only up to
+/// that), so the slack scales with the table size and the largest diameter. 1e-9 is six
+/// orders above that round-off and far below a step's motion.
+pub const TOUCH_SLACK: f64 = 1e-9;
+
+/// Clusters with more contacts than this are solved in consecutive blocks of this size
+/// (each block exact, one after the other, the propagation loop then settling what the
+/// blocks leave). The dense solver costs O(n^3) time and O(n^2) memory per cluster:
+/// 512 contacts is a 2 MB matrix and some tens of milliseconds at worst (the benchmark
+/// measures 64), far beyond a rack or a cradle.
+pub const MAX_CLUSTER: usize = 512;
+
+/// Work (active contacts in a pass) below which the clusters are solved on the calling
+/// thread even when a pool is given: spreading a few tiny solves costs more than it saves.
+const PARALLEL_MIN_CONTACTS: usize = 256;
+
+/// The absolute touching slack for this table and these balls (see [`TOUCH_SLACK`]).
+pub fn touch_slack(balls: &Balls, table: &Table) -> f64 {
+    TOUCH_SLACK * (2.0 * balls.max_radius() + table.width.max(table.height))
+}
+
+/// Passes of the propagation loop before the all-contacts fallback. An impact crosses a
+/// touching chain in one pass per contact; four per contact lets it cross there and
+/// back twice. The constant covers the rattling of a light ball between heavy ones,
+/// about `pi sqrt(M/m)` passes: mass ratios up to some 1e5 still settle exactly.
+pub fn iteration_cap(contacts: usize) -> usize {
+    1000 + 4 * contacts
+}
+
+/// Resolves several contacts that happen at the same instant.
+///
+/// `contacts` are all the contacts touching at that instant (pairs `i < j` with
+/// `d <= r_i + r_j` up to round-off, and balls touching a wall), approaching or not;
+/// the solver decides which are active. Velocities in `balls` are updated in place,
+/// positions are not touched. Kinematic balls (`inv_m = 0`) are infinite masses and
+/// keep their velocity; walls are static. Contacts with no dynamic ball, and pairs with
+/// coincident centres, are ignored.
+///
+/// The resolution is the model's step 2 and 3: every cluster of approaching contacts
+/// solved exactly (Newton's restitution law as a complementarity problem, solved as a
+/// non-negative least-squares problem by an active-set method), repeated while any
+/// touching contact approaches, with the all-contacts fallback after
+/// [`iteration_cap`] passes. Afterwards no contact approaches faster than
+/// [`APPROACH`] times the largest speed involved (unless a moving kinematic ball
+/// crushes a ball against walls or other kinematic balls, where nothing can stop it). Impulses conserve momentum (pairs),
+/// never add kinetic energy (static walls and kinematic balls at rest included), and
+/// keep it exactly when `e = 1`.
+///
+/// `table` is not needed today (walls are static, their normals fixed); it is part of
+/// the signature so that callers need not know that. Returns how many contacts received
+/// a positive impulse (each counted once, however many passes it took part in).
+/// `solver` keeps scratch buffers between calls: nothing is allocated once they have
+/// grown to the largest problem seen.
+pub fn resolve_contacts(
+    balls: &mut Balls,
+    _table: &Table,
+    contacts: &[Contact],
+    restitution: f64,
+    solver: &mut ContactSolver,
+) -> usize {
+    solver.resolve(balls, contacts, restitution, None)
+}
+
+/// Counters kept over the solver's lifetime, for tests and diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SolverStats {
+    /// Calls that had at least one contact.
+    pub resolutions: u64,
+    /// Passes of the propagation loop (each solving every cluster once).
+    pub passes: u64,
+    /// Cluster solves.
+    pub clusters: u64,
+    /// Largest cluster solved, in contacts.
+    pub largest_cluster: usize,
+    /// Resolutions that reached the iteration cap and took the all-contacts fallback.
+    pub fallbacks: u64,
+    /// Cluster solves stopped by the NNLS round-off guard (never expected).
+    pub guard_hits: u64,
+    /// Clusters above [`MAX_CLUSTER`] solved block by block.
+    pub split_clusters: u64,
+    /// Passes whose clusters were spread over a thread pool.
+    pub parallel_passes: u64,
+}
+
+/// Per-worker scratch for one cluster solve.
+#[derive(Debug, Clone, Default)]
+struct ClusterWorker {
+    a: Vec<f64>,
+    h: Vec<f64>,
+    nnls: Nnls,
+    guard_hits: u64,
+}
+
+/// Contact data read by the cluster solves, separate from the scratch they write.
+#[derive(Debug, Clone, Default)]
+struct ContactSet {
+    /// Slot of side a (NONE for a wall) and side b. The normal points from a to b; for
+    /// a wall, a is the wall and the normal points into the table.
+    side_a: Vec<u32>,
+    side_b: Vec<u32>,
+    nx: Vec<f64>,
+    ny: Vec<f64>,
+    /// Inverse masses of the two sides (0 for a wall or a kinematic ball).
+    w_a: Vec<f64>,
+    w_b: Vec<f64>,
+    /// Index of the contact in the caller's list.
+    source: Vec<u32>,
+    /// Ball of each slot (the distinct balls that appear in contacts).
+    slot_ball: Vec<u32>,
+    /// Contacts of each slot: `adj[adj_start[s]..adj_start[s + 1]]`, in contact order.
+    adj_start: Vec<u32>,
+    adj: Vec<u32>,
+    /// Contacts of the current pass grouped by cluster; `cluster_start` delimits them.
+    order: Vec<u32>,
+    cluster_start: Vec<u32>,
+    /// Position of a contact in `order` during a pass, NONE otherwise.
+    pos: Vec<u32>,
+}
+
+impl ContactSet {
+    fn len(&self) -> usize {
+        self.side_b.len()
+    }
+
+    /// Normal relative velocity `g = (v_b - v_a) . n` (a wall does not move).
+    #[inline]
+    fn approach_speed(&self, k: usize, vx: &[f64], vy: &[f64]) -> f64 {
+        let b = self.slot_ball[self.side_b[k] as usize] as usize;
+        let (mut dvx, mut dvy) = (vx[b], vy[b]);
+        let a = self.side_a[k];
+        if a != NONE {
+            let a = self.slot_ball[a as usize] as usize;
+            dvx -= vx[a];
+            dvy -= vy[a];
+        }
+        dvx * self.nx[k] + dvy * self.ny[k]
+    }
+}
+
+/// Reusable state for resolving simultaneous contacts: the contact set of the current
+/// call, the clustering and iteration scratch, and one solver workspace per thread.
+#[derive(Debug, Clone, Default)]
+pub struct ContactSolver {
+    set: ContactSet,
+    /// Per ball: its slot during a call, NONE otherwise (reset after each call).
+    ball_slot: Vec<u32>,
+    /// Per contact: got a positive impulse during this call.
+    hit: Vec<bool>,
+    /// Per contact: last pass that listed it as a candidate (dedup stamp).
+    seen: Vec<u32>,
+    candidates: Vec<u32>,
+    active: Vec<u32>,
+    /// Per slot: velocity changed in the last pass.
+    changed: Vec<bool>,
+    changed_slots: Vec<u32>,
+    /// Union-find over slots, and the cluster number of each root.
+    parent: Vec<u32>,
+    root_cluster: Vec<u32>,
+    cluster_of: Vec<u32>,
+    cluster_size: Vec<u32>,
+    /// Impulses of the current pass, by position in `set.order`.
+    impulse: Vec<f64>,
+    /// `solve_all_active`: the warm start by loaded contact, the impulses by given contact.
+    start: Vec<f64>,
+    by_source: Vec<f64>,
+    workers: Vec<ClusterWorker>,
+    stats: SolverStats,
+}
+
+impl ContactSolver {
+    pub fn new() -> ContactSolver {
+        ContactSolver::default()
+    }
+
+    pub fn stats(&self) -> SolverStats {
+        self.stats
+    }
+
+    /// [`resolve_contacts`] with an optional thread pool: clusters are then solved in
+    /// parallel when there is enough work. Results are bit-identical with or without it.
+    pub fn resolve(
+        &mut self,
+        balls: &mut Balls,
+        contacts: &[Contact],
+        restitution: f64,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> usize {
+        self.load(balls, contacts);
+        let n = self.set.len();
+        if n == 0 {
+            self.unload();
+            return 0;
+        }
+        self.stats.resolutions += 1;
+        let mut speed: f64 = 0.0;
+        for &b in &self.set.slot_ball {
+            let b = b as usize;
+            speed = speed.max(balls.vx[b].hypot(balls.vy[b]));
+        }
+        let tol = APPROACH * speed;
+
+        // Pass 1 looks at every contact, later passes only at those next to a ball
+        // whose velocity changed: the others' g cannot have moved.
+        self.candidates.clear();
+        self.candidates.extend(0..n as u32);
+        let cap = iteration_cap(n);
+        let mut passes = 0;
+        loop {
+            self.active.clear();
+            for &k in &self.candidates {
+                if self.set.approach_speed(k as usize, &balls.vx, &balls.vy) < -tol {
+                    self.active.push(k);
+                }
+            }
+            if self.active.is_empty() {
+                break;
+            }
+            if passes == cap {
+                self.fallback(balls, restitution, tol, pool);
+                break;
+            }
+            // Ascending contact order makes the clustering (and so every result)
+            // independent of how the candidates were gathered.
+            self.active.sort_unstable();
+            self.pass(balls, restitution, pool);
+            passes += 1;
+            self.gather_candidates(passes as u32);
+        }
+        let hits = self.hit.iter().filter(|&&h| h).count();
+        self.unload();
+        hits
+    }
+
+    /// Solves the contact problem once with every given contact active (whether it
+    /// approaches or not), as one problem, and applies the impulses: the cluster solver
+    /// on its own, for tests and benchmarks. `start` is an optional non-negative warm
+    /// start, one value per contact. Returns the impulses (valid until the next call),
+    /// one per contact in the order given (0 for an ignored contact); an impulse `lambda` changes the
+    /// velocities by `-lambda n / m_i` and `+lambda n / m_j`, `n` pointing from `i` to `j`
+    /// (from a wall into the table).
+    pub fn solve_all_active(
+        &mut self,
+        balls: &mut Balls,
+        contacts: &[Contact],
+        restitution: f64,
+        start: Option<&[f64]>,
+    ) -> &[f64] {
+        self.load(balls, contacts);
+        let n = self.set.len();
+        self.by_source.clear();
+        self.by_source.resize(contacts.len(), 0.0);
+        if n > 0 {
+            self.start.clear();
+            if let Some(s) = start {
+                assert_eq!(s.len(), contacts.len(), "one start value per contact");
+                self.start
+                    .extend(self.set.source.iter().map(|&c| s[c as usize]));
+            }
+            // One cluster holding everything, whatever the graph.
+            self.set.order.clear();
+            self.set.order.extend(0..n as u32);
+            self.set.cluster_start.clear();
+            self.set.cluster_start.extend([0, n as u32]);
+            for p in 0..n {
+                self.set.pos[p] = p as u32;
+            }
+            self.impulse.clear();
+            self.impulse.resize(n, 0.0);
+            if self.workers.is_empty() {
+                self.workers.push(ClusterWorker::default());
+            }
+            let st = (start.is_some()).then_some(&self.start[..]);
+            self.workers[0].solve(
+                &self.set,
+                &balls.vx,
+                &balls.vy,
+                restitution,
+                0,
+                n,
+                st,
+                &mut self.impulse,
+            );
+            self.stats.guard_hits += self.workers[0].guard_hits;
+            self.workers[0].guard_hits = 0;
+            self.apply(balls);
+            for &s in &self.changed_slots {
+                self.changed[s as usize] = false;
+            }
+            self.changed_slots.clear();
+            for p in 0..n {
+                self.set.pos[p] = NONE;
+                self.by_source[self.set.source[p] as usize] = self.impulse[p];
+            }
+        }
+        self.unload();
+        &self.by_source
+    }
+
+    /// Builds the contact set: slots for the balls involved, normals, inverse masses,
+    /// and the slot-to-contact adjacency.
+    fn load(&mut self, balls: &Balls, contacts: &[Contact]) {
+        if self.ball_slot.len() < balls.len() {
+            self.ball_slot.resize(balls.len(), NONE);
+        }
+        let set = &mut self.set;
+        set.side_a.clear();
+        set.side_b.clear();
+        set.nx.clear();
+        set.ny.clear();
+        set.w_a.clear();
+        set.w_b.clear();
+        set.source.clear();
+        set.slot_ball.clear();
+        let ball_slot = &mut self.ball_slot;
+        let mut slot = |i: usize, slot_ball: &mut Vec<u32>| -> u32 {
+            if ball_slot[i] == NONE {
+                ball_slot[i] = slot_ball.len() as u32;
+                slot_ball.push(i as u32);
+            }
+            ball_slot[i]
+        };
+        for (c, contact) in contacts.iter().enumerate() {
+            match *contact {
+                Contact::Pair(i, j) => {
+                    let (i, j) = (i as usize, j as usize);
+                    let (wi, wj) = (balls.inv_m[i], balls.inv_m[j]);
+                    let dx = balls.x[j] - balls.x[i];
+                    let dy = balls.y[j] - balls.y[i];
+                    let d = dx.hypot(dy);
+                    // No line of centres, or nothing that can respond.
+                    if i == j || d == 0.0 || !d.is_finite() || wi + wj == 0.0 {
+                        continue;
+                    }
+                    let si = slot(i, &mut set.slot_ball);
+                    let sj = slot(j, &mut set.slot_ball);
+                    set.side_a.push(si);
+                    set.side_b.push(sj);
+                    set.nx.push(dx / d);
+                    set.ny.push(dy / d);
+                    set.w_a.push(wi);
+                    set.w_b.push(wj);
+                }
+                Contact::Wall(i, wall) => {
+                    let i = i as usize;
+                    let wi = balls.inv_m[i];
+                    if wi == 0.0 {
+                        continue;
+                    }
+                    let si = slot(i, &mut set.slot_ball);
+                    let [nx, ny] = wall.normal();
+                    set.side_a.push(NONE);
+                    set.side_b.push(si);
+                    set.nx.push(nx);
+                    set.ny.push(ny);
+                    set.w_a.push(0.0);
+                    set.w_b.push(wi);
+                }
+            }
+            set.source.push(c as u32);
+        }
+        let n = set.len();
+        let slots = set.slot_ball.len();
+        // Slot-to-contact adjacency by counting sort, contacts ascending per slot.
+        set.adj_start.clear();
+        set.adj_start.resize(slots + 1, 0);
+        for k in 0..n {
+            if set.side_a[k] != NONE {
+                set.adj_start[set.side_a[k] as usize + 1] += 1;
+            }
+            set.adj_start[set.side_b[k] as usize + 1] += 1;
+        }
+        for s in 0..slots {
+            set.adj_start[s + 1] += set.adj_start[s];
+        }
+        set.adj.clear();
+        set.adj.resize(set.adj_start[slots] as usize, 0);
+        // Fill with cluster_size as cursors (reused scratch).
+        self.cluster_size.clear();
+        self.cluster_size.extend_from_slice(&set.adj_start[..slots]);
+        for k in 0..n {
+            for s in [set.side_a[k], set.side_b[k]] {
+                if s != NONE {
+                    let c = &mut self.cluster_size[s as usize];
+                    set.adj[*c as usize] = k as u32;
+                    *c += 1;
+                }
+            }
+        }
+        set.pos.clear();
+        set.pos.resize(n, NONE);
+        self.hit.clear();
+        self.hit.resize(n, false);
+        self.seen.clear();
+        self.seen.resize(n, 0);
+        self.changed.clear();
+        self.changed.resize(slots, false);
+        self.parent.clear();
+        self.parent.resize(slots, NONE);
+        self.root_cluster.clear();
+        self.root_cluster.resize(slots, NONE);
+        self.cluster_of.clear();
+        self.cluster_of.resize(n, NONE);
+    }
+
+    /// Forgets the balls' slots so the next call starts clean.
+    fn unload(&mut self) {
+        for &b in &self.set.slot_ball {
+            self.ball_slot[b as usize] = NONE;
+        }
+    }
+
+    /// The dynamic slot that stands for a contact's cluster (side b always is, unless
+    /// side b is kinematic, in which case side a is).
+    #[inline]
+    fn anchor(&self, k: usize) -> u32 {
+        if self.set.w_b[k] != 0.0 {
+            self.set.side_b[k]
+        } else {
+            self.set.side_a[k]
+        }
+    }
+
+    fn find(&mut self, mut s: u32) -> u32 {
+        while self.parent[s as usize] != s {
+            let p = self.parent[s as usize];
+            self.parent[s as usize] = self.parent[p as usize];
+            s = p;
+        }
+        s
+    }
+
+    /// One pass: clusters of the contacts in `active`, each solved exactly, impulses
+    /// applied, changed balls recorded.
+    fn pass(&mut self, balls: &mut Balls, restitution: f64, pool: Option<&rayon::ThreadPool>) {
+        self.stats.passes += 1;
+        // Union-find over the dynamic balls of the active contacts.
+        for i in 0..self.active.len() {
+            let k = self.active[i] as usize;
+            for (s, w) in [
+                (self.set.side_a[k], self.set.w_a[k]),
+                (self.set.side_b[k], self.set.w_b[k]),
+            ] {
+                if s != NONE && w != 0.0 {
+                    self.parent[s as usize] = s;
+                }
+            }
+        }
+        for i in 0..self.active.len() {
+            let k = self.active[i] as usize;
+            if self.set.w_a[k] != 0.0 && self.set.w_b[k] != 0.0 {
+                let ra = self.find(self.set.side_a[k]);
+                let rb = self.find(self.set.side_b[k]);
+                if ra != rb {
+                    // The smaller root wins: deterministic, whatever the order of unions.
+                    let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+                    self.parent[hi as usize] = lo;
+                }
+            }
+        }
+        // Clusters numbered by first appearance in ascending contact order.
+        self.cluster_size.clear();
+        for i in 0..self.active.len() {
+            let k = self.active[i] as usize;
+            let root = self.find(self.anchor(k));
+            let mut c = self.root_cluster[root as usize];
+            if c == NONE {
+                c = self.cluster_size.len() as u32;
+                self.root_cluster[root as usize] = c;
+                self.cluster_size.push(0);
+            }
+            self.cluster_of[k] = c;
+            self.cluster_size[c as usize] += 1;
+        }
+        let clusters = self.cluster_size.len();
+        let set = &mut self.set;
+        set.cluster_start.clear();
+        set.cluster_start.push(0);
+        for c in 0..clusters {
+            let next = set.cluster_start[c] + self.cluster_size[c];
+            set.cluster_start.push(next);
+        }
+        set.order.clear();
+        set.order.resize(self.active.len(), 0);
+        // cluster_size becomes the fill cursor.
+        for c in 0..clusters {
+            self.cluster_size[c] = set.cluster_start[c];
+        }
+        for &k in &self.active {
+            let c = self.cluster_of[k as usize] as usize;
+            let p = self.cluster_size[c];
+            set.order[p as usize] = k;
+            set.pos[k as usize] = p;
+            self.cluster_size[c] += 1;
+        }
+        self.impulse.clear();
+        self.impulse.resize(self.active.len(), 0.0);
+
+        // Clusters small enough for one dense solve go first (in parallel if it pays),
+        // then oversized ones block by block.
+        let mut largest = 0;
+        for c in 0..clusters {
+            largest = largest.max((set.cluster_start[c + 1] - set.cluster_start[c]) as usize);
+        }
+        self.stats.clusters += clusters as u64;
+        self.stats.largest_cluster = self.stats.largest_cluster.max(largest);
+        let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
+        let parallel = threads > 1 && clusters > 1 && self.active.len() >= PARALLEL_MIN_CONTACTS;
+        let workers = if parallel { threads } else { 1 };
+        if parallel {
+            self.stats.parallel_passes += 1;
+        }
+        if self.workers.len() < workers {
+            self.workers.resize_with(workers, ClusterWorker::default);
+        }
+        {
+            let set = &self.set;
+            let (vx, vy) = (&balls.vx[..], &balls.vy[..]);
+            let impulse = &mut self.impulse[..];
+            let ws = &mut self.workers[..workers];
+            match pool {
+                Some(pool) if parallel => pool.install(|| {
+                    solve_clusters(set, vx, vy, restitution, 0..clusters, ws, impulse);
+                }),
+                _ => solve_clusters(set, vx, vy, restitution, 0..clusters, ws, impulse),
+            }
+        }
+        self.apply_range(balls, 0, self.active.len(), true);
+        if largest > MAX_CLUSTER {
+            self.solve_oversized(balls, restitution, clusters);
+        }
+        for w in &mut self.workers {
+            self.stats.guard_hits += w.guard_hits;
+            w.guard_hits = 0;
+        }
+        // Reset the per-pass marks.
+        for i in 0..self.active.len() {
+            let k = self.active[i] as usize;
+            self.set.pos[k] = NONE;
+            self.cluster_of[k] = NONE;
+            let root = self.find(self.anchor(k));
+            self.root_cluster[root as usize] = NONE;
+        }
+        for i in 0..self.active.len() {
+            let k = self.active[i] as usize;
+            for s in [self.set.side_a[k], self.set.side_b[k]] {
+                if s != NONE {
+                    self.parent[s as usize] = NONE;
+                }
+            }
+        }
+    }
+
+    /// Oversized clusters: consecutive blocks of [`MAX_CLUSTER`] contacts, each solved
+    /// exactly with the velocities the previous block left.
+    fn solve_oversized(&mut self, balls: &mut Balls, restitution: f64, clusters: usize) {
+        for c in 0..clusters {
+            let (s, e) = (
+                self.set.cluster_start[c] as usize,
+                self.set.cluster_start[c + 1] as usize,
+            );
+            if e - s <= MAX_CLUSTER {
+                continue;
+            }
+            self.stats.split_clusters += 1;
+            let mut b = s;
+            while b < e {
+                let be = (b + MAX_CLUSTER).min(e);
+                self.workers[0].solve(
+                    &self.set,
+                    &balls.vx,
+                    &balls.vy,
+                    restitution,
+                    b,
+                    be,
+                    None,
+                    &mut self.impulse[b..be],
+                );
+                self.apply_range(balls, b, be, false);
+                b = be;
+            }
+        }
+    }
+
+    /// Applies the impulses of `order[s..e]`; with `skip_oversized`, leaves out the
+    /// clusters above [`MAX_CLUSTER`] (solved separately).
+    fn apply_range(&mut self, balls: &mut Balls, s: usize, e: usize, skip_oversized: bool) {
+        let clusters = self.set.cluster_start.len() - 1;
+        for c in 0..clusters {
+            let (cs, ce) = (
+                self.set.cluster_start[c] as usize,
+                self.set.cluster_start[c + 1] as usize,
+            );
+            if skip_oversized && ce - cs > MAX_CLUSTER {
+                continue;
+            }
+            for p in cs.max(s)..ce.min(e) {
+                let k = self.set.order[p] as usize;
+                let lambda = self.impulse[p];
+                if lambda > 0.0 {
+                    self.push(balls, k, lambda);
+                }
+            }
+        }
+    }
+
+    /// Applies all impulses of the single all-in-one cluster of `solve_all_active`.
+    fn apply(&mut self, balls: &mut Balls) {
+        for p in 0..self.set.order.len() {
+            let k = self.set.order[p] as usize;
+            let lambda = self.impulse[p];
+            if lambda > 0.0 {
+                self.push(balls, k, lambda);
+            }
+        }
+    }
+
+    /// Impulse `lambda` on contact `k`: equal and opposite along the normal.
+    #[inline]
+    fn push(&mut self, balls: &mut Balls, k: usize, lambda: f64) {
+        let set = &self.set;
+        let (nx, ny) = (set.nx[k], set.ny[k]);
+        let b = set.side_b[k];
+        if set.w_b[k] != 0.0 {
+            let i = set.slot_ball[b as usize] as usize;
+            balls.vx[i] += lambda * set.w_b[k] * nx;
+            balls.vy[i] += lambda * set.w_b[k] * ny;
+            if !self.changed[b as usize] {
+                self.changed[b as usize] = true;
+                self.changed_slots.push(b);
+            }
+        }
+        let a = set.side_a[k];
+        if a != NONE && set.w_a[k] != 0.0 {
+            let i = set.slot_ball[a as usize] as usize;
+            balls.vx[i] -= lambda * set.w_a[k] * nx;
+            balls.vy[i] -= lambda * set.w_a[k] * ny;
+            if !self.changed[a as usize] {
+                self.changed[a as usize] = true;
+                self.changed_slots.push(a);
+            }
+        }
+        self.hit[k] = true;
+    }
+
+    /// The contacts next to a ball whose velocity changed in the last pass.
+    fn gather_candidates(&mut self, stamp: u32) {
+        self.candidates.clear();
+        for i in 0..self.changed_slots.len() {
+            let s = self.changed_slots[i] as usize;
+            self.changed[s] = false;
+            let (a, b) = (
+                self.set.adj_start[s] as usize,
+                self.set.adj_start[s + 1] as usize,
+            );
+            for &k in &self.set.adj[a..b] {
+                if self.seen[k as usize] != stamp {
+                    self.seen[k as usize] = stamp;
+                    self.candidates.push(k);
+                }
+            }
+        }
+        self.changed_slots.clear();
+    }
+
+    /// The cap was reached: one solve with every touching contact active, with the
+    /// model's restitution. A separating contact may then be pushed into a slow approach
+    /// (the complementarity law only bounds `g' >= -e g`), so if anything still
+    /// approaches, one perfectly inelastic solve over every touching contact removes it:
+    /// it is the projection of the velocities onto the non-approaching ones. That
+    /// projection exists whenever nothing moving crushes a ball against something that
+    /// cannot give way (walls are static; a moving kinematic ball pressing a ball into a
+    /// corner is the exception, where no impulses can stop the approach: the solver then
+    /// stops with finite impulses and the approach left over).
+    fn fallback(
+        &mut self,
+        balls: &mut Balls,
+        restitution: f64,
+        tol: f64,
+        pool: Option<&rayon::ThreadPool>,
+    ) {
+        self.stats.fallbacks += 1;
+        let n = self.set.len();
+        self.active.clear();
+        self.active.extend(0..n as u32);
+        self.pass(balls, restitution, pool);
+        let approaching = (0..n).any(|k| self.set.approach_speed(k, &balls.vx, &balls.vy) < -tol);
+        if approaching {
+            self.active.clear();
+            self.active.extend(0..n as u32);
+            self.pass(balls, 0.0, pool);
+        }
+        for &s in &self.changed_slots {
+            self.changed[s as usize] = false;
+        }
+        self.changed_slots.clear();
+    }
+}
+
+/// Solves `clusters` (a range of cluster numbers of the pass) into `impulse` (the slice
+/// of the pass's impulses that starts at the first of them), splitting the range over
+/// the workers with `rayon::join`. Each cluster is solved by the same code whatever the
+/// split, so the result does not depend on the number of workers.
+fn solve_clusters(
+    set: &ContactSet,
+    vx: &[f64],
+    vy: &[f64],
+    restitution: f64,
+    clusters: std::ops::Range<usize>,
+    workers: &mut [ClusterWorker],
+    impulse: &mut [f64],
+) {
+    let first = set.cluster_start[clusters.start] as usize;
+    if workers.len() <= 1 || clusters.len() <= 1 {
+        let w = &mut workers[0];
+        for c in clusters {
+            let (s, e) = (
+                set.cluster_start[c] as usize,
+                set.cluster_start[c + 1] as usize,
+            );
+            if e - s > MAX_CLUSTER {
+                continue;
+            }
+            w.solve(
+                set,
+                vx,
+                vy,
+                restitution,
+                s,
+                e,
+                None,
+                &mut impulse[s - first..e - first],
+            );
+        }
+        return;
+    }
+    // Split the workers in two and the clusters where the contacts are shared alike.
+    let last = set.cluster_start[clusters.end] as usize;
+    let half = workers.len() / 2;
+    let target = first + (last - first) * half / workers.len();
+    let mut mid = clusters.start + 1;
+    while mid < clusters.end - 1 && (set.cluster_start[mid] as usize) < target {
+        mid += 1;
+    }
+    let split = set.cluster_start[mid] as usize - first;
+    let (wl, wr) = workers.split_at_mut(half);
+    let (il, ir) = impulse.split_at_mut(split);
+    rayon::join(
+        || solve_clusters(set, vx, vy, restitution, clusters.start..mid, wl, il),
+        || solve_clusters(set, vx, vy, restitution, mid..clusters.end, wr, ir),
+    );
+}
+
+impl ClusterWorker {
+    /// Solves the contacts `order[s..e]` as one problem, from the current velocities,
+    /// into `out` (one impulse per contact, same order).
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &mut self,
+        set: &ContactSet,
+        vx: &[f64],
+        vy: &[f64],
+        restitution: f64,
+        s: usize,
+        e: usize,
+        start: Option<&[f64]>,
+        out: &mut [f64],
+    ) {
+        let n = e - s;
+        self.a.clear();
+        self.a.resize(n * n, 0.0);
+        self.h.clear();
+        self.h.resize(n, 0.0);
+        // A = J M^-1 J^T: contacts k and l couple through each dynamic ball they share,
+        // by w_s (n_k . n_l) times the signs of the two sides (-1 on side a).
+        for p in 0..n {
+            let k = set.order[s + p] as usize;
+            self.h[p] = (1.0 + restitution) * set.approach_speed(k, vx, vy);
+            for (slot, w, sign_k) in [
+                (set.side_a[k], set.w_a[k], -1.0),
+                (set.side_b[k], set.w_b[k], 1.0),
+            ] {
+                if slot == NONE || w == 0.0 {
+                    continue;
+                }
+                let (a0, a1) = (
+                    set.adj_start[slot as usize] as usize,
+                    set.adj_start[slot as usize + 1] as usize,
+                );
+                for &l in &set.adj[a0..a1] {
+                    let l = l as usize;
+                    let q = set.pos[l];
+                    if q == NONE || (q as usize) < s || (q as usize) >= e {
+                        continue;
+                    }
+                    let q = q as usize - s;
+                    if l == k {
+                        // n . n = 1 exactly in the physics; keep it exact here.
+                        self.a[p * n + q] += w;
+                        continue;
+                    }
+                    let sign_l = if set.side_a[l] == slot { -1.0 } else { 1.0 };
+                    let dot = set.nx[k] * set.nx[l] + set.ny[k] * set.ny[l];
+                    self.a[p * n + q] += w * sign_k * sign_l * dot;
+                }
+            }
+        }
+        if n == 1 && start.is_none() {
+            // The overwhelmingly common cluster (a gas is made of them): the NNLS
+            // minimiser in closed form, max(0, -h / A), one rounding instead of the
+            // Cholesky pivot's square root and two divisions.
+            out[0] = if self.h[0] < 0.0 {
+                -self.h[0] / self.a[0]
+            } else {
+                0.0
+            };
+            return;
+        }
+        let report = self.nnls.solve(&self.a, &self.h, start);
+        if report.guard_hit {
+            self.guard_hits += 1;
+        }
+        out[..n].copy_from_slice(self.nnls.lambda());
+    }
+}
+
+/// The model: free flight, then every touching contact resolved by [`ContactSolver`].
+///
+/// Collisions counted: each contact that received a positive impulse during a step,
+/// once per step however many passes it took part in (a ball resting against a wall
+/// under gravity counts again every step it is pushed).
+#[derive(Debug, Default)]
 pub struct Simultaneous {
+    grid: Grid,
+    pairs: Vec<(u32, u32)>,
+    contacts: Vec<Contact>,
+    solver: ContactSolver,
     collisions: u64,
 }
 
@@ -15,9 +892,50 @@ impl Simultaneous {
         _table: &Table,
         _physics: &Physics,
     ) -> Result<Simultaneous, StepError> {
-        Err(StepError::Unsupported(
-            "the simultaneous model is not built yet".to_string(),
-        ))
+        Ok(Simultaneous::default())
+    }
+
+    /// The contact solver's counters (passes, fallbacks, guard hits).
+    pub fn stats(&self) -> SolverStats {
+        self.solver.stats()
+    }
+}
+
+/// Every touching contact of the balls as they stand: pairs ascending, then walls by
+/// ball, in the order left, right, top, bottom.
+pub fn touching_contacts(
+    balls: &Balls,
+    table: &Table,
+    grid: &mut Grid,
+    pairs: &mut Vec<(u32, u32)>,
+    out: &mut Vec<Contact>,
+) {
+    out.clear();
+    if balls.is_empty() {
+        return;
+    }
+    let slack = touch_slack(balls, table);
+    grid.rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius() + slack, table);
+    grid.touching_pairs(&balls.x, &balls.y, &balls.r, slack, pairs);
+    out.extend(pairs.iter().map(|&(i, j)| Contact::Pair(i, j)));
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let (x, y, r) = (balls.x[i], balls.y[i], balls.r[i]);
+        let id = i as u32;
+        if x - r <= slack {
+            out.push(Contact::Wall(id, Wall::Left));
+        }
+        if x + r >= table.width - slack {
+            out.push(Contact::Wall(id, Wall::Right));
+        }
+        if y - r <= slack {
+            out.push(Contact::Wall(id, Wall::Top));
+        }
+        if y + r >= table.height - slack {
+            out.push(Contact::Wall(id, Wall::Bottom));
+        }
     }
 }
 
@@ -26,10 +944,27 @@ impl CollisionModel for Simultaneous {
         ModelKind::Simultaneous
     }
 
-    fn step(&mut self, _ctx: StepContext<'_>) -> Result<(), StepError> {
-        Err(StepError::Unsupported(
-            "the simultaneous model is not built yet".to_string(),
-        ))
+    fn step(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
+        let StepContext {
+            balls,
+            table,
+            physics,
+            pool,
+        } = ctx;
+        free_flight(balls, physics.gravity, physics.dt);
+        touching_contacts(
+            balls,
+            table,
+            &mut self.grid,
+            &mut self.pairs,
+            &mut self.contacts,
+        );
+        let hits = self
+            .solver
+            .resolve(balls, &self.contacts, physics.restitution, pool);
+        self.collisions += hits as u64;
+        // Non-finite states are caught by the world after every step, for every model.
+        Ok(())
     }
 
     fn collisions(&self) -> u64 {

@@ -1,0 +1,181 @@
+//! What a picture is drawn from: plain data, so that the command line, the viewer and the
+//! tests can all hand it over without a running simulation.
+
+use carom::{Rgb, World};
+
+/// One ball as the renderer sees it, in scene units (y pointing down).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BallView {
+    pub x: f64,
+    pub y: f64,
+    pub r: f64,
+    pub vx: f64,
+    pub vy: f64,
+    /// `None`: the ball takes a colour from [`DEFAULT_BALL_COLORS`] (see [`default_color`]).
+    pub color: Option<Rgb>,
+}
+
+/// A table and its balls at one instant.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Frame {
+    /// Table size in scene units: the table is `[0, width] x [0, height]`.
+    pub width: f64,
+    pub height: f64,
+    /// Simulated time, shown in panel labels.
+    pub time: f64,
+    pub balls: Vec<BallView>,
+}
+
+/// Colours for balls that have none: distinct hues that read well on the table green and
+/// on each other.
+pub const DEFAULT_BALL_COLORS: [Rgb; 10] = [
+    Rgb([0xF4, 0xD0, 0x3F]), // yellow
+    Rgb([0x2E, 0x86, 0xC1]), // blue
+    Rgb([0xE7, 0x4C, 0x3C]), // red
+    Rgb([0x8E, 0x44, 0xAD]), // purple
+    Rgb([0xE6, 0x7E, 0x22]), // orange
+    Rgb([0xEC, 0xF0, 0xF1]), // white
+    Rgb([0x17, 0xA5, 0x89]), // teal
+    Rgb([0xF0, 0x62, 0x92]), // pink
+    Rgb([0x7F, 0x8C, 0x8D]), // grey
+    Rgb([0x1C, 0x1C, 0x1C]), // black
+];
+
+/// The default colour of ball `index`. The first ten take the ten colours in order; past
+/// them the choice is scrambled, because generators lay balls out in index order and
+/// cycling would paint stripes across a lattice or a gas.
+pub fn default_color(index: usize) -> Rgb {
+    let n = DEFAULT_BALL_COLORS.len();
+    if index < n {
+        return DEFAULT_BALL_COLORS[index];
+    }
+    // Fibonacci hashing: the top bits of index * 2^64/phi are spread evenly.
+    let h = (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    DEFAULT_BALL_COLORS[(h % n as u64) as usize]
+}
+
+impl BallView {
+    pub fn new(x: f64, y: f64, r: f64) -> BallView {
+        BallView {
+            x,
+            y,
+            r,
+            vx: 0.0,
+            vy: 0.0,
+            color: None,
+        }
+    }
+
+    /// The colour actually drawn for the ball at `index`: its own, or a default one.
+    pub fn fill(&self, index: usize) -> Rgb {
+        self.color.unwrap_or_else(|| default_color(index))
+    }
+
+    /// A ball that cannot be placed (a simulation that blew up) is left out of the
+    /// picture instead of poisoning the rasteriser.
+    pub fn is_drawable(&self) -> bool {
+        self.x.is_finite() && self.y.is_finite() && self.r.is_finite() && self.r > 0.0
+    }
+}
+
+impl Frame {
+    pub fn new(width: f64, height: f64) -> Frame {
+        Frame {
+            width,
+            height,
+            time: 0.0,
+            balls: Vec::new(),
+        }
+    }
+
+    /// The world's table and balls now.
+    pub fn from_world(world: &World) -> Frame {
+        let mut frame = Frame::default();
+        frame.update_from_world(world);
+        frame
+    }
+
+    /// Refills this frame from the world, reusing its ball buffer (one frame per sample
+    /// of a long run should not allocate each time).
+    pub fn update_from_world(&mut self, world: &World) {
+        let table = world.table();
+        self.width = table.width;
+        self.height = table.height;
+        self.time = world.time;
+        let b = world.balls();
+        self.balls.clear();
+        self.balls.extend((0..b.len()).map(|i| BallView {
+            x: b.x[i],
+            y: b.y[i],
+            r: b.r[i],
+            vx: b.vx[i],
+            vy: b.vy[i],
+            color: b.color[i],
+        }));
+    }
+
+    /// Every distinct colour the balls are drawn with, in first-seen order.
+    pub fn colors(&self) -> Vec<Rgb> {
+        let mut seen = Vec::new();
+        for (i, b) in self.balls.iter().enumerate() {
+            let c = b.fill(i);
+            if !seen.contains(&c) {
+                seen.push(c);
+                // The scene's colours feed a fixed GIF palette; past this many the
+                // palette falls back to a generic colour cube anyway.
+                if seen.len() > 256 {
+                    break;
+                }
+            }
+        }
+        seen
+    }
+
+    /// Checks that the table can be drawn at all.
+    pub fn check(&self) -> Result<(), crate::RenderError> {
+        if !(self.width.is_finite() && self.width > 0.0) {
+            return Err(crate::RenderError::Input(format!(
+                "table width must be a positive finite number to draw (got {})",
+                self.width
+            )));
+        }
+        if !(self.height.is_finite() && self.height > 0.0) {
+            return Err(crate::RenderError::Input(format!(
+                "table height must be a positive finite number to draw (got {})",
+                self.height
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_colours_are_in_order_then_evenly_scattered() {
+        for (i, c) in DEFAULT_BALL_COLORS.iter().enumerate() {
+            assert_eq!(default_color(i), *c);
+        }
+        let n = 100_000;
+        let mut counts = [0usize; 10];
+        let mut same_as_ten_before = 0;
+        for i in 10..n {
+            let c = default_color(i);
+            let k = DEFAULT_BALL_COLORS.iter().position(|d| *d == c).unwrap();
+            counts[k] += 1;
+            if c == default_color(i - 10) {
+                same_as_ten_before += 1;
+            }
+        }
+        // Each colour close to a tenth of the balls (binomial sd is 0.1% of n here;
+        // 1% allows for the hash not being random).
+        for c in counts {
+            assert!((c as f64 / n as f64 - 0.1).abs() < 0.01, "{counts:?}");
+        }
+        // Cycling by index would make this every ball; scattered, about a tenth.
+        let f = same_as_ten_before as f64 / n as f64;
+        assert!(f < 0.15, "period-10 repetition in {f} of balls");
+    }
+}

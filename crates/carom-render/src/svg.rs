@@ -1,0 +1,197 @@
+//! SVG pictures: exact vector circles in scene units, written as text.
+//!
+//! The root is sized in pixels like the raster picture; each panel is a nested `<svg>`
+//! whose `viewBox` is the table (walls included) in scene units, so every ball is a
+//! `<circle>` with the ball's own `cx`, `cy` and `r`, printed as the shortest decimal
+//! that reads back to the same number.
+
+use std::fmt::Write as _;
+
+use carom::Rgb;
+
+use crate::frame::Frame;
+use crate::raster::{Panel, PictureOptions};
+use crate::trails::Trails;
+use crate::RenderError;
+
+/// An SVG document of the panels side by side (one panel: one world).
+pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, RenderError> {
+    let layout = options.layout(panels)?;
+    let style = &options.style;
+    let (w, h) = layout.canvas;
+    let mut s = String::new();
+    // Writing into a String cannot fail; the results are ignored for that reason.
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
+        hex(style.canvas)
+    );
+    let cell_w = layout.cell_width();
+    for (panel, place) in panels.iter().zip(&layout.panels) {
+        let f = panel.frame;
+        let wall = place.viewport.wall;
+        let _ = writeln!(
+            s,
+            r#"<svg x="{}" y="{}" width="{}" height="{}" viewBox="{} {} {} {}">"#,
+            place.pos.0,
+            place.pos.1,
+            place.size.0,
+            place.size.1,
+            -wall,
+            -wall,
+            f.width + 2.0 * wall,
+            f.height + 2.0 * wall
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+            -wall,
+            -wall,
+            f.width + 2.0 * wall,
+            f.height + 2.0 * wall,
+            hex(style.wall)
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect x="0" y="0" width="{}" height="{}" fill="{}"/>"#,
+            f.width,
+            f.height,
+            hex(style.background)
+        );
+        if let Some(trails) = panel.trails {
+            write_trails(&mut s, f, trails, style.trail_opacity, style.trail_width);
+        }
+        for (i, b) in f.balls.iter().enumerate() {
+            if b.is_drawable() {
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                    b.x,
+                    b.y,
+                    b.r,
+                    hex(b.fill(i))
+                );
+            }
+        }
+        if let Some(t) = style.arrow_time {
+            for b in f.balls.iter().filter(|b| b.is_drawable()) {
+                write_arrow(&mut s, b.x, b.y, b.vx * t, b.vy * t, b.r, style.arrow);
+            }
+        }
+        s.push_str("</svg>\n");
+        let label_h = layout.label_height;
+        if label_h > 0 {
+            let (x, y) = place.cell;
+            let _ = writeln!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="{cell_w}" height="{label_h}" fill="{}"/>"#,
+                hex(style.label_bar)
+            );
+            let px = label_h as f64 * 0.62;
+            let base = y as f64 + 0.5 * (label_h as f64 + 0.72 * px);
+            let pad = 0.4 * px;
+            let font = r#"font-family="DejaVu Sans Mono, Hack, monospace""#;
+            if !panel.label.is_empty() {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{}" y="{base}" font-size="{px}" {font} fill="{}">{}</text>"#,
+                    x as f64 + pad,
+                    hex(style.label_text),
+                    escape(panel.label)
+                );
+            }
+            if options.show_time {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{}" y="{base}" font-size="{px}" {font} fill="{}" text-anchor="end">t = {:.1}</text>"#,
+                    (x + cell_w) as f64 - pad,
+                    hex(style.label_text),
+                    f.time
+                );
+            }
+        }
+    }
+    s.push_str("</svg>\n");
+    Ok(s)
+}
+
+fn write_trails(s: &mut String, f: &Frame, trails: &Trails, opacity: f64, width: f64) {
+    let depth = trails.depth();
+    if depth < 2 || trails.balls() != f.balls.len() {
+        return;
+    }
+    let jump = 0.25 * f.width.max(f.height);
+    for (i, b) in f.balls.iter().enumerate() {
+        if !b.is_drawable() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            r#"<g stroke="{}" stroke-width="{}" stroke-linecap="round">"#,
+            hex(b.fill(i)),
+            width * 2.0 * b.r
+        );
+        for k in 0..depth - 1 {
+            let (Some(p), Some(q)) = (trails.position(k, i), trails.position(k + 1, i)) else {
+                continue;
+            };
+            if !(p.0.is_finite() && p.1.is_finite() && q.0.is_finite() && q.1.is_finite())
+                || (q.0 - p.0).hypot(q.1 - p.1) > jump
+            {
+                continue;
+            }
+            let a = opacity * (k + 1) as f64 / (depth - 1) as f64;
+            let _ = writeln!(
+                s,
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke-opacity="{a:.3}"/>"#,
+                p.0, p.1, q.0, q.1
+            );
+        }
+        s.push_str("</g>\n");
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_arrow(s: &mut String, x: f64, y: f64, dx: f64, dy: f64, r: f64, c: Rgb) {
+    let len = dx.hypot(dy);
+    if !(len.is_finite() && len > 0.0) {
+        return;
+    }
+    let width = 0.15 * r;
+    let head = (4.0 * width).min(0.5 * len);
+    let (ux, uy) = (dx / len, dy / len);
+    // From the rim, as in the raster picture.
+    let (x, y) = (x + ux * r, y + uy * r);
+    let (tx, ty) = (x + dx, y + dy);
+    let (bx, by) = (tx - ux * head, ty - uy * head);
+    let half = 0.5 * head;
+    let _ = writeln!(
+        s,
+        r#"<line x1="{x}" y1="{y}" x2="{bx}" y2="{by}" stroke="{}" stroke-width="{width}"/>"#,
+        hex(c)
+    );
+    let _ = writeln!(
+        s,
+        r#"<polygon points="{tx},{ty} {},{} {},{}" fill="{}"/>"#,
+        bx - uy * half,
+        by + ux * half,
+        bx + uy * half,
+        by - ux * half,
+        hex(c)
+    );
+}
+
+fn hex(c: Rgb) -> String {
+    c.to_hex()
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
