@@ -53,3 +53,21 @@ fn bad_scenario_file_names_the_field() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn no_display_is_a_clear_failure_not_a_panic() {
+    let out = Command::new(env!("CARGO_BIN_EXE_carom"))
+        .args(["view", "break"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("the carom binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("viewer window") && err.contains("DISPLAY"),
+        "{err}"
+    );
+}
