@@ -4,10 +4,12 @@
 //! of the last good state, and the diagnostics for the panel and the plots.
 //!
 //! `cargo bench -p carom-viewer --bench frame` (the "steps only" rows are the 20 steps
-//! alone, for comparison).
+//! alone, for comparison; "viewer draw" is the CPU side of drawing the balls).
 
+use carom_viewer::app::TableView;
 use carom_viewer::sim::{load_preset, sim_for};
 use criterion::{criterion_group, criterion_main, Criterion};
+use eframe::egui;
 
 fn frame(c: &mut Criterion) {
     let scenario = load_preset("gas").expect("the gas preset");
@@ -40,5 +42,32 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame);
+/// The CPU side of drawing the same 10,000 balls: egui lays the table out and
+/// tessellates it into triangles (what is left is the GPU's rasterisation, not
+/// measured here). The table area is the central panel of the default window.
+fn draw(c: &mut Criterion) {
+    let scenario = load_preset("gas").expect("the gas preset");
+    let world = carom::parse::build_world(&scenario).expect("gas builds");
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+    let area = egui::Rect::from_min_max(egui::pos2(342.0, 37.0), egui::pos2(968.0, 600.0));
+    let view = TableView::fit(*world.table(), area).expect("the table fits");
+    let ctx = egui::Context::default();
+    let mut group = c.benchmark_group("viewer draw, gas 10k balls");
+    group.sample_size(20);
+    group.measurement_time(std::time::Duration::from_secs(3));
+    group.bench_function("paint and tessellate", |b| {
+        b.iter(|| {
+            let input = egui::RawInput {
+                screen_rect: Some(screen),
+                ..Default::default()
+            };
+            let out = ctx.run_ui(input, |ui| view.paint(ui.painter(), world.balls(), None));
+            let triangles = ctx.tessellate(out.shapes, out.pixels_per_point);
+            std::hint::black_box(triangles.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame, draw);
 criterion_main!(benches);

@@ -468,77 +468,13 @@ impl ViewerApp {
     }
 
     fn table(&mut self, ui: &mut egui::Ui) {
-        let t = *self.sim.world().table();
         let avail = ui.available_rect_before_wrap();
         let (response, painter) = ui.allocate_painter(avail.size(), Sense::click_and_drag());
-        let margin = 12.0;
-        let inner = avail.shrink(margin);
-        let scale = (inner.width() as f64 / t.width).min(inner.height() as f64 / t.height);
-        if !(scale.is_finite() && scale > 0.0) {
+        let Some(view) = TableView::fit(*self.sim.world().table(), avail.shrink(12.0)) else {
             return;
-        }
-        let size = Vec2::new((t.width * scale) as f32, (t.height * scale) as f32);
-        let felt = Rect::from_center_size(inner.center(), size);
-        let to_screen = |x: f64, y: f64| {
-            Pos2::new(
-                felt.min.x + (x * scale) as f32,
-                felt.min.y + (y * scale) as f32,
-            )
         };
-        let to_table = |p: Pos2| {
-            [
-                f64::from(p.x - felt.min.x) / scale,
-                f64::from(p.y - felt.min.y) / scale,
-            ]
-        };
-
-        painter.rect_filled(felt.expand(8.0), 4.0, CUSHION);
-        let [r, g, b] = TABLE_RGB;
-        painter.rect_filled(felt, 0.0, Color32::from_rgb(r, g, b));
-        let clip = painter.with_clip_rect(felt);
-        let balls = self.sim.world().balls();
-        let held = self.sim.held_ball();
-        // Balls a few pixels wide go into one mesh of small polygons: egui's
-        // anti-aliased circles cost several times the vertices, which matters at
-        // 10,000 balls, and cannot be told apart at that size.
-        let mut small = egui::Mesh::default();
-        let mut rims: Vec<Vec<Vec2>> = Vec::new();
-        for i in 0..balls.len() {
-            let (x, y, rad) = (balls.x[i], balls.y[i], balls.r[i]);
-            if !(x.is_finite() && y.is_finite()) {
-                continue;
-            }
-            let c = to_screen(x, y);
-            let pr = ((rad * scale) as f32).max(0.75);
-            if !felt.expand(pr).contains(c) {
-                continue;
-            }
-            let [r, g, b] = crate::ball_rgb(balls.color[i]);
-            let fill = Color32::from_rgb(r, g, b);
-            if pr > 4.0 {
-                clip.circle(
-                    c,
-                    pr,
-                    fill,
-                    Stroke::new(1.0, Color32::from_black_alpha(140)),
-                );
-            } else {
-                push_disk(&mut small, &mut rims, c, pr, fill);
-            }
-            if balls.is_kinematic(i) || held == Some(i) {
-                // A kinematic (infinitely heavy) ball wears a ring.
-                clip.circle_stroke(c, pr + 2.0, Stroke::new(2.0, Color32::WHITE));
-            }
-        }
-        if !small.is_empty() {
-            clip.add(egui::Shape::mesh(small));
-        }
-        painter.rect_stroke(
-            felt,
-            0.0,
-            Stroke::new(1.0, Color32::BLACK),
-            StrokeKind::Outside,
-        );
+        view.paint(&painter, self.sim.world().balls(), self.sim.held_ball());
+        let (felt, to_table) = (view.felt, |p: Pos2| view.to_table(p));
 
         // Mouse: primary drag moves a ball, primary click on empty felt adds one,
         // secondary click removes one.
@@ -572,6 +508,92 @@ impl ViewerApp {
                 }
             }
         }
+    }
+}
+
+/// Where the table sits on the screen: the felt rectangle and points per table unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TableView {
+    pub felt: Rect,
+    pub scale: f64,
+}
+
+impl TableView {
+    /// The largest view of `table` centred in `area`, its aspect ratio kept.
+    pub fn fit(table: carom::Table, area: Rect) -> Option<TableView> {
+        let scale =
+            (f64::from(area.width()) / table.width).min(f64::from(area.height()) / table.height);
+        if !(scale.is_finite() && scale > 0.0) {
+            return None;
+        }
+        let size = Vec2::new((table.width * scale) as f32, (table.height * scale) as f32);
+        Some(TableView {
+            felt: Rect::from_center_size(area.center(), size),
+            scale,
+        })
+    }
+
+    pub fn to_screen(&self, x: f64, y: f64) -> Pos2 {
+        Pos2::new(
+            self.felt.min.x + (x * self.scale) as f32,
+            self.felt.min.y + (y * self.scale) as f32,
+        )
+    }
+
+    pub fn to_table(&self, p: Pos2) -> [f64; 2] {
+        [
+            f64::from(p.x - self.felt.min.x) / self.scale,
+            f64::from(p.y - self.felt.min.y) / self.scale,
+        ]
+    }
+
+    /// Cushion, felt and balls; the held ball and kinematic balls wear a ring.
+    pub fn paint(&self, painter: &egui::Painter, balls: &carom::Balls, held: Option<usize>) {
+        let felt = self.felt;
+        painter.rect_filled(felt.expand(8.0), 4.0, CUSHION);
+        let [r, g, b] = TABLE_RGB;
+        painter.rect_filled(felt, 0.0, Color32::from_rgb(r, g, b));
+        let clip = painter.with_clip_rect(felt);
+        // Balls a few pixels wide go into one mesh of small polygons: egui's
+        // anti-aliased circles cost several times the vertices, which matters at
+        // 10,000 balls, and cannot be told apart at that size.
+        let mut small = egui::Mesh::default();
+        let mut rims: Vec<Vec<Vec2>> = Vec::new();
+        for i in 0..balls.len() {
+            let (x, y, rad) = (balls.x[i], balls.y[i], balls.r[i]);
+            if !(x.is_finite() && y.is_finite()) {
+                continue;
+            }
+            let c = self.to_screen(x, y);
+            let pr = ((rad * self.scale) as f32).max(0.75);
+            if !felt.expand(pr).contains(c) {
+                continue;
+            }
+            let [r, g, b] = crate::ball_rgb(balls.color[i]);
+            let fill = Color32::from_rgb(r, g, b);
+            if pr > 4.0 {
+                clip.circle(
+                    c,
+                    pr,
+                    fill,
+                    Stroke::new(1.0, Color32::from_black_alpha(140)),
+                );
+            } else {
+                push_disk(&mut small, &mut rims, c, pr, fill);
+            }
+            if balls.is_kinematic(i) || held == Some(i) {
+                clip.circle_stroke(c, pr + 2.0, Stroke::new(2.0, Color32::WHITE));
+            }
+        }
+        if !small.is_empty() {
+            clip.add(egui::Shape::mesh(small));
+        }
+        painter.rect_stroke(
+            felt,
+            0.0,
+            Stroke::new(1.0, Color32::BLACK),
+            StrokeKind::Outside,
+        );
     }
 }
 
@@ -699,5 +721,33 @@ impl eframe::App for ViewerApp {
 
     fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
         Color32::from_rgb(12, 12, 12).to_normalized_gamma_f32()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_view_keeps_the_aspect_and_maps_both_ways() {
+        let table = carom::Table {
+            width: 800.0,
+            height: 400.0,
+        };
+        let area = Rect::from_min_size(Pos2::new(100.0, 50.0), Vec2::new(1000.0, 1000.0));
+        let view = TableView::fit(table, area).unwrap();
+        // Width-limited: 1000 px for 800 units, so 500 px tall, centred vertically.
+        assert_eq!(view.scale, 1.25);
+        assert_eq!(
+            view.felt,
+            Rect::from_min_size(Pos2::new(100.0, 300.0), Vec2::new(1000.0, 500.0))
+        );
+        assert_eq!(view.to_screen(0.0, 0.0), view.felt.min);
+        assert_eq!(view.to_screen(800.0, 400.0), view.felt.max);
+        let [x, y] = view.to_table(view.to_screen(123.0, 321.0));
+        // Screen positions are f32: a few ulps of 1000 px, over the scale.
+        assert!((x - 123.0).abs() < 1e-3 && (y - 321.0).abs() < 1e-3);
+        let degenerate = Rect::from_min_size(Pos2::ZERO, Vec2::ZERO);
+        assert!(TableView::fit(table, degenerate).is_none());
     }
 }
