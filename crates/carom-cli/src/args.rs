@@ -33,6 +33,36 @@ pub enum Command {
     Compare(Box<CompareArgs>),
     /// List the built-in scenarios, one per line
     Presets,
+    /// Open the interactive viewer on a preset or a scenario file
+    View(ViewArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  carom view
+  carom view gas
+  carom view break --frames 300 --screenshot docs/viewer.png")]
+pub struct ViewArgs {
+    /// A built-in preset (see `carom presets`) or a scenario or state file
+    #[arg(value_name = "SCENARIO", default_value = "break")]
+    pub scenario: String,
+
+    /// Steps of the fixed dt per displayed frame
+    #[arg(long, value_name = "N", default_value_t = carom_viewer::DEFAULT_SUBSTEPS)]
+    pub substeps: u32,
+
+    /// Run this many frames, then close (after the screenshot, if asked)
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u64>,
+
+    /// Save a PNG of the window after --frames frames (default 300), then close
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<PathBuf>,
+
+    /// Worker threads for the simulation [default: all cores]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u64>,
 }
 
 #[derive(Debug, Args)]

@@ -45,6 +45,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run::run(*a),
         Command::Compare(a) => compare::compare(*a),
         Command::Presets => presets(),
+        Command::View(a) => view(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -53,6 +54,28 @@ fn main() -> ExitCode {
             ExitCode::from(status)
         }
     }
+}
+
+/// The interactive viewer on the scenario, loaded as `carom run` loads it.
+fn view(a: args::ViewArgs) -> Result<(), CliError> {
+    let loaded = load::load(&a.scenario, &[])?;
+    let source = match carom::presets::find(&a.scenario) {
+        Some(p) => format!("preset {}", p.name),
+        None => a.scenario.clone(),
+    };
+    let options = carom_viewer::Options {
+        substeps: a.substeps,
+        threads: a.threads.map_or(0, |t| t as usize),
+        frames: a.frames,
+        screenshot: a.screenshot,
+        source,
+        ..Default::default()
+    };
+    let source = options.source.clone();
+    carom_viewer::run_scenario(loaded.scenario, &source, options).map_err(|e| match e {
+        carom_viewer::ViewerError::Usage(s) => CliError::input(s),
+        other => CliError::run(other.to_string()),
+    })
 }
 
 /// One line per preset: its name and what it shows.

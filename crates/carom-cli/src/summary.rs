@@ -88,7 +88,11 @@ impl fmt::Display for Summary<'_> {
         }
         let secs = self.wall.as_secs_f64();
         let rate = if secs > 0.0 {
-            format!("{} ball-steps/s", num(n as f64 * steps as f64 / secs))
+            let mut rate = format!("{} ball-steps/s", num(n as f64 * steps as f64 / secs));
+            if let Some(events) = w.events() {
+                rate += &format!(", {} events/s", num(events as f64 / secs));
+            }
+            rate
         } else {
             "too fast to time".to_string()
         };

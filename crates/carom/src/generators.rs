@@ -5,7 +5,7 @@
 use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls, Rgb};
-use crate::parse::ScenarioError;
+use crate::parse::{finite, positive, ScenarioError};
 use crate::scenario::{Generator, Scenario};
 use crate::world::Table;
 
@@ -69,28 +69,6 @@ fn check_fraction(field: &str, phi: f64) -> Result<(), ScenarioError> {
                 "must be in (0, {:.4}) for a square-grid gas (got {phi})",
                 PI / 4.0
             ),
-        ))
-    }
-}
-
-fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(ScenarioError::field(
-            field,
-            format!("must be a positive finite number (got {v})"),
-        ))
-    }
-}
-
-fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(ScenarioError::field(
-            field,
-            format!("must be finite (got {v})"),
         ))
     }
 }

@@ -128,7 +128,7 @@ fn strip_json_position(msg: &str) -> String {
     }
 }
 
-fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
+pub(crate) fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
@@ -139,7 +139,7 @@ fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
     }
 }
 
-fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
+pub(crate) fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() {
         Ok(())
     } else {

@@ -250,6 +250,11 @@ impl World {
         self.model.collisions()
     }
 
+    /// Events processed since the model was created, for event-driven models.
+    pub fn events(&self) -> Option<u64> {
+        self.model.event_count()
+    }
+
     pub fn diagnostics(&self) -> Diagnostics {
         let contact = self
             .model

@@ -60,6 +60,12 @@ pub trait CollisionModel: Send {
     /// applied, or a spring contact that started).
     fn collisions(&self) -> u64;
 
+    /// Events processed so far, for models that advance event by event (collisions
+    /// plus bookkeeping events such as cell crossings); `None` for time-stepped models.
+    fn event_count(&self) -> Option<u64> {
+        None
+    }
+
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
 }

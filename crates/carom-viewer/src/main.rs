@@ -1,0 +1,58 @@
+//! `carom-viewer [SCENARIO] [--screenshot FILE.png] [--frames N]`: the interactive
+//! viewer on its own (the same window as `carom view`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Opens the interactive viewer on a built-in preset or a scenario file.
+#[derive(Parser, Debug)]
+#[command(name = "carom-viewer", version)]
+struct Args {
+    /// A built-in preset name or a scenario file (.toml or .json).
+    #[arg(default_value = "break")]
+    scenario: String,
+    /// Steps of the fixed dt per displayed frame.
+    #[arg(long, default_value_t = carom_viewer::DEFAULT_SUBSTEPS)]
+    substeps: u32,
+    /// Run this many frames, then close (after the screenshot, if asked).
+    #[arg(long)]
+    frames: Option<u64>,
+    /// Save a PNG of the window after --frames frames (default 300), then close.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+    /// Threads for the simulation (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let (scenario, source) = match carom_viewer::sim::load_scenario(&args.scenario) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("carom-viewer: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = carom_viewer::Options {
+        substeps: args.substeps,
+        threads: args.threads,
+        frames: args.frames,
+        screenshot: args.screenshot,
+        source: source.clone(),
+        ..Default::default()
+    };
+    match carom_viewer::run_scenario(scenario, &source, options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e @ carom_viewer::ViewerError::Usage(_)) => {
+            eprintln!("carom-viewer: {e}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("carom-viewer: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

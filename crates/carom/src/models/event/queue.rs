@@ -1,0 +1,328 @@
+//! The event schedule. Each ball owns two slots: its earliest predicted contact (with a
+//! wall or a neighbour) and its next cell crossing. A tournament tree over the balls
+//! keeps the earliest slot time of all on top; changing a ball's slots costs one walk
+//! from its leaf to the root, O(log N), over small flat arrays, and nothing stale ever
+//! accumulates. A contact slot can still go stale when the partner changes course: the
+//! partner's event counter then differs from the one recorded, and the owner predicts
+//! afresh when the slot comes due.
+//!
+//! A ball's other contacts due at the same time within round-off as its earliest (a
+//! symmetric rack, seed 001's double collision) go to a small side heap, so that a
+//! simultaneous impact is seen whole. Outside such scenes it stays empty.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// What the second slot of an event means: another ball (below `WALL`), a wall, or a
+/// cell crossing (direction in the low bits).
+pub const WALL: u32 = u32::MAX - 8;
+pub const CROSS: u32 = u32::MAX - 4;
+/// Largest ball count the encoding leaves room for.
+pub const MAX_BALLS: usize = WALL as usize;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Ev {
+    pub t: f64,
+    pub i: u32,
+    /// `j < WALL`: ball-ball with ball `j`; `WALL + w`: wall `w`; `CROSS + d`: crossing.
+    pub other: u32,
+    /// Event counters of ball `i` and (for a pair) ball `j` when predicted.
+    pub ci: u32,
+    pub cj: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Pair(usize),
+    Wall(usize),
+    Cross(u32),
+}
+
+impl Ev {
+    pub const NONE: Ev = Ev {
+        t: f64::INFINITY,
+        i: u32::MAX,
+        other: u32::MAX,
+        ci: 0,
+        cj: 0,
+    };
+
+    #[inline]
+    pub fn kind(&self) -> Kind {
+        if self.other < WALL {
+            Kind::Pair(self.other as usize)
+        } else if self.other < CROSS {
+            Kind::Wall((self.other - WALL) as usize)
+        } else {
+            Kind::Cross(self.other - CROSS)
+        }
+    }
+}
+
+impl PartialEq for Ev {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ev {}
+
+impl PartialOrd for Ev {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ev {
+    /// Reversed so the max-heap pops the earliest event. Ties are broken by the balls
+    /// and the kind, so the order, and hence every run, is deterministic.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .t
+            .total_cmp(&self.t)
+            .then_with(|| other.i.cmp(&self.i))
+            .then_with(|| other.other.cmp(&self.other))
+            .then_with(|| other.ci.cmp(&self.ci))
+            .then_with(|| other.cj.cmp(&self.cj))
+    }
+}
+
+/// Where a popped event came from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source {
+    /// A ball's contact slot (now emptied).
+    Contact,
+    /// A ball's crossing slot (now emptied).
+    Crossing,
+    /// The side heap of near-tie contacts.
+    Extra,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Schedule {
+    contact: Vec<Ev>,
+    crossing: Vec<Ev>,
+    /// Leaves: each ball's earliest slot time (infinite past the last ball).
+    key: Vec<f64>,
+    /// Winner (ball index) of each inner node; node 1 is the root, leaf `k` is node
+    /// `leaves + k`.
+    node: Vec<u32>,
+    leaves: usize,
+    extra: BinaryHeap<Ev>,
+}
+
+impl Schedule {
+    /// Empties every slot for `n` balls.
+    pub fn reset(&mut self, n: usize) {
+        self.leaves = n.next_power_of_two().max(1);
+        self.contact.clear();
+        self.contact.resize(n, Ev::NONE);
+        self.crossing.clear();
+        self.crossing.resize(n, Ev::NONE);
+        self.key.clear();
+        self.key.resize(self.leaves, f64::INFINITY);
+        self.node.clear();
+        self.node.resize(2 * self.leaves, 0);
+        self.extra.clear();
+        self.build();
+    }
+
+    /// Recomputes every inner node from the leaves, O(N).
+    pub fn build(&mut self) {
+        let l = self.leaves;
+        for k in 0..l {
+            self.node[l + k] = k as u32;
+        }
+        for p in (1..l).rev() {
+            self.node[p] = self.winner(self.node[2 * p], self.node[2 * p + 1]);
+        }
+    }
+
+    /// Earlier slot time wins; equal times go to the lower ball (deterministic).
+    #[inline]
+    fn winner(&self, a: u32, b: u32) -> u32 {
+        let (ka, kb) = (self.key[a as usize], self.key[b as usize]);
+        if kb < ka || (kb == ka && b < a) {
+            b
+        } else {
+            a
+        }
+    }
+
+    #[inline]
+    fn refresh(&mut self, i: usize) {
+        self.key[i] = self.contact[i].t.min(self.crossing[i].t);
+        let mut p = (self.leaves + i) / 2;
+        while p >= 1 {
+            let w = self.winner(self.node[2 * p], self.node[2 * p + 1]);
+            // An ancestor depends only on which ball wins here and that ball's time: if
+            // the same ball other than `i` still wins, nothing above can change.
+            if w == self.node[p] && w != i as u32 {
+                break;
+            }
+            self.node[p] = w;
+            p /= 2;
+        }
+    }
+
+    /// Sets ball `i`'s contact slot (`Ev::NONE`: none). `defer`: leave the tree for a
+    /// later [`Schedule::build`] (filling every ball at once).
+    #[inline]
+    pub fn set_contact(&mut self, i: usize, e: Ev, defer: bool) {
+        self.contact[i] = e;
+        if defer {
+            self.key[i] = self.contact[i].t.min(self.crossing[i].t);
+        } else {
+            self.refresh(i);
+        }
+    }
+
+    #[inline]
+    pub fn set_crossing(&mut self, i: usize, e: Ev, defer: bool) {
+        self.crossing[i] = e;
+        if defer {
+            self.key[i] = self.contact[i].t.min(self.crossing[i].t);
+        } else {
+            self.refresh(i);
+        }
+    }
+
+    #[inline]
+    pub fn contact(&self, i: usize) -> &Ev {
+        &self.contact[i]
+    }
+
+    #[inline]
+    pub fn push_extra(&mut self, e: Ev) {
+        self.extra.push(e);
+    }
+
+    /// Time of the earliest event, if any.
+    #[inline]
+    pub fn peek_time(&self) -> Option<f64> {
+        let tree = if self.leaves > 0 {
+            self.key[self.node[1] as usize]
+        } else {
+            f64::INFINITY
+        };
+        let extra = self.extra.peek().map_or(f64::INFINITY, |e| e.t);
+        let t = tree.min(extra);
+        t.is_finite().then_some(t)
+    }
+
+    /// Removes and returns the earliest event (a ball's contact before its crossing at
+    /// the same time, a slot before the side heap).
+    pub fn pop(&mut self) -> Option<(Ev, Source)> {
+        let t = self.peek_time()?;
+        let root = self.node[1] as usize;
+        if self.key[root] == t {
+            if self.contact[root].t == t {
+                let e = self.contact[root];
+                self.set_contact(root, Ev::NONE, false);
+                Some((e, Source::Contact))
+            } else {
+                let e = self.crossing[root];
+                self.set_crossing(root, Ev::NONE, false);
+                Some((e, Source::Crossing))
+            }
+        } else {
+            self.extra.pop().map(|e| (e, Source::Extra))
+        }
+    }
+
+    /// Moves every time by `-shift` (a new epoch), O(N).
+    pub fn shift(&mut self, shift: f64) {
+        for e in self.contact.iter_mut().chain(self.crossing.iter_mut()) {
+            e.t -= shift;
+        }
+        for k in &mut self.key {
+            *k -= shift;
+        }
+        let mut v = std::mem::take(&mut self.extra).into_vec();
+        for e in &mut v {
+            e.t -= shift;
+        }
+        self.extra = BinaryHeap::from(v);
+        // Subtraction keeps the order but may create ties: re-decide them by index.
+        self.build();
+    }
+
+    /// Events waiting (filled slots and side-heap entries).
+    pub fn len(&self) -> usize {
+        let filled = |v: &Vec<Ev>| v.iter().filter(|e| e.t.is_finite()).count();
+        filled(&self.contact) + filled(&self.crossing) + self.extra.len()
+    }
+
+    /// Drops side-heap entries for which `keep` is false.
+    pub fn retain_extra(&mut self, keep: impl FnMut(&Ev) -> bool) {
+        self.extra.retain(keep);
+    }
+
+    pub fn extra_len(&self) -> usize {
+        self.extra.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(i: usize, t: f64) -> Ev {
+        Ev {
+            t,
+            i: i as u32,
+            other: WALL,
+            ci: 0,
+            cj: 0,
+        }
+    }
+
+    /// The earliest (time, ball) over all slots, by brute force.
+    fn brute(contact: &[f64], crossing: &[f64]) -> Option<(f64, usize)> {
+        (0..contact.len())
+            .map(|i| (contact[i].min(crossing[i]), i))
+            .filter(|(t, _)| t.is_finite())
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+    }
+
+    #[test]
+    fn tournament_tree_always_tops_with_the_earliest_slot() {
+        let n = 37;
+        let mut s = Schedule::default();
+        s.reset(n);
+        let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
+        let mut x: u64 = 12345;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for step in 0..20_000 {
+            let i = (rand() % n as u64) as usize;
+            // Coarse times so that ties happen often.
+            let t = (rand() % 50) as f64;
+            let t = if rand() % 7 == 0 { f64::INFINITY } else { t };
+            if step % 2 == 0 {
+                contact[i] = t;
+                s.set_contact(i, if t.is_finite() { ev(i, t) } else { Ev::NONE }, false);
+            } else {
+                crossing[i] = t;
+                s.set_crossing(i, if t.is_finite() { ev(i, t) } else { Ev::NONE }, false);
+            }
+            let expect = brute(&contact, &crossing);
+            assert_eq!(s.peek_time(), expect.map(|e| e.0), "step {step}");
+            if step % 5 == 0 {
+                if let Some((e, _)) = s.pop() {
+                    let (t, i) = expect.unwrap();
+                    assert_eq!((e.t, e.i as usize), (t, i), "step {step}");
+                    if contact[i] == t {
+                        contact[i] = f64::INFINITY;
+                    } else {
+                        crossing[i] = f64::INFINITY;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Exact event times. Every event of the model is the moment a smooth "inside" function
+//! `h(tau)` of the time since now first turns negative while decreasing: the gap to a
+//! wall, the distance to a cell boundary, or `|d|^2 - sigma^2` for two balls. Under
+//! uniform gravity `h` is at most quadratic, except for a ball whose acceleration differs
+//! from its partner's (a kinematic ball under gravity), where it is quartic.
+//!
+//! The quadratic roots are taken in the stable form (`q = -(b + sign(b) sqrt(D))/2`,
+//! roots `q/a` and `c/q`), so no root is the difference of two nearly equal numbers,
+//! and the pair discriminant uses Lagrange's identity so that a distant, nearly
+//! grazing pair keeps its accuracy. A pair is a collision only if it approaches now
+//! (`d . v < 0`): the contact predicate used when the event fires, so a pair that has
+//! just collided (and now separates) is never predicted to collide again at once.
+
+/// The earliest `tau >= 0` at which `h(tau) = a tau^2 + b tau + c` crosses zero
+/// downwards, given that `h(0) = c` is (up to round-off) non-negative.
+///
+/// A slightly negative `c` (the ball a hair past the boundary after round-off) means
+/// "at the boundary": if `h` decreases it is crossing now (`Some(0)`), if it increases
+/// it is on its way back in and only a later downward crossing counts.
+#[inline]
+pub fn first_exit(a: f64, b: f64, c: f64) -> Option<f64> {
+    if b < 0.0 {
+        if c <= 0.0 {
+            return Some(0.0);
+        }
+        // Moving out. With a <= 0 there is always a positive root; with a > 0 the
+        // motion may turn round first (D < 0).
+        let d = b * b - 4.0 * a * c;
+        if d < 0.0 {
+            return None;
+        }
+        // q > 0 and c > 0: the smaller positive root c/q, no cancellation.
+        let q = 0.5 * (-b + d.sqrt());
+        let t = c / q;
+        t.is_finite().then_some(t)
+    } else {
+        if a >= 0.0 {
+            // Not moving out and not accelerated out: h never decreases from here.
+            return None;
+        }
+        // Accelerated outwards (gravity towards this wall): h rises to an apex, then
+        // falls through zero at the larger root.
+        let d = b * b - 4.0 * a * c;
+        if d <= 0.0 {
+            // The apex is not above zero: outside already and never back in (or at rest
+            // exactly on the boundary): crossing now.
+            return Some(0.0);
+        }
+        let t = (b + d.sqrt()) / (-2.0 * a);
+        t.is_finite().then_some(t)
+    }
+}
+
+/// Time until two balls with relative position `(px, py)` (second minus first) and
+/// relative velocity `(vx, vy)`, moving without relative acceleration, come to centre
+/// distance `sigma`: the earliest root of `|p + v t|^2 = sigma^2`, if they approach.
+#[inline]
+pub fn pair_time(px: f64, py: f64, vx: f64, vy: f64, sigma: f64) -> Option<f64> {
+    // Half the linear coefficient: the approach rate times the distance.
+    let bh = px * vx + py * vy;
+    if bh.is_nan() || bh >= 0.0 {
+        return None;
+    }
+    let c = px * px + py * py - sigma * sigma;
+    if c <= 0.0 {
+        // Touching or overlapping (round-off) and approaching: collide now.
+        return Some(0.0);
+    }
+    // Quarter discriminant (p.v)^2 - v^2 (p^2 - sigma^2) = v^2 sigma^2 - (p x v)^2
+    // (Lagrange's identity): the cancellation is between two terms of size v^2 sigma^2
+    // instead of v^2 p^2, which for distant pairs is far more accurate. Factored so the
+    // sign is exact when the two terms are close (grazing).
+    let v2 = vx * vx + vy * vy;
+    let sv = sigma * v2.sqrt();
+    let cross = (px * vy - py * vx).abs();
+    let disc = (sv - cross) * (sv + cross);
+    if disc < 0.0 {
+        return None;
+    }
+    // Smaller root of v^2 t^2 + 2 bh t + c: c / (-bh + sqrt(disc)), both terms positive.
+    let t = c / (-bh + disc.sqrt());
+    t.is_finite().then_some(t)
+}
+
+/// Coefficients of `|p + v t + A t^2/2|^2 - sigma^2`, lowest degree first.
+pub fn pair_quartic(p: [f64; 2], v: [f64; 2], acc: [f64; 2], sigma: f64) -> [f64; 5] {
+    let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
+    [
+        dot(p, p) - sigma * sigma,
+        2.0 * dot(p, v),
+        dot(v, v) + dot(p, acc),
+        dot(v, acc),
+        0.25 * dot(acc, acc),
+    ]
+}
+
+/// Horner evaluation, lowest degree first.
+#[inline]
+fn eval(c: &[f64], x: f64) -> f64 {
+    c.iter().rev().fold(0.0, |acc, &k| acc * x + k)
+}
+
+/// Up to four real roots, ascending.
+#[derive(Clone, Copy, Default)]
+struct Roots {
+    n: usize,
+    r: [f64; 4],
+}
+
+impl Roots {
+    fn push(&mut self, x: f64) {
+        if self.n < 4 {
+            self.r[self.n] = x;
+            self.n += 1;
+        }
+    }
+    fn as_slice(&self) -> &[f64] {
+        &self.r[..self.n]
+    }
+}
+
+/// The root of the monotone `f` between `lo` and `hi` (`f(lo)`, `f(hi)` of opposite sign
+/// or one of them zero), by bisection to the last representable digit.
+fn bisect(c: &[f64], mut lo: f64, mut hi: f64) -> f64 {
+    let f_lo = eval(c, lo);
+    if f_lo == 0.0 {
+        return lo;
+    }
+    let lo_positive = f_lo > 0.0;
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        let f = eval(c, mid);
+        if f == 0.0 {
+            return mid;
+        }
+        if (f > 0.0) == lo_positive {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The real roots of the polynomial `c` (lowest degree first, degree <= 4) in
+/// `[lo, hi]`, ascending. Isolation by derivatives: between consecutive roots of the
+/// derivative the polynomial is monotone and holds at most one root, found by
+/// bisection. Degree 2 and below are solved in closed (stable) form.
+fn real_roots(c: &[f64], lo: f64, hi: f64) -> Roots {
+    let mut deg = c.len() - 1;
+    while deg > 0 && c[deg] == 0.0 {
+        deg -= 1;
+    }
+    let mut out = Roots::default();
+    let keep = |x: f64, out: &mut Roots| {
+        if x >= lo && x <= hi {
+            out.push(x);
+        }
+    };
+    match deg {
+        0 => {}
+        1 => keep(-c[0] / c[1], &mut out),
+        2 => {
+            let (a, b, k) = (c[2], c[1], c[0]);
+            let d = b * b - 4.0 * a * k;
+            if d >= 0.0 {
+                let q = -0.5 * (b + b.signum() * d.sqrt());
+                let (mut r1, mut r2) = (q / a, if q != 0.0 { k / q } else { q / a });
+                if r1 > r2 {
+                    std::mem::swap(&mut r1, &mut r2);
+                }
+                keep(r1, &mut out);
+                if r2 != r1 {
+                    keep(r2, &mut out);
+                }
+            }
+        }
+        _ => {
+            let mut dc = [0.0; 4];
+            for k in 1..=deg {
+                dc[k - 1] = k as f64 * c[k];
+            }
+            let crit = real_roots(&dc[..deg], lo, hi);
+            let mut a = lo;
+            let mut fa = eval(&c[..=deg], a);
+            for &b in crit.as_slice().iter().chain(std::iter::once(&hi)) {
+                if b <= a {
+                    continue;
+                }
+                let fb = eval(&c[..=deg], b);
+                if fa == 0.0 {
+                    keep(a, &mut out);
+                } else if fa * fb < 0.0 {
+                    out.push(bisect(&c[..=deg], a, b));
+                }
+                a = b;
+                fa = fb;
+            }
+            if fa == 0.0 && out.as_slice().last() != Some(&a) {
+                keep(a, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// The earliest downward zero crossing of the quartic `c` (lowest degree first) in
+/// `[0, horizon]`, given `c[0]` is about zero or positive (the balls are apart).
+/// Touching and approaching now gives 0. A dip below zero shallower than `depth_tol`
+/// (a grazing touch far below round-off of the positions) is not a collision.
+pub fn quartic_entry(c: &[f64; 5], horizon: f64, depth_tol: f64) -> Option<f64> {
+    if horizon.is_nan() || horizon < 0.0 || c.iter().any(|k| !k.is_finite()) {
+        return None;
+    }
+    if c[0] <= 0.0 {
+        // Touching now: collide at once if the gap starts to close, judged by the first
+        // derivative that does not vanish (at rest and pushed together counts).
+        if let Some(&k) = c[1..].iter().find(|&&k| k != 0.0) {
+            if k < 0.0 {
+                return Some(0.0);
+            }
+        }
+    }
+    // Monotone pieces between the critical points (roots of the cubic derivative).
+    let dc = [c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4]];
+    let crit = real_roots(&dc, 0.0, horizon);
+    let mut a = 0.0;
+    let mut fa = c[0];
+    for &b in crit.as_slice().iter().chain(std::iter::once(&horizon)) {
+        if b <= a {
+            continue;
+        }
+        let fb = eval(c, b);
+        if fa > 0.0 && fb < 0.0 && fb <= -depth_tol {
+            return Some(bisect(c, a, b));
+        }
+        a = b;
+        fa = fb;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn head_on_pair_time_is_gap_over_closing_speed() {
+        // Centres 100 apart, radii summing to 20, closing at 4: contact after 80/4.
+        let t = pair_time(100.0, 0.0, -4.0, 0.0, 20.0).unwrap();
+        assert!((t - 20.0).abs() < 1e-14);
+        assert_eq!(pair_time(100.0, 0.0, 4.0, 0.0, 20.0), None);
+    }
+
+    #[test]
+    fn distant_grazing_pair_is_found() {
+        // Offset exactly sigma sideways: tangent contact after 1e6 / 1 time.
+        let t = pair_time(1e6, 2.0, -1.0, 0.0, 2.0).unwrap();
+        assert!((t - 1e6).abs() < 1e-6, "{t}");
+        assert_eq!(pair_time(1e6, 2.000001, -1.0, 0.0, 2.0), None);
+    }
+
+    #[test]
+    fn falling_ball_exit_is_the_parabola_root() {
+        // h = 10 + 3 t - 5 t^2 (thrown away from the floor, pulled back): root
+        // (3 + sqrt(9 + 200)) / 10.
+        let t = first_exit(-5.0, 3.0, 10.0).unwrap();
+        assert!((t - (3.0 + 209f64.sqrt()) / 10.0).abs() < 1e-14);
+        // Just bounced (h = 0, moving in): the next bounce, not now.
+        let t = first_exit(-5.0, 3.0, 0.0).unwrap();
+        assert!((t - 0.6).abs() < 1e-15);
+        assert_eq!(first_exit(0.0, 3.0, 0.0), None);
+    }
+
+    #[test]
+    fn quartic_matches_quadratic_when_acceleration_vanishes() {
+        let c = pair_quartic([30.0, 5.0], [-2.0, 0.1], [0.0, 0.0], 10.0);
+        let q = quartic_entry(&c, 100.0, 0.0).unwrap();
+        let p = pair_time(30.0, 5.0, -2.0, 0.1, 10.0).unwrap();
+        assert!((q - p).abs() < 1e-12 * p, "{q} {p}");
+    }
+
+    #[test]
+    fn quartic_catches_balls_at_rest_in_contact_and_pushed_together() {
+        // Touching, no relative velocity, relative acceleration into each other.
+        let c = pair_quartic([0.0, -20.0], [0.0, 0.0], [0.0, 3.0], 20.0);
+        assert_eq!(quartic_entry(&c, 1.0, 0.0), Some(0.0));
+        // Pulled apart instead: no contact.
+        let c = pair_quartic([0.0, -20.0], [0.0, 0.0], [0.0, -3.0], 20.0);
+        assert_eq!(quartic_entry(&c, 1.0, 0.0), None);
+    }
+
+    #[test]
+    fn quartic_finds_a_ball_falling_onto_a_fixed_one() {
+        // Relative position (0, -50), no relative velocity, acceleration (0, 2) toward
+        // it: the gap 50 - 10 closes at t = sqrt(2 * 40 / 2).
+        let c = pair_quartic([0.0, -50.0], [0.0, 0.0], [0.0, 2.0], 10.0);
+        let t = quartic_entry(&c, 100.0, 0.0).unwrap();
+        assert!((t - 40f64.sqrt()).abs() < 1e-12);
+        assert_eq!(quartic_entry(&c, 6.0, 0.0), None);
+    }
+}
