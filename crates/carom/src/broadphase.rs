@@ -382,6 +382,8 @@ pub fn block_len(n: usize) -> usize {
 #[derive(Debug, Clone, Default)]
 pub struct ListBlock {
     pairs: Vec<(u32, u32)>,
+    /// The last block holding a ball `j` of one of these pairs.
+    last_target: usize,
 }
 
 impl ListBlock {
@@ -405,6 +407,8 @@ pub struct NeighbourList {
     grid: Grid,
     cell_of: Vec<u32>,
     blocks: Vec<ListBlock>,
+    /// Per block `t`: no block before this one has a pair with a ball in `t`.
+    first_source: Vec<u32>,
     skin: f64,
     /// A bound on how far any ball has moved since the list was built.
     moved: f64,
@@ -513,6 +517,11 @@ impl NeighbourList {
                 }
                 block.pairs[seg..].sort_unstable();
             }
+            block.last_target = block
+                .pairs
+                .iter()
+                .map(|p| p.1 as usize / bl)
+                .fold(b, usize::max);
             let len = block.pairs.len();
             if block.pairs.capacity() > room(len) + len / 16 {
                 block.pairs.shrink_to(room(len));
@@ -521,6 +530,17 @@ impl NeighbourList {
         match pool {
             Some(pool) => pool.install(|| self.blocks.par_iter_mut().enumerate().for_each(fill)),
             None => self.blocks.iter_mut().enumerate().for_each(fill),
+        }
+        // first_source[t]: the first block whose pairs may reach block t. The running
+        // maximum of the blocks' last targets never decreases, so one sweep finds all.
+        self.first_source.clear();
+        let (mut b, mut reach) = (0, 0);
+        for t in 0..self.blocks.len() {
+            while b < t && reach.max(self.blocks[b].last_target) < t {
+                reach = reach.max(self.blocks[b].last_target);
+                b += 1;
+            }
+            self.first_source.push(b as u32);
         }
         self.skin = skin;
         self.moved = 0.0;
@@ -534,6 +554,11 @@ impl NeighbourList {
     /// (the last shorter).
     pub fn blocks(&self) -> &[ListBlock] {
         &self.blocks
+    }
+
+    /// The blocks before block `t` that may hold pairs whose higher ball is in `t`.
+    pub fn sources(&self, t: usize) -> std::ops::Range<usize> {
+        self.first_source[t] as usize..t
     }
 
     /// Balls per block of the current list: [`block_len`] of its ball count.

@@ -164,9 +164,27 @@ fn scene(n: usize, uniform: bool, seed: u64) -> (Table, Vec<Ball>) {
 }
 
 fn compare(uniform: bool, restitution: f64, gravity: [f64; 2], threads: usize) {
-    // More balls than one parallel block, so that block boundaries are crossed.
+    compare_scene(uniform, false, restitution, gravity, threads);
+}
+
+fn compare_scene(
+    uniform: bool,
+    shuffled: bool,
+    restitution: f64,
+    gravity: [f64; 2],
+    threads: usize,
+) {
+    // Many more balls than one parallel block, so that block boundaries are crossed.
     let n = 5000;
-    let (table, balls) = scene(n, uniform, 7 + threads as u64);
+    let (table, mut balls) = scene(n, uniform, 7 + threads as u64);
+    if shuffled {
+        // Neighbours then have unrelated indices: pairs reach from any block into any
+        // later one, not just the next.
+        let mut rng = carom::generators::SplitMix64(99);
+        for k in (1..n).rev() {
+            balls.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
+        }
+    }
     let physics = Physics {
         model: ModelKind::Spring,
         integrator: Integrator::SemiImplicitEuler,
@@ -220,4 +238,10 @@ fn uniform_elastic_gas_matches_the_reference_step() {
 fn mixed_inelastic_scene_under_gravity_matches_the_reference_step() {
     compare(false, 0.6, [0.0, 30.0], 1);
     compare(false, 0.6, [0.0, 30.0], 2);
+}
+
+#[test]
+fn shuffled_scene_matches_the_reference_step() {
+    compare_scene(true, true, 0.8, [0.0, 0.0], 1);
+    compare_scene(true, true, 0.8, [0.0, 0.0], 2);
 }

@@ -362,6 +362,25 @@ fn take_pair_force(acc: &mut [f64; 2]) -> (f64, f64) {
     f
 }
 
+/// Pass 2 done per block, inside pass 3: adds to the pair-force sums `acc` of block
+/// `t` the forces of the earlier blocks' contacts whose higher ball lies in `t`, in
+/// list order: the same sums, in the same order, as the serial pass 2, whatever the
+/// thread count.
+fn incoming(list: &NeighbourList, contacts: &[Vec<PairForce>], t: usize, acc: &mut [[f64; 2]]) {
+    let first = t * list.block_len();
+    for block in &contacts[list.sources(t)] {
+        for c in block {
+            if let Some(a) = (c.j as usize)
+                .checked_sub(first)
+                .and_then(|k| acc.get_mut(k))
+            {
+                a[0] += c.fx;
+                a[1] += c.fy;
+            }
+        }
+    }
+}
+
 /// Pass 3 of the semi-implicit Euler step on one block: `v += dt a; x += dt v`.
 /// With `UNIFORM`, every ball has radius `r` and inverse mass `w`.
 fn kick_drift<const UNIFORM: bool>(
@@ -425,14 +444,17 @@ impl Spring {
         }
     }
 
-    /// Passes 1 and 2: every ball's summed pair force into `pair_f`; returns the pair
-    /// contacts that began since the last step.
+    /// Pass 1, and pass 2 if `cross`: every ball's summed pair force into `pair_f`
+    /// (without `cross`, the forces of pairs reaching into later blocks are left in
+    /// `contacts` for the caller to add, see [`incoming`]); returns the pair contacts
+    /// that began since the last step.
     fn pair_forces(
         &mut self,
         balls: &Balls,
         table: &Table,
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
+        cross: bool,
     ) -> u64 {
         let n = balls.len();
         self.pair_f.resize(n, [0.0; 2]);
@@ -470,6 +492,9 @@ impl Spring {
                     .sum()
             }),
         };
+        if !cross {
+            return began;
+        }
         // Pass 2: the pairs whose higher ball lies in a later block, in list order.
         let acc = &mut self.pair_f;
         for (b, block) in self.contacts.iter().enumerate() {
@@ -501,7 +526,7 @@ impl Spring {
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
     ) -> u64 {
-        let began = self.pair_forces(balls, table, physics, pool);
+        let began = self.pair_forces(balls, table, physics, pool, true);
         let n = balls.len();
         self.ax.resize(n, 0.0);
         self.ay.resize(n, 0.0);
@@ -539,7 +564,7 @@ impl Spring {
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
     ) -> Result<u64, ()> {
-        let began = self.pair_forces(balls, table, physics, pool);
+        let began = self.pair_forces(balls, table, physics, pool, false);
         let law = Law::new(table, physics);
         let uniform = match (self.list.uniform_radius(), self.uniform_inv_m) {
             (Some(r), Some(w)) => Some((r, w)),
@@ -555,7 +580,9 @@ impl Spring {
             ..
         } = balls;
         let (r, inv_m) = (&r[..], &inv_m[..]);
-        let run = |(((xy, v), f), (r, w)): (BlockState, (&[f64], &[f64]))| {
+        let (list, contacts) = (&self.list, &self.contacts[..]);
+        let run = |(b, (((xy, v), f), (r, w))): (usize, (BlockState, (&[f64], &[f64])))| {
+            incoming(list, contacts, b, f);
             let block = BallBlock {
                 x: xy.0,
                 y: xy.1,
@@ -576,6 +603,7 @@ impl Spring {
                 .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
                 .zip(self.pair_f.chunks_mut(bl))
                 .zip(r.chunks(bl).zip(inv_m.chunks(bl)))
+                .enumerate()
                 .map(run)
                 .fold((0, 0.0, true), join),
             Some(pool) => pool.install(|| {
@@ -584,6 +612,7 @@ impl Spring {
                     .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
                     .zip(self.pair_f.par_chunks_mut(bl))
                     .zip(r.par_chunks(bl).zip(inv_m.par_chunks(bl)))
+                    .enumerate()
                     .map(run)
                     .reduce(|| (0, 0.0, true), join)
             }),
