@@ -344,6 +344,9 @@ type Pair<'a> = (&'a mut [f64], &'a mut [f64]);
 /// Positions, velocities and pair forces of one block.
 type BlockState<'a> = ((Pair<'a>, Pair<'a>), &'a mut [[f64; 2]]);
 
+/// A block's state with its radii and inverse masses.
+type BallsBlock<'a> = (BlockState<'a>, (&'a [f64], &'a [f64]));
+
 /// What pass 3 returns per block: wall contacts begun, the largest squared speed after
 /// the kick, whether every position is finite.
 type Pass3 = (u64, f64, bool);
@@ -581,7 +584,7 @@ impl Spring {
         } = balls;
         let (r, inv_m) = (&r[..], &inv_m[..]);
         let (list, contacts) = (&self.list, &self.contacts[..]);
-        let run = |(b, (((xy, v), f), (r, w))): (usize, (BlockState, (&[f64], &[f64])))| {
+        let run = |(b, (((xy, v), f), (r, w))): (usize, BallsBlock)| {
             incoming(list, contacts, b, f);
             let block = BallBlock {
                 x: xy.0,
