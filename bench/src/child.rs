@@ -39,8 +39,10 @@ impl Sim for World {
         self.diagnostics().total_energy
     }
 
+    /// The model's own event count where it has one (the event model: collisions and
+    /// cell crossings, as the command line reports them), else collisions.
     fn events(&self) -> u64 {
-        self.collisions()
+        World::events(self).unwrap_or_else(|| self.collisions())
     }
 
     fn state_hash(&self) -> Option<u64> {
