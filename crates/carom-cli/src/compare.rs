@@ -14,7 +14,7 @@ use crate::args::{parse_dt, parse_model, parse_set, parse_threads, parse_time, S
 use crate::error::CliError;
 use crate::load::load;
 use crate::render::{variant_label, PictureArgs, Pictures};
-use crate::run::{progress_bar, steps_for, PARALLEL_FROM_BALLS};
+use crate::run::{progress_bar, steps_for};
 use crate::summary::num;
 
 #[derive(Debug, Args)]
@@ -129,16 +129,7 @@ pub fn compare(args: CompareArgs) -> Result<(), CliError> {
         // Without an integrator list, the label comes from the built world (the
         // scenario's own integrator, for spring).
         let label = label.unwrap_or_else(|| variant_label(world.physics()));
-        let threads = match args.threads {
-            Some(n) => n as usize,
-            None if world.balls().len() >= PARALLEL_FROM_BALLS => {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            }
-            None => 1,
-        };
-        world
-            .set_threads(threads)
-            .map_err(|e| CliError::input(format!("--threads {threads}: {}", e.message)))?;
+        crate::run::apply_threads(&mut world, args.threads)?;
         let start = world.diagnostics();
         let first_time = world.time;
         variants.push((

@@ -50,16 +50,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         (None, Some(t)) => steps_for(t, dt, "--time")?,
         (None, None) => steps_for(scenario.duration, dt, "duration")?,
     };
-    let threads = match args.threads {
-        Some(n) => n as usize,
-        None if world.balls().len() >= PARALLEL_FROM_BALLS => {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        }
-        None => 1,
-    };
-    world
-        .set_threads(threads)
-        .map_err(|e| CliError::input(format!("--threads {threads}: {}", e.message)))?;
+    apply_threads(&mut world, args.threads)?;
 
     check_distinct(&[
         ("--out", args.out.as_deref()),
@@ -349,4 +340,19 @@ impl Checkpoint {
         world.time = self.time;
         world.steps = self.steps;
     }
+}
+
+/// `--threads`, or by default all cores for scenes large enough to pay for them.
+/// Results are the same whatever the count.
+pub(crate) fn apply_threads(world: &mut World, requested: Option<u64>) -> Result<(), CliError> {
+    let threads = match requested {
+        Some(n) => n as usize,
+        None if world.balls().len() >= PARALLEL_FROM_BALLS => {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+        None => 1,
+    };
+    world
+        .set_threads(threads)
+        .map_err(|e| CliError::input(format!("--threads {threads}: {}", e.message)))
 }
