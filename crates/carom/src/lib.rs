@@ -10,19 +10,24 @@
 
 pub mod balls;
 pub mod broadphase;
+pub mod contact;
 pub mod diagnostics;
 pub mod friction;
 pub mod generators;
 pub mod models;
 pub mod parse;
+pub mod physics;
 pub mod presets;
 pub mod scenario;
 pub mod state;
+pub mod table;
 pub mod world;
 
 pub use balls::{Ball, Balls, Rgb};
 pub use diagnostics::Diagnostics;
 pub use models::StepError;
 pub use parse::{Format, ScenarioError};
+pub use physics::{BuildError, ContactFriction, Physics};
 pub use scenario::{Friction, Integrator, ModelKind, Scenario};
-pub use world::{BuildError, Physics, Table, World};
+pub use table::{Boundary, Table};
+pub use world::World;
