@@ -1,0 +1,109 @@
+//! Guards and audits: the overlap audit for tests, the event budget's error and the
+//! record of which balls took part in the latest events.
+
+use super::Event;
+use crate::balls::Balls;
+use crate::models::StepError;
+
+impl Event {
+    pub(super) fn note_recent(&mut self, i: u32) {
+        self.recent[self.recent_at % self.recent.len()] = i;
+        self.recent_at = self.recent_at.wrapping_add(1);
+    }
+
+    /// Deepest overlap in the whole system at epoch time `now`, by an independent
+    /// broad phase over positions computed afresh.
+    pub(super) fn audit_at(&mut self, b: &Balls, now: f64) {
+        let n = b.len();
+        self.audit_x.resize(n, 0.0);
+        self.audit_y.resize(n, 0.0);
+        let kin = kin!(self, b);
+        for i in 0..n {
+            let s = kin.state(i, now);
+            self.audit_x[i] = s[0];
+            self.audit_y[i] = s[1];
+        }
+        let mut worst = self.worst_overlap;
+        for i in 0..n {
+            if b.inv_m[i] == 0.0 {
+                continue;
+            }
+            let (x, y, r) = (self.audit_x[i], self.audit_y[i], b.r[i]);
+            let (w, h) = (self.table.width, self.table.height);
+            let depth = (r - x).max(x - (w - r)).max(r - y).max(y - (h - r));
+            worst = worst.max(depth / r);
+        }
+        self.audit_grid.rebuild(
+            &self.audit_x,
+            &self.audit_y,
+            2.0 * b.max_radius(),
+            &self.table,
+        );
+        self.audit_grid.touching_pairs(
+            &self.audit_x,
+            &self.audit_y,
+            &b.r,
+            0.0,
+            &mut self.audit_pairs,
+        );
+        for &(i, j) in &self.audit_pairs {
+            let (i, j) = (i as usize, j as usize);
+            if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
+                continue;
+            }
+            let d = (self.audit_x[j] - self.audit_x[i]).hypot(self.audit_y[j] - self.audit_y[i]);
+            let depth = b.r[i] + b.r[j] - d;
+            worst = worst.max(depth / b.r[i].min(b.r[j]));
+        }
+        self.worst_overlap = worst;
+    }
+
+    /// The error for an exceeded budget, with the ball most involved lately; puts the
+    /// balls back as they were at the start of the interval.
+    pub(super) fn over_budget(
+        &mut self,
+        b: &mut Balls,
+        budget: u64,
+        dt: f64,
+        now: f64,
+        before: (u64, u64),
+    ) -> StepError {
+        let mut best = (0usize, u32::MAX);
+        for &i in &self.recent {
+            if i == u32::MAX {
+                continue;
+            }
+            let k = self.recent.iter().filter(|&&j| j == i).count();
+            if k > best.0 || (k == best.0 && i < best.1) {
+                best = (k, i);
+            }
+        }
+        let where_ = if best.1 != u32::MAX {
+            let i = best.1 as usize;
+            let s = kin!(self, b).state(i, now);
+            format!(
+                "; ball {i} took part in {} of the last {} events, at ({:.6}, {:.6})",
+                best.0,
+                self.recent.len(),
+                s[0],
+                s[1]
+            )
+        } else {
+            String::new()
+        };
+        b.x.clone_from(&self.snap_x);
+        b.y.clone_from(&self.snap_y);
+        b.vx.clone_from(&self.snap_vx);
+        b.vy.clone_from(&self.snap_vy);
+        (self.collisions, self.crossings) = before;
+        self.needs_rebuild = true;
+        StepError::EventBudget(format!(
+            "more than {budget} events in one output interval of {dt} (stopped {:.3e} into it){where_}: \
+             a ball resting on another ball under gravity (a stack or pile), or a dense cluster \
+             of inelastic balls, needs endlessly many collisions in hard-disk dynamics; use a \
+             smaller dt if the scene is just this busy, otherwise restitution 1 or the \
+             simultaneous or spring model (the state is left at the start of the interval)",
+            now - self.step_start
+        ))
+    }
+}

@@ -1,0 +1,143 @@
+//! The physics of single balls and single contacts, free of any scheduling: how a ball
+//! accelerates and moves along its curve, when it rests on a wall, and the impulse of
+//! one ball-ball or ball-wall collision. The scheduling machinery calls these; a change
+//! of contact law (rough disks) or of boundary (periodic axes) lands here.
+
+use super::super::simultaneous::{resolve_contacts, ContactSolver};
+use super::super::{Contact, Wall};
+use crate::balls::Balls;
+use crate::table::Table;
+
+/// A ball's acceleration: none for a kinematic ball; gravity for a flying one, less the
+/// part pressing it into the walls it rests on.
+#[inline]
+pub(super) fn accel_of(inv_m: f64, rest: u8, g: [f64; 2]) -> [f64; 2] {
+    if inv_m == 0.0 {
+        return [0.0, 0.0];
+    }
+    let mut a = g;
+    if rest != 0 {
+        for w in Wall::ALL {
+            if rest & (1 << w as u8) != 0 {
+                let n = w.normal();
+                let gn = a[0] * n[0] + a[1] * n[1];
+                if gn < 0.0 {
+                    a[0] -= gn * n[0];
+                    a[1] -= gn * n[1];
+                }
+            }
+        }
+    }
+    a
+}
+
+/// Decides whether dynamic ball `i`, touching wall `w`, rests on it: gravity must press
+/// it into the wall and its speed off the wall be so small that it would be back within
+/// `tc` (the TC time; a ball bouncing ever lower on the floor would otherwise need
+/// endlessly many bounces). A resting ball's speed off the wall is set to zero, which
+/// takes at most `m (g_n tc)^2 / 2` of energy. Returns whether it rests.
+pub(super) fn settle(
+    b: &mut Balls,
+    rest: &mut [u8],
+    i: usize,
+    w: Wall,
+    g: [f64; 2],
+    tc: f64,
+) -> bool {
+    let n = w.normal();
+    let gn = g[0] * n[0] + g[1] * n[1];
+    let vn = b.vx[i] * n[0] + b.vy[i] * n[1];
+    let bit = 1 << w as u8;
+    if gn < 0.0 && vn <= -gn * tc {
+        b.vx[i] -= vn * n[0];
+        b.vy[i] -= vn * n[1];
+        rest[i] |= bit;
+        true
+    } else {
+        rest[i] &= !bit;
+        false
+    }
+}
+
+/// Whether ball `i` touches wall `w`, within a billionth of its radius.
+pub(super) fn touches_wall(b: &Balls, table: &Table, i: usize, w: Wall) -> bool {
+    let (x, y, r) = (b.x[i], b.y[i], b.r[i]);
+    let gap = match w {
+        Wall::Left => x - r,
+        Wall::Right => table.width - r - x,
+        Wall::Top => y - r,
+        Wall::Bottom => table.height - r - y,
+    };
+    gap <= 1e-9 * r
+}
+
+#[inline]
+pub(super) fn wall_from_index(k: usize) -> Wall {
+    Wall::ALL[k & 3]
+}
+
+/// Normal relative velocity of `j` with respect to `i` is negative: they approach.
+#[inline]
+pub(super) fn approaching_pair(b: &Balls, i: usize, j: usize) -> bool {
+    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+    let (dvx, dvy) = (b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]);
+    dx * dvx + dy * dvy < 0.0
+}
+
+#[inline]
+pub(super) fn approaching_wall(b: &Balls, i: usize, w: Wall) -> bool {
+    let [nx, ny] = w.normal();
+    b.vx[i] * nx + b.vy[i] * ny < 0.0
+}
+
+/// The two-ball collision along the line of centres, with inverse masses so that a
+/// kinematic ball is an infinite mass. Returns whether an impulse was applied.
+pub(super) fn collide_pair(b: &mut Balls, i: usize, j: usize, e: f64) -> bool {
+    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+    let d = (dx * dx + dy * dy).sqrt();
+    let (wi, wj) = (b.inv_m[i], b.inv_m[j]);
+    if d == 0.0 || wi + wj == 0.0 {
+        return false;
+    }
+    let (nx, ny) = (dx / d, dy / d);
+    let g = nx * (b.vx[j] - b.vx[i]) + ny * (b.vy[j] - b.vy[i]);
+    if g >= 0.0 {
+        return false;
+    }
+    let k = -(1.0 + e) * g / (wi + wj);
+    b.vx[i] -= nx * k * wi;
+    b.vy[i] -= ny * k * wi;
+    b.vx[j] += nx * k * wj;
+    b.vy[j] += ny * k * wj;
+    true
+}
+
+/// `v_n' = -e v_n` for a ball moving into a wall.
+pub(super) fn collide_wall(b: &mut Balls, i: usize, w: Wall, e: f64) -> bool {
+    let [nx, ny] = w.normal();
+    let vn = b.vx[i] * nx + b.vy[i] * ny;
+    if vn >= 0.0 || b.inv_m[i] == 0.0 {
+        return false;
+    }
+    b.vx[i] -= (1.0 + e) * vn * nx;
+    b.vy[i] -= (1.0 + e) * vn * ny;
+    true
+}
+
+/// One simultaneous impact: the approaching contacts of one connected cluster. A lone
+/// contact is the two-ball formula (or a wall reflection), which is what the contact
+/// solver reduces to for one contact, without its set-up cost on the hot path; several
+/// go to the exact simultaneous solver. Returns the contacts that received an impulse.
+pub(super) fn resolve_cluster(
+    b: &mut Balls,
+    table: &Table,
+    contacts: &[Contact],
+    e: f64,
+    solver: &mut ContactSolver,
+) -> u64 {
+    match *contacts {
+        [Contact::Pair(i, j)] => collide_pair(b, i as usize, j as usize, e) as u64,
+        [Contact::Wall(i, w)] => collide_wall(b, i as usize, w, e) as u64,
+        _ => resolve_contacts(b, table, contacts, e, solver) as u64,
+    }
+}

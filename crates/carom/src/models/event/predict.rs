@@ -1,0 +1,220 @@
+//! Predictions: when a ball next meets a wall, a neighbour, or the side of its cell,
+//! computed from the balls' stored states and local times without moving anything.
+
+use super::cells::{Cells, Dir};
+use super::motion::accel_of;
+use super::queue::{Ev, CROSS, WALL};
+use super::{times, MAX_PARTNERS, PARTNERS_OVERFLOW};
+use crate::balls::Balls;
+use crate::models::Wall;
+use crate::table::Table;
+
+/// Read-only view of the motion, for predictions (borrowed field by field so that the
+/// queue can be pushed to at the same time).
+pub(super) struct Kin<'a> {
+    pub(super) b: &'a Balls,
+    pub(super) t: &'a [f64],
+    pub(super) counter: &'a [u32],
+    pub(super) group: &'a [u64],
+    pub(super) partners: &'a [[u32; MAX_PARTNERS]],
+    pub(super) n_partners: &'a [u8],
+    pub(super) rest: &'a [u8],
+    pub(super) cells: &'a Cells,
+    pub(super) table: &'a Table,
+    pub(super) g: [f64; 2],
+    pub(super) horizon: f64,
+}
+
+macro_rules! kin {
+    ($s:ident, $balls:expr) => {
+        $crate::models::event::predict::Kin {
+            b: $balls,
+            t: &$s.t,
+            counter: &$s.counter,
+            group: &$s.group,
+            partners: &$s.partners,
+            n_partners: &$s.n_partners,
+            rest: &$s.rest,
+            cells: &$s.cells,
+            table: &$s.table,
+            g: $s.gravity,
+            horizon: $s.horizon,
+        }
+    };
+}
+
+impl Kin<'_> {
+    #[inline]
+    pub(super) fn accel(&self, i: usize) -> [f64; 2] {
+        accel_of(self.b.inv_m[i], self.rest[i], self.g)
+    }
+
+    /// Position and velocity of ball `i` at epoch time `t`, without moving it.
+    #[inline]
+    pub(super) fn state(&self, i: usize, t: f64) -> [f64; 4] {
+        let tau = t - self.t[i];
+        let a = self.accel(i);
+        let b = self.b;
+        [
+            b.x[i] + tau * (b.vx[i] + 0.5 * a[0] * tau),
+            b.y[i] + tau * (b.vy[i] + 0.5 * a[1] * tau),
+            b.vx[i] + a[0] * tau,
+            b.vy[i] + a[1] * tau,
+        ]
+    }
+
+    /// Whether `i` and `j` were resolved against each other in the collision group that
+    /// last changed both: they separate, and cannot meet again on these trajectories.
+    #[inline]
+    pub(super) fn just_collided(&self, i: usize, j: usize) -> bool {
+        let g = self.group[i];
+        if g == 0 || g != self.group[j] {
+            return false;
+        }
+        let n = self.n_partners[i];
+        n != PARTNERS_OVERFLOW && self.partners[i][..n as usize].contains(&(j as u32))
+    }
+
+    /// The next collision of `i` and `j` after `now`, if any.
+    pub(super) fn pair(&self, i: usize, j: usize, now: f64) -> Option<Ev> {
+        let b = self.b;
+        if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
+            return None;
+        }
+        let (ai, aj) = (self.accel(i), self.accel(j));
+        let acc = [aj[0] - ai[0], aj[1] - ai[1]];
+        let linear = acc == [0.0, 0.0];
+        if linear && self.just_collided(i, j) {
+            return None;
+        }
+        let (si, sj) = (self.state(i, now), self.state(j, now));
+        let p = [sj[0] - si[0], sj[1] - si[1]];
+        let v = [sj[2] - si[2], sj[3] - si[3]];
+        let sigma = b.r[i] + b.r[j];
+        let tau = if linear {
+            times::pair_time(p[0], p[1], v[0], v[1], sigma)?
+        } else {
+            // A kinematic or resting ball next to a flying one under gravity: quartic,
+            // solved only up to the end of this interval; such balls are predicted afresh
+            // at the start of every interval.
+            let c = times::pair_quartic(p, v, acc, sigma);
+            times::quartic_entry(&c, self.horizon - now, 1e-12 * sigma * sigma)?
+        };
+        Some(Ev {
+            t: now + tau,
+            i: i as u32,
+            other: j as u32,
+            ci: self.counter[i],
+            cj: self.counter[j],
+        })
+    }
+
+    /// The first wall ball `i` meets after `now` (kinematic balls ignore walls, a
+    /// resting ball the walls it rests on).
+    pub(super) fn wall(&self, i: usize, now: f64) -> Option<Ev> {
+        if self.b.inv_m[i] == 0.0 {
+            return None;
+        }
+        let [x, y, vx, vy] = self.state(i, now);
+        let r = self.b.r[i];
+        let (w, h) = (self.table.width, self.table.height);
+        let [gx, gy] = self.accel(i);
+        let (gx, gy) = (0.5 * gx, 0.5 * gy);
+        // Gap to each wall as a function of time: a tau^2 + b tau + c.
+        let gaps = [
+            (Wall::Left, gx, vx, x - r),
+            (Wall::Right, -gx, -vx, w - r - x),
+            (Wall::Top, gy, vy, y - r),
+            (Wall::Bottom, -gy, -vy, h - r - y),
+        ];
+        let mut best: Option<(f64, Wall)> = None;
+        for (wall, a, b, c) in gaps {
+            if self.rest[i] & (1 << wall as u8) != 0 {
+                continue;
+            }
+            if let Some(tau) = times::first_exit(a, b, c) {
+                if best.is_none_or(|(t, _)| tau < t) {
+                    best = Some((tau, wall));
+                }
+            }
+        }
+        best.map(|(tau, wall)| Ev {
+            t: now + tau,
+            i: i as u32,
+            other: WALL + wall as u32,
+            ci: self.counter[i],
+            cj: 0,
+        })
+    }
+
+    /// Ball `i`'s earliest collision with a wall or a neighbour after `now`
+    /// (`Ev::NONE` if none). Other collisions due within `slack` of it go to `ties`:
+    /// near-ties are all kept, so that a simultaneous impact is seen whole.
+    ///
+    /// Only the earliest is scheduled: a later collision of `i` can only come once this
+    /// one has fired (then `i` predicts afresh) or gone stale because the partner
+    /// changed course (then it comes due stale and `i` predicts afresh), while a partner
+    /// that changes course predicts its own earliest, which includes `i` when it should.
+    pub(super) fn next_contact(
+        &self,
+        i: usize,
+        now: f64,
+        slack: f64,
+        scratch: &mut Vec<Ev>,
+        mut ties: impl FnMut(Ev),
+    ) -> Ev {
+        scratch.clear();
+        scratch.extend(self.wall(i, now));
+        self.cells.for_block(self.cells.cell_of(i), |j| {
+            if j != i {
+                scratch.extend(self.pair(i, j, now));
+            }
+        });
+        let mut first = Ev::NONE;
+        for e in scratch.iter() {
+            if e.t < first.t {
+                first = *e;
+            }
+        }
+        if scratch.len() > 1 {
+            let limit = first.t + slack.max(16.0 * f64::EPSILON * first.t.abs());
+            for e in scratch.iter() {
+                if e.t <= limit && (e.t, e.other) != (first.t, first.other) {
+                    ties(*e);
+                }
+            }
+        }
+        first
+    }
+
+    /// When ball `i` next leaves its cell, and through which side.
+    pub(super) fn cross(&self, i: usize, now: f64) -> Option<Ev> {
+        let [x, y, vx, vy] = self.state(i, now);
+        let [ax, ay] = self.accel(i);
+        let (bounds, open) = self.cells.bounds(self.cells.cell_of(i));
+        let sides = [
+            (Dir::Left, 0.5 * ax, vx, x - bounds[0]),
+            (Dir::Right, -0.5 * ax, -vx, bounds[1] - x),
+            (Dir::Up, 0.5 * ay, vy, y - bounds[2]),
+            (Dir::Down, -0.5 * ay, -vy, bounds[3] - y),
+        ];
+        let mut best: Option<(f64, Dir)> = None;
+        for (k, (dir, a, b, c)) in sides.into_iter().enumerate() {
+            if !open[k] {
+                continue;
+            }
+            if let Some(tau) = times::first_exit(a, b, c) {
+                if best.is_none_or(|(t, _)| tau < t) {
+                    best = Some((tau, dir));
+                }
+            }
+        }
+        best.map(|(tau, dir)| Ev {
+            t: now + tau,
+            i: i as u32,
+            other: CROSS + dir as u32,
+            ci: self.counter[i],
+            cj: 0,
+        })
+    }
+}

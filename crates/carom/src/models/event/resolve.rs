@@ -1,0 +1,214 @@
+//! Resolution of one group of collisions due at the same time (within round-off): the
+//! contacts that really approach, clustered through shared balls, each cluster one
+//! simultaneous impact; then the bookkeeping and predictions that follow.
+
+use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
+use super::queue::Kind;
+use super::{Event, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
+use crate::balls::Balls;
+use crate::models::{Contact, Wall};
+
+impl Event {
+    /// Resolves the collision events in `group_events`, all due at `t0` within
+    /// round-off, as one simultaneous impact, and predicts what follows.
+    pub(super) fn resolve_group(&mut self, b: &mut Balls, t0: f64) {
+        self.serial += 1;
+        let s = self.serial;
+        self.involved.clear();
+        for k in 0..self.group_events.len() {
+            let e = self.group_events[k];
+            let j = match e.kind() {
+                Kind::Pair(j) => Some(j),
+                _ => None,
+            };
+            for ball in std::iter::once(e.i as usize).chain(j) {
+                if self.mark[ball] != s {
+                    self.mark[ball] = s;
+                    self.involved.push(ball as u32);
+                }
+            }
+        }
+        for k in 0..self.involved.len() {
+            let i = self.involved[k] as usize;
+            self.advance(b, i, t0);
+        }
+
+        // The contacts that really approach at t0 (the same predicate that predicted
+        // them, so only a grazing touch can fall out here).
+        self.contacts.clear();
+        for e in &self.group_events {
+            let i = e.i as usize;
+            match e.kind() {
+                Kind::Pair(j) => {
+                    if approaching_pair(b, i, j) {
+                        let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+                        self.contacts.push(Contact::Pair(lo as u32, hi as u32));
+                    }
+                }
+                Kind::Wall(w) => {
+                    let w = wall_from_index(w);
+                    if approaching_wall(b, i, w) {
+                        self.contacts.push(Contact::Wall(i as u32, w));
+                    }
+                }
+                Kind::Cross(_) => {}
+            }
+        }
+        // A ball resting on a wall takes the wall into its impact: pushed into the
+        // floor, it is pushed back by the floor in the same instant.
+        for k in 0..self.contacts.len() {
+            let c = self.contacts[k];
+            for i in contact_balls(&c) {
+                for w in Wall::ALL {
+                    if self.rest[i] & (1 << w as u8) != 0 {
+                        self.contacts.push(Contact::Wall(i as u32, w));
+                    }
+                }
+            }
+        }
+        self.contacts.sort_unstable();
+        self.contacts.dedup();
+
+        // Clusters of contacts connected through shared balls (walls do not connect):
+        // each is one simultaneous impact with its own restitution.
+        for (k, &i) in self.involved.iter().enumerate() {
+            self.slot[i as usize] = k as u32;
+        }
+        self.cluster.clear();
+        self.cluster.extend(0..self.involved.len() as u32);
+        for c in &self.contacts {
+            if let Contact::Pair(i, j) = *c {
+                let (a, z) = (self.slot[i as usize], self.slot[j as usize]);
+                let (ra, rz) = (find(&mut self.cluster, a), find(&mut self.cluster, z));
+                if ra != rz {
+                    self.cluster[ra.max(rz) as usize] = ra.min(rz);
+                }
+            }
+        }
+        for k in 0..self.cluster.len() as u32 {
+            let root = find(&mut self.cluster, k);
+            self.cluster[k as usize] = root;
+        }
+        let (cluster, slot) = (&self.cluster, &self.slot);
+        let root_of = |c: &Contact| -> u32 {
+            let i = match *c {
+                Contact::Pair(i, _) | Contact::Wall(i, _) => i,
+            };
+            cluster[slot[i as usize] as usize]
+        };
+        if self.contacts.len() > 1 {
+            self.contacts.sort_unstable_by_key(|c| (root_of(c), *c));
+        }
+
+        // Collapse guard, then resolution, cluster by cluster.
+        let mut start = 0;
+        while start < self.contacts.len() {
+            let root = root_of(&self.contacts[start]);
+            let mut end = start + 1;
+            while end < self.contacts.len() && root_of(&self.contacts[end]) == root {
+                end += 1;
+            }
+            let mut elastic = false;
+            for c in &self.contacts[start..end] {
+                for i in contact_balls(c) {
+                    if b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST {
+                        elastic = true;
+                    }
+                }
+            }
+            let e = if elastic && self.collapse_guard {
+                1.0
+            } else {
+                self.restitution
+            };
+            self.collisions += resolve_cluster(
+                b,
+                &self.table,
+                &self.contacts[start..end],
+                e,
+                &mut self.solver,
+            );
+            start = end;
+        }
+
+        // Bookkeeping for every ball whose velocity the impact could have changed.
+        for k in 0..self.contacts.len() {
+            let c = self.contacts[k];
+            for i in contact_balls(&c) {
+                if self.hit[i] != s {
+                    self.hit[i] = s;
+                    self.quick[i] = self.burst_after(i, t0);
+                    self.t_last[i] = t0;
+                    self.counter[i] = self.counter[i].wrapping_add(1);
+                    self.group[i] = s;
+                    self.n_partners[i] = 0;
+                }
+            }
+            match c {
+                Contact::Pair(i, j) => {
+                    add_partner(&mut self.partners, &mut self.n_partners, i as usize, j);
+                    add_partner(&mut self.partners, &mut self.n_partners, j as usize, i);
+                }
+                // Landed for good, still resting, or lifted off.
+                Contact::Wall(i, w) => {
+                    settle(b, &mut self.rest, i as usize, w, self.gravity, self.tc);
+                }
+            }
+        }
+
+        for k in 0..self.involved.len() {
+            let i = self.involved[k] as usize;
+            if self.hit[i] == s {
+                self.predict(b, i, t0, true);
+            }
+        }
+        // An event that fell out (a grazing touch) leaves its balls' courses unchanged,
+        // but it was its owner's earliest contact: the owner looks again.
+        for k in 0..self.group_events.len() {
+            let i = self.group_events[k].i as usize;
+            if self.hit[i] != s && self.queue.contact(i).t == f64::INFINITY {
+                self.predict(b, i, t0, false);
+            }
+        }
+    }
+
+    /// Length of ball `i`'s burst if it collides at `t0`.
+    #[inline]
+    pub(super) fn burst_after(&self, i: usize, t0: f64) -> u8 {
+        if t0 - self.t_last[i] < self.tc {
+            self.quick[i].saturating_add(1)
+        } else {
+            0
+        }
+    }
+}
+
+pub(super) fn find(parent: &mut [u32], mut a: u32) -> u32 {
+    while parent[a as usize] != a {
+        let p = parent[a as usize];
+        parent[a as usize] = parent[p as usize];
+        a = p;
+    }
+    a
+}
+
+pub(super) fn add_partner(partners: &mut [[u32; MAX_PARTNERS]], n: &mut [u8], i: usize, j: u32) {
+    let k = n[i];
+    if k == PARTNERS_OVERFLOW {
+        return;
+    }
+    if (k as usize) < MAX_PARTNERS {
+        partners[i][k as usize] = j;
+        n[i] = k + 1;
+    } else {
+        n[i] = PARTNERS_OVERFLOW;
+    }
+}
+
+pub(super) fn contact_balls(c: &Contact) -> impl Iterator<Item = usize> {
+    let (i, j) = match *c {
+        Contact::Pair(i, j) => (i as usize, Some(j as usize)),
+        Contact::Wall(i, _) => (i as usize, None),
+    };
+    std::iter::once(i).chain(j)
+}
