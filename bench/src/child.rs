@@ -42,7 +42,11 @@ impl Sim for World {
     /// The model's own event count where it has one (the event model: collisions and
     /// cell crossings, as the command line reports them), else collisions.
     fn events(&self) -> u64 {
-        World::events(self).unwrap_or_else(|| self.collisions())
+        World::events(self).unwrap_or_else(|| World::collisions(self))
+    }
+
+    fn collisions(&self) -> u64 {
+        World::collisions(self)
     }
 
     fn state_hash(&self) -> Option<u64> {
@@ -64,10 +68,24 @@ impl Sim for World {
 
 /// The benchmark scene: the `gas` preset with `n` balls under `model`.
 pub fn gas(n: u64, model: carom::ModelKind) -> Result<World, String> {
+    gas_at(n, model, None)
+}
+
+/// The gas preset at another area fraction (`None`: the preset's 0.3).
+pub fn gas_at(n: u64, model: carom::ModelKind, fraction: Option<f64>) -> Result<World, String> {
     let preset = carom::presets::find("gas").ok_or("the gas preset is missing")?;
     let mut s = preset.scenario().map_err(|e| e.to_string())?;
     match s.generators.first_mut() {
-        Some(Generator::Gas { n: count, .. }) => *count = Some(n),
+        Some(Generator::Gas {
+            n: count,
+            area_fraction,
+            ..
+        }) => {
+            *count = Some(n);
+            if fraction.is_some() {
+                *area_fraction = fraction;
+            }
+        }
         _ => return Err("the gas preset no longer starts with a gas generator".into()),
     }
     s.physics.model = Some(model);
@@ -78,6 +96,12 @@ fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
     match engine {
         Engine::Carom { model, threads } => {
             let mut w = gas(n, model)?;
+            w.set_threads(threads).map_err(|e| e.to_string())?;
+            Ok(Box::new(w))
+        }
+        Engine::EventAt { percent } => {
+            let mut w = gas_at(n, carom::ModelKind::Event, Some(f64::from(percent) / 100.0))?;
+            let threads = 1;
             w.set_threads(threads).map_err(|e| e.to_string())?;
             Ok(Box::new(w))
         }
@@ -150,7 +174,7 @@ pub fn main(args: &[String]) -> i32 {
         let num = |k: usize| words.get(k).and_then(|s| s.parse::<u64>().ok());
         match (words.first().copied(), num(1), num(2)) {
             (Some("run"), Some(steps), _) => {
-                let events = sim.events();
+                let (events, collisions) = (sim.events(), sim.collisions());
                 let cpu = cpu_seconds();
                 let t = Instant::now();
                 if let Err(e) = sim.run(steps) {
@@ -159,7 +183,11 @@ pub fn main(args: &[String]) -> i32 {
                 }
                 let secs = t.elapsed().as_secs_f64();
                 let cpu = cpu_seconds() - cpu;
-                say(format!("done {secs} {} {cpu}", sim.events() - events));
+                say(format!(
+                    "done {secs} {} {cpu} {}",
+                    sim.events() - events,
+                    sim.collisions() - collisions
+                ));
             }
             (Some("hash"), Some(steps), _) => {
                 if let Err(e) = sim.run(steps) {

@@ -24,6 +24,10 @@ pub enum Engine {
         model: carom::ModelKind,
         threads: usize,
     },
+    /// The event model (one thread) on the gas at another area fraction, in percent.
+    EventAt {
+        percent: u32,
+    },
     Rapier,
 }
 
@@ -31,6 +35,11 @@ impl Engine {
     fn parse(s: &str) -> Option<Engine> {
         if s == "rapier2d" {
             return Some(Engine::Rapier);
+        }
+        if let Some(p) = s.strip_prefix("event/1@") {
+            return Some(Engine::EventAt {
+                percent: p.parse().ok().filter(|&p| p > 0 && p < 91)?,
+            });
         }
         let (model, threads) = s.split_once('/')?;
         Some(Engine::Carom {
@@ -42,6 +51,7 @@ impl Engine {
     fn id(self) -> String {
         match self {
             Engine::Carom { model, threads } => format!("{}/{threads}", model.name()),
+            Engine::EventAt { percent } => format!("event/1@{percent}"),
             Engine::Rapier => "rapier2d".to_string(),
         }
     }
@@ -53,6 +63,9 @@ impl Engine {
                 model.name(),
                 if threads == 1 { "" } else { "s" }
             ),
+            Engine::EventAt { percent } => {
+                format!("carom event (1 thread), area fraction 0.{percent}")
+            }
             Engine::Rapier => format!("rapier2d {} (1 thread)", peer::VERSION),
         }
     }
@@ -64,7 +77,7 @@ impl Engine {
             Engine::Carom {
                 model: carom::ModelKind::Event,
                 ..
-            }
+            } | Engine::EventAt { .. }
         )
     }
 }
@@ -164,7 +177,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] \
-[--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,rapier2d]";
+[--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,event/1@60,rapier2d]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -192,6 +205,8 @@ struct Runner {
     output: BufReader<ChildStdout>,
     steps_per_block: u64,
     rates: Vec<f64>,
+    /// Collisions per second of each block.
+    collision_rates: Vec<f64>,
     /// The same work per CPU-second of this process (all its threads).
     cpu_rates: Vec<f64>,
 }
@@ -214,6 +229,7 @@ impl Runner {
             output,
             steps_per_block: 1,
             rates: Vec::new(),
+            collision_rates: Vec::new(),
             cpu_rates: Vec::new(),
         };
         r.expect("ready")?;
@@ -255,12 +271,12 @@ impl Runner {
         }
     }
 
-    /// Runs `steps` and returns (seconds, events in them, CPU seconds).
-    fn block(&mut self, steps: u64) -> Result<(f64, u64, f64), String> {
+    /// Runs `steps` and returns (seconds, events in them, CPU seconds, collisions).
+    fn block(&mut self, steps: u64) -> Result<(f64, u64, f64, u64), String> {
         let w = self.ask(&format!("run {steps}"))?;
         let num = |k: usize| w.get(k).and_then(|s| s.parse::<f64>().ok());
-        match (num(1), num(2), num(3)) {
-            (Some(t), Some(e), Some(cpu)) => Ok((t, e as u64, cpu)),
+        match (num(1), num(2), num(3), num(4)) {
+            (Some(t), Some(e), Some(cpu), Some(c)) => Ok((t, e as u64, cpu, c as u64)),
             _ => Err(format!("{}: bad answer {w:?}", self.engine.label())),
         }
     }
@@ -285,6 +301,7 @@ struct Row {
 
 struct Measured {
     rate: f64,
+    collision_rate: f64,
     cpu_rate: f64,
     bytes_per_ball: f64,
     drift: f64,
@@ -323,6 +340,8 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
             model: Event,
             threads: 1,
         },
+        // A dense liquid, where collisions outnumber every other event.
+        Engine::EventAt { percent: 60 },
     ];
     if n <= o.rapier_max {
         list.push(Engine::Rapier);
@@ -354,7 +373,7 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
         let (mut steps, mut spent, mut done) = (1u64, 0.0, 0u64);
         let result = loop {
             match r.block(steps) {
-                Ok((t, _, _)) => {
+                Ok((t, _, _, _)) => {
                     spent += t;
                     done += steps;
                     // The rate of the latest warm-up block, the nearest to steady state.
@@ -397,9 +416,10 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
             }
             let steps = r.steps_per_block;
             match r.block(steps) {
-                Ok((t, events, cpu)) => {
+                Ok((t, events, cpu, collisions)) => {
                     let rate = r.rate(n, steps, t, events);
                     r.rates.push(rate);
+                    r.collision_rates.push(collisions as f64 / t.max(1e-9));
                     let cpu_rate = r.rate(n, steps, cpu, events);
                     r.cpu_rates.push(cpu_rate);
                 }
@@ -415,6 +435,7 @@ fn measure_size(n: u64, o: &Options) -> Vec<Row> {
                 match (num(1), num(2)) {
                     (Some(drift), Some(hwm)) => Ok(Measured {
                         rate: median(&mut r.rates),
+                        collision_rate: median(&mut r.collision_rates),
                         cpu_rate: median(&mut r.cpu_rates),
                         bytes_per_ball: hwm / n as f64,
                         drift,
@@ -480,7 +501,7 @@ fn run(o: &Options) -> Result<(), String> {
     }
     let mut out = String::new();
     out.push_str(&format!(
-        "Scene: the `gas` preset (unit disks, area fraction 0.3, e = 1, dt = 0.01, a contact \
+        "Scene: the `gas` preset (unit disks, area fraction 0.3 unless stated, e = 1, dt = 0.01, a contact \
          spans 20 steps), N balls. Machine: {}, load average {} before and {} after. \
          Rates are medians of {} interleaved timed \
          blocks of about {} s after a warm-up of at least {} steps; memory is each configuration's peak resident \
@@ -507,10 +528,16 @@ fn run(o: &Options) -> Result<(), String> {
             .map(|m| m.rate);
         let cells = match &row.outcome {
             Ok(m) => {
-                let unit = if row.engine.counts_events() {
-                    " events/s"
+                // Event-driven codes publish collisions per second; events (collisions
+                // and bookkeeping such as cell crossings) follow in brackets.
+                let shown = if row.engine.counts_events() {
+                    format!(
+                        "{} collisions/s ({} events/s)",
+                        si(m.collision_rate),
+                        si(m.rate)
+                    )
                 } else {
-                    ""
+                    si(m.rate)
                 };
                 let ratio = match (row.engine, rapier) {
                     (Engine::Rapier, _) => "1".to_string(),
@@ -518,8 +545,7 @@ fn run(o: &Options) -> Result<(), String> {
                     _ => "-".to_string(),
                 };
                 format!(
-                    "{}{unit} | {ratio} | {} | {:.0} | {:+.1e}",
-                    si(m.rate),
+                    "{shown} | {ratio} | {} | {:.0} | {:+.1e}",
                     si(m.cpu_rate),
                     m.bytes_per_ball,
                     m.drift

@@ -109,14 +109,44 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let drawing_before = pictures.elapsed();
     let clock = Instant::now();
     let mut failure: Option<StepError> = None;
-    for k in 1..=steps {
-        if let Err(e) = world.step() {
+    // A model whose failed step leaves the world at its last good state (the event
+    // model) runs from one sample to the next in a single call, so the balls are
+    // brought up to date only when something reads them; the others go step by step,
+    // with a checkpoint every few steps to fall back on.
+    let clean = world.failed_step_restores();
+    let mut k = 0;
+    while k < steps {
+        let next = if clean {
+            // While a progress bar shows, it moves at least every `tick` steps.
+            let limit = if bar.is_some() {
+                k + tick.max(16)
+            } else {
+                steps
+            };
+            let limit = limit.min(steps);
+            (k + 1..=limit)
+                .find(|&j| (sampling && j % every == 0) || pictures.due(j, steps))
+                .unwrap_or(limit)
+        } else {
+            k + 1
+        };
+        if let Err(e) = world.run_steps(next - k) {
+            if clean {
+                // The world is at its last good step: that is the checkpoint.
+                checkpoint = Checkpoint::new(&world);
+            }
             failure = Some(e);
             break;
         }
+        k = next;
         let sample_due = sampling && (k % every == 0 || k == steps);
         let picture_due = pictures.due(k, steps);
-        if sample_due || picture_due || k % CHECKPOINT_EVERY == 0 || k == steps {
+        let checkpoint_due = if clean {
+            sample_due || picture_due || k == steps
+        } else {
+            sample_due || picture_due || k % CHECKPOINT_EVERY == 0 || k == steps
+        };
+        if checkpoint_due {
             if let Err(e) = checkpoint.update(&world) {
                 failure = Some(e);
                 break;
@@ -129,7 +159,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             pictures.sample(&[Some(&world)], k, steps)?;
         }
         if let Some(bar) = &bar {
-            if k % tick == 0 {
+            if clean || k % tick == 0 {
                 bar.set_position(k);
             }
         }

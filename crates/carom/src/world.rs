@@ -7,6 +7,7 @@ use crate::diagnostics::{self, Diagnostics, Symmetry};
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{bad, check_physics, BuildError, Physics};
+use crate::scenario::Friction;
 use crate::table::Table;
 
 pub struct World {
@@ -140,25 +141,48 @@ impl World {
     /// One time step: the collision model advances every ball by `dt` (free flight,
     /// contacts, walls), then friction acts on the new velocities.
     pub fn step(&mut self) -> Result<(), StepError> {
+        self.run_steps(1)
+    }
+
+    /// `n` steps, stopping at the first error. The balls are brought up to date (for
+    /// [`World::balls`] and every other reader) only once, at the end: between the
+    /// steps an event-driven model advances only the balls its events involve, so a
+    /// run of many steps costs the events in it, not `n` times the ball count.
+    pub fn run_steps(&mut self, n: u64) -> Result<(), StepError> {
+        let mut result = Ok(());
+        for _ in 0..n {
+            if let Err(e) = self.step_deferred() {
+                result = Err(e);
+                break;
+            }
+        }
+        self.model.synchronise(&mut self.balls);
+        result
+    }
+
+    /// One step that may leave the balls behind until the model synchronises them.
+    fn step_deferred(&mut self) -> Result<(), StepError> {
         let ctx = StepContext {
             balls: &mut self.balls,
             table: &self.table,
             physics: &self.physics,
             pool: self.pool.as_deref(),
         };
-        self.model.step(ctx)?;
-        friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
+        self.model.step_deferred(ctx)?;
+        if !matches!(self.physics.friction, Friction::None) {
+            // Friction acts on every ball's velocity at the end of the step.
+            self.model.synchronise(&mut self.balls);
+            friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
+        }
         self.steps += 1;
         self.time += self.physics.dt;
         Ok(())
     }
 
-    /// `n` steps, stopping at the first error.
-    pub fn run_steps(&mut self, n: u64) -> Result<(), StepError> {
-        for _ in 0..n {
-            self.step()?;
-        }
-        Ok(())
+    /// Whether a failed step leaves the world as it was before that step (the event
+    /// model's budget error does): callers need no copy of the last good state.
+    pub fn failed_step_restores(&self) -> bool {
+        self.model.failed_step_restores()
     }
 
     /// The state checks every model gets, whether or not it makes its own: positions

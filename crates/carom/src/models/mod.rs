@@ -52,6 +52,25 @@ pub trait CollisionModel: Send {
     /// Advances every ball by exactly `physics.dt`.
     fn step(&mut self, ctx: StepContext<'_>) -> Result<(), StepError>;
 
+    /// Like [`CollisionModel::step`], but the model may leave the balls in `Balls`
+    /// behind, each at a time of its own, until [`CollisionModel::synchronise`]: an
+    /// event-driven model then pays only for the events of a step that nobody reads.
+    /// Between the two calls the balls must be neither read nor changed.
+    fn step_deferred(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
+        self.step(ctx)
+    }
+
+    /// Brings every ball in `Balls` to the model's current time after
+    /// [`CollisionModel::step_deferred`] (after a failed step: to the start of that
+    /// step when [`CollisionModel::failed_step_restores`]).
+    fn synchronise(&mut self, _balls: &mut Balls) {}
+
+    /// Whether a step that fails leaves the balls as they were at its start (otherwise
+    /// they may be left part-way through it).
+    fn failed_step_restores(&self) -> bool {
+        false
+    }
+
     /// Energy stored in contacts right now (springs); 0 for hard-contact models.
     fn contact_energy(&self, _balls: &Balls, _table: &Table, _physics: &Physics) -> f64 {
         0.0

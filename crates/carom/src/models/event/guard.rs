@@ -3,7 +3,9 @@
 
 use super::Event;
 use crate::balls::Balls;
+use crate::broadphase::Grid;
 use crate::models::StepError;
+use crate::table::Table;
 
 impl Event {
     pub(super) fn note_recent(&mut self, i: u32) {
@@ -91,10 +93,21 @@ impl Event {
         } else {
             String::new()
         };
-        b.x.clone_from(&self.snap_x);
-        b.y.clone_from(&self.snap_y);
-        b.vx.clone_from(&self.snap_vx);
-        b.vy.clone_from(&self.snap_vy);
+        // Newest first, so that a ball recorded twice ends with its oldest record.
+        for k in (0..self.undo.len()).rev() {
+            let u = self.undo[k];
+            let i = u.i as usize;
+            (b.x[i], b.y[i], b.vx[i], b.vy[i]) = (u.x, u.y, u.vx, u.vy);
+            self.t[i] = u.t;
+            self.rest[i] = u.rest;
+        }
+        self.undo.clear();
+        // Every ball to the start of the interval, as a successful step would have
+        // left them; then the predictions, now void, are redone at the next step.
+        let start = self.step_start;
+        for i in 0..b.len() {
+            self.advance(b, i, start);
+        }
         (self.collisions, self.crossings) = before;
         self.needs_rebuild = true;
         StepError::EventBudget(format!(
@@ -105,5 +118,83 @@ impl Event {
              simultaneous or spring model (the state is left at the start of the interval)",
             now - self.step_start
         ))
+    }
+}
+
+/// Overlaps up to this fraction of the smaller radius are round-off (two balls that
+/// collided at the end of a run and were written to a state file touch to ~1e-13 of a
+/// radius), a thousand times the depth the overlap audit allows at any event.
+pub const START_OVERLAP_TOL: f64 = 1e-9;
+
+/// Refuses a start the model cannot honour: a dynamic ball through a wall, or two balls
+/// (not both kinematic, which never interact) overlapping, beyond round-off. Hard disks
+/// never overlap, so such a start would be run with the overlap kept for ever (two
+/// balls stuck inside each other pass through each other). The deepest offence is named.
+pub fn check_start(balls: &Balls, table: &Table) -> Result<(), String> {
+    let n = balls.len();
+    let (w, h) = (table.width, table.height);
+    // (depth as a fraction of the radius, description)
+    let mut worst: Option<(f64, String)> = None;
+    for i in 0..n {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let (x, y, r) = (balls.x[i], balls.y[i], balls.r[i]);
+        let sides = [
+            (0, "left", r - x),
+            (0, "right", x + r - w),
+            (1, "top", r - y),
+            (1, "bottom", y + r - h),
+        ];
+        for (axis, name, depth) in sides {
+            if table.is_periodic(axis) || depth <= START_OVERLAP_TOL * r {
+                continue;
+            }
+            if worst.as_ref().is_none_or(|(d, _)| depth / r > *d) {
+                worst = Some((
+                    depth / r,
+                    format!(
+                        "ball {i} (at ({x}, {y}), radius {r}) is {depth:.3e} through the {name} \
+                         wall"
+                    ),
+                ));
+            }
+        }
+    }
+    if n > 1 {
+        let mut grid = Grid::new();
+        let mut pairs = Vec::new();
+        grid.rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius(), table);
+        grid.touching_pairs(&balls.x, &balls.y, &balls.r, 0.0, &mut pairs);
+        for (i, j) in pairs {
+            let (i, j) = (i as usize, j as usize);
+            if balls.inv_m[i] == 0.0 && balls.inv_m[j] == 0.0 {
+                continue;
+            }
+            let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
+            let d = dx.hypot(dy);
+            let (ri, rj) = (balls.r[i], balls.r[j]);
+            let depth = ri + rj - d;
+            let r = ri.min(rj);
+            if depth <= START_OVERLAP_TOL * r {
+                continue;
+            }
+            if worst.as_ref().is_none_or(|(d, _)| depth / r > *d) {
+                worst = Some((
+                    depth / r,
+                    format!(
+                        "balls {i} and {j} overlap by {depth:.3e} (centres {d:.6e} apart, radii \
+                         {ri} and {rj})"
+                    ),
+                ));
+            }
+        }
+    }
+    match worst {
+        None => Ok(()),
+        Some((_, what)) => Err(format!(
+            "the event model cannot start from this state: {what}; hard disks never overlap (move the \
+             balls apart, or use another model)"
+        )),
     }
 }

@@ -69,6 +69,7 @@ use super::{CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::physics::Physics;
+use crate::scenario::Friction;
 use crate::scenario::ModelKind;
 use crate::table::Table;
 
@@ -112,6 +113,18 @@ const REBASE_AFTER: f64 = 1e3;
 const MAX_PARTNERS: usize = 6;
 const PARTNERS_OVERFLOW: u8 = u8::MAX;
 
+/// A ball's state before its first change in the current interval.
+#[derive(Debug, Clone, Copy)]
+struct Undo {
+    i: u32,
+    rest: u8,
+    t: f64,
+    x: f64,
+    y: f64,
+    vx: f64,
+    vy: f64,
+}
+
 /// Cloning copies the whole state, predictions included: the clone continues exactly
 /// as the original would.
 #[derive(Clone)]
@@ -129,22 +142,22 @@ pub struct Event {
     t_last: Vec<f64>,
     quick: Vec<u8>,
     /// Serial of the collision group that last changed the ball (0: none).
-    group: Vec<u64>,
+    group: Vec<u32>,
     partners: Vec<[u32; MAX_PARTNERS]>,
     n_partners: Vec<u8>,
     /// Scratch marks, compared with `serial`.
-    mark: Vec<u64>,
-    hit: Vec<u64>,
+    mark: Vec<u32>,
+    hit: Vec<u32>,
     slot: Vec<u32>,
     /// Walls each ball rests on (bit `1 << wall`).
     rest: Vec<u8>,
 
-    /// The balls as this model left them (start of the current interval once the step
-    /// has begun): compared to detect outside changes, restored when a step fails.
-    snap_x: Vec<f64>,
-    snap_y: Vec<f64>,
-    snap_vx: Vec<f64>,
-    snap_vy: Vec<f64>,
+    /// The state of every ball changed in the current interval, as it was before the
+    /// first change: put back when the step fails. O(events), not O(N).
+    undo: Vec<Undo>,
+    /// Balls whose predictions are redone at the start of every interval (kinematic or
+    /// resting balls under gravity); may hold balls that no longer need it.
+    quartic: Vec<u32>,
 
     cells: Cells,
     queue: Schedule,
@@ -159,7 +172,9 @@ pub struct Event {
     gravity: [f64; 2],
     table: Table,
     r_min: f64,
-    serial: u64,
+    /// Largest squared speed seen at the last rebuild or after a collision since.
+    v2_max: f64,
+    serial: u32,
     needs_rebuild: bool,
 
     // Scratch, kept to avoid allocating inside a step.
@@ -168,8 +183,6 @@ pub struct Event {
     involved: Vec<u32>,
     contacts: Vec<Contact>,
     cluster: Vec<u32>,
-    dirty: Vec<u32>,
-    refresh: Vec<u32>,
     nbrs: Vec<u32>,
     audit_grid: Grid,
     audit_x: Vec<f64>,
@@ -186,7 +199,10 @@ pub struct Event {
 }
 
 impl Event {
-    pub fn new(_balls: &Balls, table: &Table, _physics: &Physics) -> Result<Event, StepError> {
+    /// The model for these balls. Refuses a start with balls overlapping or through a
+    /// wall beyond round-off ([`guard::check_start`]).
+    pub fn new(balls: &Balls, table: &Table, _physics: &Physics) -> Result<Event, StepError> {
+        guard::check_start(balls, table).map_err(StepError::Unsupported)?;
         Ok(Event {
             budget: None,
             audit: false,
@@ -202,10 +218,8 @@ impl Event {
             hit: Vec::new(),
             slot: Vec::new(),
             rest: Vec::new(),
-            snap_x: Vec::new(),
-            snap_y: Vec::new(),
-            snap_vx: Vec::new(),
-            snap_vy: Vec::new(),
+            undo: Vec::new(),
+            quartic: Vec::new(),
             cells: Cells::default(),
             queue: Schedule::default(),
             solver: ContactSolver::new(),
@@ -217,6 +231,7 @@ impl Event {
             gravity: [0.0, 0.0],
             table: *table,
             r_min: 0.0,
+            v2_max: 0.0,
             serial: 0,
             needs_rebuild: true,
             group_events: Vec::new(),
@@ -224,8 +239,6 @@ impl Event {
             involved: Vec::new(),
             contacts: Vec::new(),
             cluster: Vec::new(),
-            dirty: Vec::new(),
-            refresh: Vec::new(),
             nbrs: Vec::new(),
             audit_grid: Grid::new(),
             audit_x: Vec::new(),
@@ -346,43 +359,35 @@ impl Event {
         self.restitution = physics.restitution;
         self.tc = TC_FRACTION * dt;
 
-        // One pass: finiteness, outside changes, fastest ball.
-        self.dirty.clear();
-        self.refresh.clear();
-        let mut v2_max: f64 = 0.0;
-        let compare = !self.needs_rebuild;
-        let gravity = self.gravity != [0.0, 0.0];
-        for i in 0..n {
-            let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
-            if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
-                return Err(StepError::Unstable(format!(
-                    "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
-                )));
-            }
-            v2_max = v2_max.max(vx * vx + vy * vy);
-            if compare
-                && (x.to_bits() != self.snap_x[i].to_bits()
-                    || y.to_bits() != self.snap_y[i].to_bits()
-                    || vx.to_bits() != self.snap_vx[i].to_bits()
-                    || vy.to_bits() != self.snap_vy[i].to_bits())
-            {
-                self.dirty.push(i as u32);
-            } else if compare && gravity && (b.inv_m[i] == 0.0 || self.rest[i] != 0) {
-                // Their quartic predictions reach only to the end of an interval.
-                self.refresh.push(i as u32);
-            }
+        // Friction changed the velocities of (nearly) every moving ball after the last
+        // step: every prediction of a changed ball is void, so all are redone.
+        if !matches!(physics.friction, Friction::None) {
+            self.needs_rebuild = true;
         }
-        // Speeds can grow within the interval (gravity, a kinematic ball, a light ball
-        // struck by a heavy one): a generous bound is all the time tolerances need.
-        let g = self.gravity[0].hypot(self.gravity[1]);
-        let v_est = 2.0 * v2_max.sqrt() + g * dt;
-
         if self.needs_rebuild {
+            // The balls come from outside: check them, and measure them afresh.
+            let mut v2_max: f64 = 0.0;
+            for i in 0..n {
+                let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
+                if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
+                    return Err(StepError::Unstable(format!(
+                        "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
+                    )));
+                }
+                v2_max = v2_max.max(vx * vx + vy * vy);
+            }
+            self.v2_max = v2_max;
             self.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
             if !self.r_min.is_finite() {
                 self.r_min = 0.0;
             }
         }
+        // Speeds can grow within the interval (gravity, a kinematic ball, a light ball
+        // struck by a heavy one): a generous bound is all the time tolerances need. The
+        // fastest speed is the largest seen at a rebuild or after any collision since.
+        let g = self.gravity[0].hypot(self.gravity[1]);
+        let v_est = 2.0 * self.v2_max.sqrt() + g * dt;
+
         let rebase = v_est > 0.0 && self.step_start * v_est > REBASE_AFTER * self.r_min;
         if !self.needs_rebuild && rebase {
             self.rebase();
@@ -393,16 +398,25 @@ impl Event {
         } else {
             0.0
         };
+        self.undo.clear();
 
-        if self.needs_rebuild || self.dirty.len() * 4 > n + 64 {
+        if self.needs_rebuild {
             self.rebuild(b);
-        } else {
-            if !self.dirty.is_empty() {
-                self.repredict_dirty(b);
-            }
+        } else if self.gravity != [0.0, 0.0] {
+            // Kinematic and resting balls under gravity: their quartic predictions
+            // reach only to the end of an interval. The list keeps each ball once, and
+            // drops the balls that have lifted off.
+            let s = self.next_serial();
+            let (rest, inv_m, mark) = (&self.rest, &b.inv_m, &mut self.mark);
+            self.quartic.retain(|&i| {
+                let i = i as usize;
+                let keep = (inv_m[i] == 0.0 || rest[i] != 0) && mark[i] != s;
+                mark[i] = s;
+                keep
+            });
             let now = self.step_start;
-            for k in 0..self.refresh.len() {
-                let i = self.refresh[k] as usize;
+            for k in 0..self.quartic.len() {
+                let i = self.quartic[k] as usize;
                 self.predict(b, i, now, true);
             }
         }
@@ -475,45 +489,27 @@ impl Event {
         if n > 0 {
             self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);
         }
-        self.snap_x.clone_from(&b.x);
-        self.snap_y.clone_from(&b.y);
-        self.snap_vx.clone_from(&b.vx);
-        self.snap_vy.clone_from(&b.vy);
+        self.quartic.clear();
+        if self.gravity != [0.0, 0.0] {
+            self.quartic.extend(
+                (0..n as u32).filter(|&i| b.inv_m[i as usize] == 0.0 || self.rest[i as usize] != 0),
+            );
+        }
 
         self.queue.reset(n);
         let b = &*b;
         let kin = kin!(self, b);
         let queue = &mut self.queue;
         for i in 0..n {
-            let e = kin.next_contact(i, 0.0, self.eps_t, &mut self.cand, |e| queue.push_extra(e));
+            let si = kin.state(i, 0.0);
+            let e = kin.next_contact(i, &si, 0.0, self.eps_t, &mut self.cand, |e| {
+                queue.push_extra(e)
+            });
             queue.set_contact(i, e, true);
-            queue.set_crossing(i, kin.cross(i, 0.0).unwrap_or(Ev::NONE), true);
+            queue.set_crossing(i, kin.cross(i, &si, 0.0).unwrap_or(Ev::NONE), true);
         }
         queue.build();
         self.needs_rebuild = false;
-    }
-
-    /// Redoes the predictions of the few balls changed from outside since last interval.
-    fn repredict_dirty(&mut self, b: &mut Balls) {
-        for k in 0..self.dirty.len() {
-            let i = self.dirty[k] as usize;
-            self.counter[i] = self.counter[i].wrapping_add(1);
-            self.group[i] = 0;
-            self.n_partners[i] = 0;
-            self.rest[i] = 0;
-            self.settle_all(b, i);
-            let c = self.cells.cell_at(b.x[i], b.y[i]);
-            self.cells.move_to(i, c);
-            self.snap_x[i] = b.x[i];
-            self.snap_y[i] = b.y[i];
-            self.snap_vx[i] = b.vx[i];
-            self.snap_vy[i] = b.vy[i];
-        }
-        let now = self.step_start;
-        for k in 0..self.dirty.len() {
-            let i = self.dirty[k] as usize;
-            self.predict(b, i, now, true);
-        }
     }
 
     /// Finds the walls ball `i` rests on from its position and velocity alone.
@@ -528,15 +524,32 @@ impl Event {
         }
     }
 
+    /// A fresh serial for the scratch marks. When the 32-bit count wraps (after four
+    /// billion groups), every mark is cleared so that no old mark can pass for new.
+    fn next_serial(&mut self) -> u32 {
+        self.serial = self.serial.wrapping_add(1);
+        if self.serial == 0 {
+            self.mark.fill(0);
+            self.hit.fill(0);
+            self.group.fill(0);
+            self.serial = 1;
+        }
+        self.serial
+    }
+
     /// Pushes ball `i`'s next contact events (and, if `crossing`, its next cell
     /// crossing), predicted from epoch time `now`.
     fn predict(&mut self, b: &Balls, i: usize, now: f64, crossing: bool) {
         let kin = kin!(self, b);
         let queue = &mut self.queue;
-        let e = kin.next_contact(i, now, self.eps_t, &mut self.cand, |e| queue.push_extra(e));
-        queue.set_contact(i, e, false);
+        let si = kin.state(i, now);
+        let e = kin.next_contact(i, &si, now, self.eps_t, &mut self.cand, |e| {
+            queue.push_extra(e)
+        });
         if crossing {
-            queue.set_crossing(i, kin.cross(i, now).unwrap_or(Ev::NONE), false);
+            queue.set_both(i, e, kin.cross(i, &si, now).unwrap_or(Ev::NONE));
+        } else {
+            queue.set_contact(i, e, false);
         }
     }
 
@@ -558,8 +571,9 @@ impl Event {
         // New neighbours matter only if they come before (or with) the ball's earliest
         // contact already scheduled, which is otherwise still right.
         let kin = kin!(self, b);
+        let si = kin.state(i, ev.t);
         for &j in &self.nbrs {
-            if let Some(e) = kin.pair(i, j as usize, ev.t) {
+            if let Some(e) = kin.pair_from(i, &si, j as usize, ev.t) {
                 let cur = *self.queue.contact(i);
                 let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
                 if e.t < cur.t {
@@ -573,7 +587,7 @@ impl Event {
             }
         }
         self.queue
-            .set_crossing(i, kin.cross(i, ev.t).unwrap_or(Ev::NONE), false);
+            .set_crossing(i, kin.cross(i, &si, ev.t).unwrap_or(Ev::NONE), false);
         self.nbrs.clear();
     }
 }
@@ -583,7 +597,26 @@ impl CollisionModel for Event {
         ModelKind::Event
     }
 
+    /// A step that brings every ball to its end, for callers that read the balls
+    /// after every step.
     fn step(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
+        let StepContext {
+            balls,
+            physics,
+            table,
+            pool,
+        } = ctx;
+        let result = self.step_deferred(StepContext {
+            balls: &mut *balls,
+            physics,
+            table,
+            pool,
+        });
+        self.synchronise(balls);
+        result
+    }
+
+    fn step_deferred(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
         let StepContext {
             balls,
             physics,
@@ -652,19 +685,29 @@ impl CollisionModel for Event {
         }
         self.events += count;
 
-        // Output: every ball at the end of the interval.
-        for i in 0..balls.len() {
-            self.advance(balls, i, t_end);
-        }
+        // The balls stay at their local times until someone reads them.
         self.step_start = t_end;
         if self.audit {
             self.audit_at(balls, t_end);
         }
-        self.snap_x.copy_from_slice(&balls.x);
-        self.snap_y.copy_from_slice(&balls.y);
-        self.snap_vx.copy_from_slice(&balls.vx);
-        self.snap_vy.copy_from_slice(&balls.vy);
         Ok(())
+    }
+
+    /// Every ball to the end of the last interval (its start, after a failed step).
+    fn synchronise(&mut self, balls: &mut Balls) {
+        // Awaiting a rebuild, the balls are as given from outside (or as a failed
+        // step put them back): nothing to bring forward.
+        if self.needs_rebuild || balls.len() != self.t.len() {
+            return;
+        }
+        let now = self.step_start;
+        for i in 0..balls.len() {
+            self.advance(balls, i, now);
+        }
+    }
+
+    fn failed_step_restores(&self) -> bool {
+        true
     }
 
     fn collisions(&self) -> u64 {

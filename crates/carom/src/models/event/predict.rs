@@ -15,13 +15,16 @@ pub(super) struct Kin<'a> {
     pub(super) b: &'a Balls,
     pub(super) t: &'a [f64],
     pub(super) counter: &'a [u32],
-    pub(super) group: &'a [u64],
+    pub(super) group: &'a [u32],
     pub(super) partners: &'a [[u32; MAX_PARTNERS]],
     pub(super) n_partners: &'a [u8],
     pub(super) rest: &'a [u8],
     pub(super) cells: &'a Cells,
     pub(super) table: &'a Table,
     pub(super) g: [f64; 2],
+    /// No gravity: every ball moves in a straight line (the common case, worth its
+    /// own shorter paths).
+    pub(super) flat: bool,
     pub(super) horizon: f64,
 }
 
@@ -38,6 +41,7 @@ macro_rules! kin {
             cells: &$s.cells,
             table: &$s.table,
             g: $s.gravity,
+            flat: $s.gravity == [0.0, 0.0],
             horizon: $s.horizon,
         }
     };
@@ -46,6 +50,9 @@ macro_rules! kin {
 impl Kin<'_> {
     #[inline]
     pub(super) fn accel(&self, i: usize) -> [f64; 2] {
+        if self.flat {
+            return [0.0, 0.0];
+        }
         accel_of(self.b.inv_m[i], self.rest[i], self.g)
     }
 
@@ -53,8 +60,16 @@ impl Kin<'_> {
     #[inline]
     pub(super) fn state(&self, i: usize, t: f64) -> [f64; 4] {
         let tau = t - self.t[i];
-        let a = self.accel(i);
         let b = self.b;
+        if self.flat {
+            return [
+                b.x[i] + tau * b.vx[i],
+                b.y[i] + tau * b.vy[i],
+                b.vx[i],
+                b.vy[i],
+            ];
+        }
+        let a = self.accel(i);
         [
             b.x[i] + tau * (b.vx[i] + 0.5 * a[0] * tau),
             b.y[i] + tau * (b.vy[i] + 0.5 * a[1] * tau),
@@ -75,19 +90,25 @@ impl Kin<'_> {
         n != PARTNERS_OVERFLOW && self.partners[i][..n as usize].contains(&(j as u32))
     }
 
-    /// The next collision of `i` and `j` after `now`, if any.
-    pub(super) fn pair(&self, i: usize, j: usize, now: f64) -> Option<Ev> {
+    /// The next collision of `i` and `j` after `now`, if any, with ball `i`'s state at
+    /// `now` already known (`si`), as when all of its neighbours are tried in turn.
+    #[inline]
+    pub(super) fn pair_from(&self, i: usize, si: &[f64; 4], j: usize, now: f64) -> Option<Ev> {
         let b = self.b;
         if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
             return None;
         }
-        let (ai, aj) = (self.accel(i), self.accel(j));
-        let acc = [aj[0] - ai[0], aj[1] - ai[1]];
+        let acc = if self.flat {
+            [0.0, 0.0]
+        } else {
+            let (ai, aj) = (self.accel(i), self.accel(j));
+            [aj[0] - ai[0], aj[1] - ai[1]]
+        };
         let linear = acc == [0.0, 0.0];
         if linear && self.just_collided(i, j) {
             return None;
         }
-        let (si, sj) = (self.state(i, now), self.state(j, now));
+        let sj = self.state(j, now);
         let p = [sj[0] - si[0], sj[1] - si[1]];
         let v = [sj[2] - si[2], sj[3] - si[3]];
         let sigma = b.r[i] + b.r[j];
@@ -111,13 +132,34 @@ impl Kin<'_> {
 
     /// The first wall ball `i` meets after `now` (kinematic balls ignore walls, a
     /// resting ball the walls it rests on).
-    pub(super) fn wall(&self, i: usize, now: f64) -> Option<Ev> {
+    /// (`si`: the ball's state at `now`.)
+    pub(super) fn wall(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
         if self.b.inv_m[i] == 0.0 {
             return None;
         }
-        let [x, y, vx, vy] = self.state(i, now);
+        let [x, y, vx, vy] = *si;
         let r = self.b.r[i];
         let (w, h) = (self.table.width, self.table.height);
+        if self.flat {
+            // Straight lines: only the wall ahead on each axis can be met.
+            let ex = linear_exit(vx, x - r, w - r - x, [true, true]);
+            let ey = linear_exit(vy, y - r, h - r - y, [true, true]);
+            let (tau, wall) = match (ex, ey) {
+                (Some((tx, hi)), Some((ty, _))) if tx <= ty => {
+                    (tx, [Wall::Left, Wall::Right][hi as usize])
+                }
+                (_, Some((ty, hi))) => (ty, [Wall::Top, Wall::Bottom][hi as usize]),
+                (Some((tx, hi)), None) => (tx, [Wall::Left, Wall::Right][hi as usize]),
+                (None, None) => return None,
+            };
+            return Some(Ev {
+                t: now + tau,
+                i: i as u32,
+                other: WALL + wall as u32,
+                ci: self.counter[i],
+                cj: 0,
+            });
+        }
         let [gx, gy] = self.accel(i);
         let (gx, gy) = (0.5 * gx, 0.5 * gy);
         // Gap to each wall as a function of time: a tau^2 + b tau + c.
@@ -158,16 +200,17 @@ impl Kin<'_> {
     pub(super) fn next_contact(
         &self,
         i: usize,
+        si: &[f64; 4],
         now: f64,
         slack: f64,
         scratch: &mut Vec<Ev>,
         mut ties: impl FnMut(Ev),
     ) -> Ev {
         scratch.clear();
-        scratch.extend(self.wall(i, now));
+        scratch.extend(self.wall(i, si, now));
         self.cells.for_block(self.cells.cell_of(i), |j| {
             if j != i {
-                scratch.extend(self.pair(i, j, now));
+                scratch.extend(self.pair_from(i, si, j, now));
             }
         });
         let mut first = Ev::NONE;
@@ -187,11 +230,31 @@ impl Kin<'_> {
         first
     }
 
-    /// When ball `i` next leaves its cell, and through which side.
-    pub(super) fn cross(&self, i: usize, now: f64) -> Option<Ev> {
-        let [x, y, vx, vy] = self.state(i, now);
-        let [ax, ay] = self.accel(i);
+    /// When ball `i` (state `si` at `now`) next leaves its cell, and through which side.
+    pub(super) fn cross(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
+        let [x, y, vx, vy] = *si;
         let (bounds, open) = self.cells.bounds(self.cells.cell_of(i));
+        if self.flat {
+            // Straight lines: only the side ahead on each axis can be crossed.
+            let ex = linear_exit(vx, x - bounds[0], bounds[1] - x, [open[0], open[1]]);
+            let ey = linear_exit(vy, y - bounds[2], bounds[3] - y, [open[2], open[3]]);
+            let (tau, dir) = match (ex, ey) {
+                (Some((tx, hi)), Some((ty, _))) if tx <= ty => {
+                    (tx, [Dir::Left, Dir::Right][hi as usize])
+                }
+                (_, Some((ty, hi))) => (ty, [Dir::Up, Dir::Down][hi as usize]),
+                (Some((tx, hi)), None) => (tx, [Dir::Left, Dir::Right][hi as usize]),
+                (None, None) => return None,
+            };
+            return Some(Ev {
+                t: now + tau,
+                i: i as u32,
+                other: CROSS + dir as u32,
+                ci: self.counter[i],
+                cj: 0,
+            });
+        }
+        let [ax, ay] = self.accel(i);
         let sides = [
             (Dir::Left, 0.5 * ax, vx, x - bounds[0]),
             (Dir::Right, -0.5 * ax, -vx, bounds[1] - x),
@@ -216,5 +279,20 @@ impl Kin<'_> {
             ci: self.counter[i],
             cj: 0,
         })
+    }
+}
+
+/// Straight motion at speed `v` along one axis between a low and a high boundary, at
+/// distances `gap_lo` and `gap_hi` (round-off may make one slightly negative): the time
+/// until the boundary ahead is reached, and whether it is the high one. A boundary that
+/// is not `open` is never reached. Agrees with [`times::first_exit`] without gravity.
+#[inline]
+fn linear_exit(v: f64, gap_lo: f64, gap_hi: f64, open: [bool; 2]) -> Option<(f64, bool)> {
+    if v > 0.0 && open[1] {
+        Some((if gap_hi <= 0.0 { 0.0 } else { gap_hi / v }, true))
+    } else if v < 0.0 && open[0] {
+        Some((if gap_lo <= 0.0 { 0.0 } else { gap_lo / -v }, false))
+    } else {
+        None
     }
 }

@@ -109,6 +109,9 @@ pub struct Schedule {
     node: Vec<u32>,
     leaves: usize,
     extra: BinaryHeap<Ev>,
+    /// A ball whose slot was emptied by `pop` without walking the tree yet: its owner
+    /// almost always fills a slot again at once, and one walk then does for both.
+    pending: Option<u32>,
 }
 
 impl Schedule {
@@ -129,6 +132,7 @@ impl Schedule {
 
     /// Recomputes every inner node from the leaves, O(N).
     pub fn build(&mut self) {
+        self.pending = None;
         let l = self.leaves;
         for k in 0..l {
             self.node[l + k] = k as u32;
@@ -149,19 +153,29 @@ impl Schedule {
         }
     }
 
+    /// Walks from ball `i`'s leaf to the root. Only the winner coming up from below is
+    /// compared, with the winner of the sibling subtree: one load of each per level.
     #[inline]
     fn refresh(&mut self, i: usize) {
-        self.key[i] = self.contact[i].t.min(self.crossing[i].t);
-        let mut p = (self.leaves + i) / 2;
-        while p >= 1 {
-            let w = self.winner(self.node[2 * p], self.node[2 * p + 1]);
+        let mut kw = self.contact[i].t.min(self.crossing[i].t);
+        self.key[i] = kw;
+        let mut w = i as u32;
+        let mut c = self.leaves + i;
+        while c > 1 {
+            let ws = self.node[c ^ 1];
+            let ks = self.key[ws as usize];
+            // Earlier slot time wins; equal times go to the lower ball (deterministic).
+            if ks < kw || (ks == kw && ws < w) {
+                (w, kw) = (ws, ks);
+            }
+            let p = c / 2;
             // An ancestor depends only on which ball wins here and that ball's time: if
             // the same ball other than `i` still wins, nothing above can change.
-            if w == self.node[p] && w != i as u32 {
+            if self.node[p] == w && w != i as u32 {
                 break;
             }
             self.node[p] = w;
-            p /= 2;
+            c = p;
         }
     }
 
@@ -170,20 +184,44 @@ impl Schedule {
     #[inline]
     pub fn set_contact(&mut self, i: usize, e: Ev, defer: bool) {
         self.contact[i] = e;
-        if defer {
-            self.key[i] = self.contact[i].t.min(self.crossing[i].t);
-        } else {
-            self.refresh(i);
-        }
+        self.settle(i, defer);
     }
 
     #[inline]
     pub fn set_crossing(&mut self, i: usize, e: Ev, defer: bool) {
         self.crossing[i] = e;
+        self.settle(i, defer);
+    }
+
+    /// Sets both of ball `i`'s slots with a single walk up the tree.
+    #[inline]
+    pub fn set_both(&mut self, i: usize, contact: Ev, crossing: Ev) {
+        self.contact[i] = contact;
+        self.crossing[i] = crossing;
+        self.settle(i, false);
+    }
+
+    /// Brings the tree up to date after ball `i`'s slots changed (or only its key,
+    /// with `defer`, for a later [`Schedule::build`]). A ball left pending by `pop` is
+    /// walked first, since every walk relies on the rest of the tree being right.
+    #[inline]
+    fn settle(&mut self, i: usize, defer: bool) {
         if defer {
             self.key[i] = self.contact[i].t.min(self.crossing[i].t);
-        } else {
-            self.refresh(i);
+            return;
+        }
+        match self.pending.take() {
+            Some(p) if p as usize != i => self.refresh(p as usize),
+            _ => {}
+        }
+        self.refresh(i);
+    }
+
+    /// Walks the tree for a ball left pending by `pop`.
+    #[inline]
+    fn flush(&mut self) {
+        if let Some(p) = self.pending.take() {
+            self.refresh(p as usize);
         }
     }
 
@@ -199,7 +237,8 @@ impl Schedule {
 
     /// Time of the earliest event, if any.
     #[inline]
-    pub fn peek_time(&self) -> Option<f64> {
+    pub fn peek_time(&mut self) -> Option<f64> {
+        self.flush();
         let tree = if self.leaves > 0 {
             self.key[self.node[1] as usize]
         } else {
@@ -216,15 +255,20 @@ impl Schedule {
         let t = self.peek_time()?;
         let root = self.node[1] as usize;
         if self.key[root] == t {
-            if self.contact[root].t == t {
+            // The slot is emptied now; the tree is walked when the owner's slots are
+            // next set, or before the next look at the top.
+            let taken = if self.contact[root].t == t {
                 let e = self.contact[root];
-                self.set_contact(root, Ev::NONE, false);
-                Some((e, Source::Contact))
+                self.contact[root] = Ev::NONE;
+                (e, Source::Contact)
             } else {
                 let e = self.crossing[root];
-                self.set_crossing(root, Ev::NONE, false);
-                Some((e, Source::Crossing))
-            }
+                self.crossing[root] = Ev::NONE;
+                (e, Source::Crossing)
+            };
+            self.key[root] = self.contact[root].t.min(self.crossing[root].t);
+            self.pending = Some(root as u32);
+            Some(taken)
         } else {
             self.extra.pop().map(|e| (e, Source::Extra))
         }
@@ -232,6 +276,7 @@ impl Schedule {
 
     /// Moves every time by `-shift` (a new epoch), O(N).
     pub fn shift(&mut self, shift: f64) {
+        self.flush();
         for e in self.contact.iter_mut().chain(self.crossing.iter_mut()) {
             e.t -= shift;
         }

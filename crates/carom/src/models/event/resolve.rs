@@ -4,7 +4,7 @@
 
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
 use super::queue::Kind;
-use super::{Event, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
+use super::{Event, Undo, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
 use crate::models::{Contact, Wall};
 
@@ -12,8 +12,7 @@ impl Event {
     /// Resolves the collision events in `group_events`, all due at `t0` within
     /// round-off, as one simultaneous impact, and predicts what follows.
     pub(super) fn resolve_group(&mut self, b: &mut Balls, t0: f64) {
-        self.serial += 1;
-        let s = self.serial;
+        let s = self.next_serial();
         self.involved.clear();
         for k in 0..self.group_events.len() {
             let e = self.group_events[k];
@@ -30,6 +29,20 @@ impl Event {
         }
         for k in 0..self.involved.len() {
             let i = self.involved[k] as usize;
+            // A ball not yet changed in this interval is still at or before its start:
+            // remember it as it is, for a failed step to put back. (A ball changed at
+            // the very start is remembered twice; the first record wins.)
+            if self.t[i] <= self.step_start {
+                self.undo.push(Undo {
+                    i: i as u32,
+                    rest: self.rest[i],
+                    t: self.t[i],
+                    x: b.x[i],
+                    y: b.y[i],
+                    vx: b.vx[i],
+                    vy: b.vy[i],
+                });
+            }
             self.advance(b, i, t0);
         }
 
@@ -137,6 +150,7 @@ impl Event {
             for i in contact_balls(&c) {
                 if self.hit[i] != s {
                     self.hit[i] = s;
+                    self.v2_max = self.v2_max.max(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i]);
                     self.quick[i] = self.burst_after(i, t0);
                     self.t_last[i] = t0;
                     self.counter[i] = self.counter[i].wrapping_add(1);
@@ -151,7 +165,9 @@ impl Event {
                 }
                 // Landed for good, still resting, or lifted off.
                 Contact::Wall(i, w) => {
-                    settle(b, &mut self.rest, i as usize, w, self.gravity, self.tc);
+                    if settle(b, &mut self.rest, i as usize, w, self.gravity, self.tc) {
+                        self.quartic.push(i);
+                    }
                 }
             }
         }
