@@ -28,6 +28,10 @@ pub trait Sim {
     fn total_energy(&self) -> f64;
     /// Events (collisions) so far.
     fn events(&self) -> u64;
+    /// Collisions so far (ball-ball and ball-wall), what event-driven codes publish.
+    fn collisions(&self) -> u64 {
+        0
+    }
 }
 
 impl Sim for World {
