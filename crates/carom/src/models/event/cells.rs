@@ -1,7 +1,7 @@
 //! A uniform grid whose cells are at least one largest diameter wide, so two balls in
 //! contact are always in the same or neighbouring cells. Unlike the static broad phase
 //! it is updated one ball at a time, when a ball's cell-crossing event fires: each cell
-//! holds an intrusive doubly linked list (three index arrays, no allocation per move).
+//! holds an intrusive singly linked list (two index arrays, no allocation per move).
 
 use crate::table::Table;
 
@@ -32,8 +32,9 @@ pub struct Cells {
     pub cw: f64,
     pub ch: f64,
     head: Vec<u32>,
+    /// Singly linked: a cell holds a ball or two, so unlinking walks its short list
+    /// instead of keeping a fourth array per ball.
     next: Vec<u32>,
-    prev: Vec<u32>,
     /// The cell each ball is filed under. It changes only when the ball's crossing
     /// event fires, so round-off can leave a ball a hair outside its cell; the margin
     /// on the cell size keeps neighbours neighbours all the same.
@@ -60,8 +61,6 @@ impl Cells {
         self.head.resize(self.nx * self.ny, NONE);
         self.next.clear();
         self.next.resize(n, NONE);
-        self.prev.clear();
-        self.prev.resize(n, NONE);
         self.cell.clear();
         self.cell.resize(n, 0);
         for i in 0..n {
@@ -92,28 +91,27 @@ impl Cells {
     }
 
     pub fn insert(&mut self, i: usize, c: u32) {
-        let h = self.head[c as usize];
-        self.next[i] = h;
-        self.prev[i] = NONE;
-        if h != NONE {
-            self.prev[h as usize] = i as u32;
-        }
+        self.next[i] = self.head[c as usize];
         self.head[c as usize] = i as u32;
         self.cell[i] = c;
     }
 
     pub fn remove(&mut self, i: usize) {
-        let (p, n) = (self.prev[i], self.next[i]);
-        if p != NONE {
-            self.next[p as usize] = n;
+        let c = self.cell[i] as usize;
+        let after = self.next[i];
+        if self.head[c] == i as u32 {
+            self.head[c] = after;
         } else {
-            self.head[self.cell[i] as usize] = n;
-        }
-        if n != NONE {
-            self.prev[n as usize] = p;
+            let mut k = self.head[c];
+            while k != NONE {
+                if self.next[k as usize] == i as u32 {
+                    self.next[k as usize] = after;
+                    break;
+                }
+                k = self.next[k as usize];
+            }
         }
         self.next[i] = NONE;
-        self.prev[i] = NONE;
     }
 
     pub fn move_to(&mut self, i: usize, c: u32) {

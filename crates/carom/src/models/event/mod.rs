@@ -148,7 +148,6 @@ pub struct Event {
     /// Scratch marks, compared with `serial`.
     mark: Vec<u32>,
     hit: Vec<u32>,
-    slot: Vec<u32>,
     /// Walls each ball rests on (bit `1 << wall`).
     rest: Vec<u8>,
 
@@ -183,6 +182,7 @@ pub struct Event {
     involved: Vec<u32>,
     contacts: Vec<Contact>,
     cluster: Vec<u32>,
+    by_ball: Vec<(u32, u32)>,
     nbrs: Vec<u32>,
     audit_grid: Grid,
     audit_x: Vec<f64>,
@@ -216,7 +216,7 @@ impl Event {
             n_partners: Vec::new(),
             mark: Vec::new(),
             hit: Vec::new(),
-            slot: Vec::new(),
+            by_ball: Vec::new(),
             rest: Vec::new(),
             undo: Vec::new(),
             quartic: Vec::new(),
@@ -479,8 +479,6 @@ impl Event {
         self.mark.resize(n, 0);
         self.hit.clear();
         self.hit.resize(n, 0);
-        self.slot.clear();
-        self.slot.resize(n, 0);
         self.rest.clear();
         self.rest.resize(n, 0);
         for i in 0..n {

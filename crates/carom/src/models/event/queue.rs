@@ -87,6 +87,27 @@ impl Ord for Ev {
     }
 }
 
+/// A crossing slot: time and the `other` code of its event (`CROSS + d`).
+#[derive(Debug, Clone, Copy)]
+struct Crossing {
+    t: f64,
+    other: u32,
+}
+
+impl Crossing {
+    const NONE: Crossing = Crossing {
+        t: f64::INFINITY,
+        other: u32::MAX,
+    };
+
+    fn of(e: &Ev) -> Crossing {
+        Crossing {
+            t: e.t,
+            other: e.other,
+        }
+    }
+}
+
 /// Where a popped event came from.
 #[derive(Debug, Clone, Copy)]
 pub enum Source {
@@ -101,7 +122,9 @@ pub enum Source {
 #[derive(Debug, Clone, Default)]
 pub struct Schedule {
     contact: Vec<Ev>,
-    crossing: Vec<Ev>,
+    /// Crossing slots keep only what a crossing needs (its time and direction code):
+    /// the owner is the slot's index and no counter is ever checked.
+    crossing: Vec<Crossing>,
     /// Leaves: each ball's earliest slot time (infinite past the last ball).
     key: Vec<f64>,
     /// Winner (ball index) of each inner node; node 1 is the root, leaf `k` is node
@@ -121,7 +144,7 @@ impl Schedule {
         self.contact.clear();
         self.contact.resize(n, Ev::NONE);
         self.crossing.clear();
-        self.crossing.resize(n, Ev::NONE);
+        self.crossing.resize(n, Crossing::NONE);
         self.key.clear();
         self.key.resize(self.leaves, f64::INFINITY);
         self.node.clear();
@@ -189,7 +212,7 @@ impl Schedule {
 
     #[inline]
     pub fn set_crossing(&mut self, i: usize, e: Ev, defer: bool) {
-        self.crossing[i] = e;
+        self.crossing[i] = Crossing::of(&e);
         self.settle(i, defer);
     }
 
@@ -197,7 +220,7 @@ impl Schedule {
     #[inline]
     pub fn set_both(&mut self, i: usize, contact: Ev, crossing: Ev) {
         self.contact[i] = contact;
-        self.crossing[i] = crossing;
+        self.crossing[i] = Crossing::of(&crossing);
         self.settle(i, false);
     }
 
@@ -262,8 +285,15 @@ impl Schedule {
                 self.contact[root] = Ev::NONE;
                 (e, Source::Contact)
             } else {
-                let e = self.crossing[root];
-                self.crossing[root] = Ev::NONE;
+                let c = self.crossing[root];
+                self.crossing[root] = Crossing::NONE;
+                let e = Ev {
+                    t: c.t,
+                    i: root as u32,
+                    other: c.other,
+                    ci: 0,
+                    cj: 0,
+                };
                 (e, Source::Crossing)
             };
             self.key[root] = self.contact[root].t.min(self.crossing[root].t);
@@ -277,8 +307,11 @@ impl Schedule {
     /// Moves every time by `-shift` (a new epoch), O(N).
     pub fn shift(&mut self, shift: f64) {
         self.flush();
-        for e in self.contact.iter_mut().chain(self.crossing.iter_mut()) {
+        for e in &mut self.contact {
             e.t -= shift;
+        }
+        for c in &mut self.crossing {
+            c.t -= shift;
         }
         for k in &mut self.key {
             *k -= shift;
@@ -295,7 +328,8 @@ impl Schedule {
     /// Events waiting (filled slots and side-heap entries).
     pub fn len(&self) -> usize {
         let filled = |v: &Vec<Ev>| v.iter().filter(|e| e.t.is_finite()).count();
-        filled(&self.contact) + filled(&self.crossing) + self.extra.len()
+        let crossings = self.crossing.iter().filter(|c| c.t.is_finite()).count();
+        filled(&self.contact) + crossings + self.extra.len()
     }
 
     /// Drops side-heap entries for which `keep` is false.

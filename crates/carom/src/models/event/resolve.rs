@@ -84,14 +84,21 @@ impl Event {
 
         // Clusters of contacts connected through shared balls (walls do not connect):
         // each is one simultaneous impact with its own restitution.
-        for (k, &i) in self.involved.iter().enumerate() {
-            self.slot[i as usize] = k as u32;
-        }
+        // Each involved ball's place in `involved`, looked up by bisection in a sorted
+        // scratch list (a group has a few balls; no array per ball is needed for it).
+        self.by_ball.clear();
+        self.by_ball.extend(
+            self.involved
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| (i, k as u32)),
+        );
+        self.by_ball.sort_unstable();
         self.cluster.clear();
         self.cluster.extend(0..self.involved.len() as u32);
         for c in &self.contacts {
             if let Contact::Pair(i, j) = *c {
-                let (a, z) = (self.slot[i as usize], self.slot[j as usize]);
+                let (a, z) = (slot_of(&self.by_ball, i), slot_of(&self.by_ball, j));
                 let (ra, rz) = (find(&mut self.cluster, a), find(&mut self.cluster, z));
                 if ra != rz {
                     self.cluster[ra.max(rz) as usize] = ra.min(rz);
@@ -102,12 +109,12 @@ impl Event {
             let root = find(&mut self.cluster, k);
             self.cluster[k as usize] = root;
         }
-        let (cluster, slot) = (&self.cluster, &self.slot);
+        let (cluster, by_ball) = (&self.cluster, &self.by_ball);
         let root_of = |c: &Contact| -> u32 {
             let i = match *c {
                 Contact::Pair(i, _) | Contact::Wall(i, _) => i,
             };
-            cluster[slot[i as usize] as usize]
+            cluster[slot_of(by_ball, i) as usize]
         };
         if self.contacts.len() > 1 {
             self.contacts.sort_unstable_by_key(|c| (root_of(c), *c));
@@ -227,4 +234,13 @@ pub(super) fn contact_balls(c: &Contact) -> impl Iterator<Item = usize> {
         Contact::Wall(i, _) => (i as usize, None),
     };
     std::iter::once(i).chain(j)
+}
+
+/// The place in `involved` of involved ball `i`, from the sorted `(ball, place)` list.
+#[inline]
+fn slot_of(by_ball: &[(u32, u32)], i: u32) -> u32 {
+    match by_ball.binary_search_by_key(&i, |e| e.0) {
+        Ok(k) => by_ball[k].1,
+        Err(_) => unreachable!("every ball of a contact is involved in its group"),
+    }
 }
