@@ -544,11 +544,20 @@ fn run(o: &Options) -> Result<(), String> {
                     (e, Some(p)) if !e.counts_events() => format!("{:.1}x", m.rate / p),
                     _ => "-".to_string(),
                 };
+                // Per CPU-second, collisions follow the same share of the events.
+                let per_cpu = if row.engine.counts_events() {
+                    let share = m.collision_rate / m.rate.max(1e-9);
+                    format!(
+                        "{} collisions ({} events)",
+                        si(m.cpu_rate * share),
+                        si(m.cpu_rate)
+                    )
+                } else {
+                    si(m.cpu_rate)
+                };
                 format!(
-                    "{shown} | {ratio} | {} | {:.0} | {:+.1e}",
-                    si(m.cpu_rate),
-                    m.bytes_per_ball,
-                    m.drift
+                    "{shown} | {ratio} | {per_cpu} | {:.0} | {:+.1e}",
+                    m.bytes_per_ball, m.drift
                 )
             }
             Err(e) => format!("not available: {e} | - | - | - | -"),

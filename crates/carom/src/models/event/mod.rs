@@ -18,8 +18,10 @@
 //!   cell-crossing events (quadratic under gravity), so a ball is compared only with the
 //!   balls in the 3x3 cells around it;
 //! - lazy motion: each ball keeps its own local time and is moved only when it takes
-//!   part in an event; all balls are brought to the same time only at the end of each
-//!   output interval.
+//!   part in an event. [`CollisionModel::step_deferred`] leaves the balls so, and
+//!   [`CollisionModel::synchronise`] brings them all to the current time when someone
+//!   reads them (the world does so once per `run_steps`): a step that samples nothing
+//!   costs its events, not the ball count.
 //!
 //! Collisions within round-off of the same time are resolved together as one group
 //! (seed 001's double collision, a break's rack, Newton's cradle); contacts that only
@@ -34,11 +36,13 @@
 //! ball bouncing ever lower (`e < 1`) would need endlessly many bounces. Balls resting
 //! on other balls are not modelled (see the budget).
 //!
-//! Friction and outside edits change velocities between intervals. At the start of each
-//! interval the model compares the balls with the state it left them in: when a few
-//! changed, only their predictions are redone; when many changed (friction changes all
-//! moving balls), the schedule is rebuilt whole, O(N) predictions, which is the least
-//! that can be done since every prediction of a changed ball is void.
+//! Friction and outside edits change velocities between intervals: edits come through
+//! [`CollisionModel::invalidate`] (the world's `balls_mut`), friction is known from the
+//! physics. Either way the schedule is rebuilt whole, O(N) predictions, which is the
+//! least that can be done when (as with friction) every moving ball changed.
+//!
+//! A start the model cannot honour (balls overlapping or through a wall beyond
+//! round-off) is refused when the model is built (`guard::check_start`).
 //!
 //! Guards, so that a run never hangs:
 //! - inelastic collapse (infinitely many collisions in finite time among a few balls
@@ -48,7 +52,8 @@
 //!   the short zero-time cascades of a rack or cradle keep their restitution;
 //! - an event budget per output interval ([`default_budget`]): exceeding it stops the
 //!   step with [`StepError::EventBudget`] and leaves the balls as they were at the start
-//!   of the interval. It is reached by what hard-disk dynamics cannot represent, such
+//!   of the interval (each ball changed in it is put back from an undo record taken
+//!   before its first change: O(events), no copy of all balls). It is reached by what hard-disk dynamics cannot represent, such
 //!   as a ball resting on another ball under gravity (a stack, a pile), which would need
 //!   endlessly many zero-time contacts.
 
@@ -200,7 +205,7 @@ pub struct Event {
 
 impl Event {
     /// The model for these balls. Refuses a start with balls overlapping or through a
-    /// wall beyond round-off ([`guard::check_start`]).
+    /// wall beyond round-off (`guard::check_start`).
     pub fn new(balls: &Balls, table: &Table, _physics: &Physics) -> Result<Event, StepError> {
         guard::check_start(balls, table).map_err(StepError::Unsupported)?;
         Ok(Event {
