@@ -144,14 +144,8 @@ impl Kin<'_> {
             // Straight lines: only the wall ahead on each axis can be met.
             let ex = linear_exit(vx, x - r, w - r - x, [true, true]);
             let ey = linear_exit(vy, y - r, h - r - y, [true, true]);
-            let (tau, wall) = match (ex, ey) {
-                (Some((tx, hi)), Some((ty, _))) if tx <= ty => {
-                    (tx, [Wall::Left, Wall::Right][hi as usize])
-                }
-                (_, Some((ty, hi))) => (ty, [Wall::Top, Wall::Bottom][hi as usize]),
-                (Some((tx, hi)), None) => (tx, [Wall::Left, Wall::Right][hi as usize]),
-                (None, None) => return None,
-            };
+            let (tau, axis, hi) = earlier(ex, ey)?;
+            let wall = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]][axis][hi as usize];
             return Some(Ev {
                 t: now + tau,
                 i: i as u32,
@@ -238,14 +232,8 @@ impl Kin<'_> {
             // Straight lines: only the side ahead on each axis can be crossed.
             let ex = linear_exit(vx, x - bounds[0], bounds[1] - x, [open[0], open[1]]);
             let ey = linear_exit(vy, y - bounds[2], bounds[3] - y, [open[2], open[3]]);
-            let (tau, dir) = match (ex, ey) {
-                (Some((tx, hi)), Some((ty, _))) if tx <= ty => {
-                    (tx, [Dir::Left, Dir::Right][hi as usize])
-                }
-                (_, Some((ty, hi))) => (ty, [Dir::Up, Dir::Down][hi as usize]),
-                (Some((tx, hi)), None) => (tx, [Dir::Left, Dir::Right][hi as usize]),
-                (None, None) => return None,
-            };
+            let (tau, axis, hi) = earlier(ex, ey)?;
+            let dir = [[Dir::Left, Dir::Right], [Dir::Up, Dir::Down]][axis][hi as usize];
             return Some(Ev {
                 t: now + tau,
                 i: i as u32,
@@ -294,5 +282,17 @@ fn linear_exit(v: f64, gap_lo: f64, gap_hi: f64, open: [bool; 2]) -> Option<(f64
         Some((if gap_lo <= 0.0 { 0.0 } else { gap_lo / -v }, false))
     } else {
         None
+    }
+}
+
+/// The earlier of the exits along x and along y (x on a tie, as the general path
+/// decides): its time, its axis and whether it is the high side.
+#[inline]
+fn earlier(ex: Option<(f64, bool)>, ey: Option<(f64, bool)>) -> Option<(f64, usize, bool)> {
+    match (ex, ey) {
+        (Some((tx, hx)), Some((ty, _))) if tx <= ty => Some((tx, 0, hx)),
+        (_, Some((ty, hy))) => Some((ty, 1, hy)),
+        (Some((tx, hx)), None) => Some((tx, 0, hx)),
+        (None, None) => None,
     }
 }
