@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::table::Boundary;
+
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it
 /// adds (`model`, `time`, `steps`, `diagnostics`) are accepted here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,6 +58,76 @@ pub struct TableSpec {
     pub width: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<f64>,
+    /// `"walls"` (default), `"periodic"`, or per axis `["periodic", "walls"]` (x, y).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<BoundarySpec>,
+}
+
+/// What closes each axis of the table, as a scenario writes it: one word for both axes
+/// or a list of two (x, then y). Written back as one word when both axes agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundarySpec(pub [Boundary; 2]);
+
+const BOUNDARY_EXPECTED: &str =
+    r#""walls", "periodic", or a list of two of them (x, then y), e.g. ["periodic", "walls"]"#;
+
+impl Serialize for BoundarySpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let name = |b: Boundary| match b {
+            Boundary::Walls => "walls",
+            Boundary::Periodic => "periodic",
+        };
+        if self.0[0] == self.0[1] {
+            s.serialize_str(name(self.0[0]))
+        } else {
+            [name(self.0[0]), name(self.0[1])].serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for BoundarySpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        fn word<E: serde::de::Error>(v: &str) -> Result<Boundary, E> {
+            match v {
+                "walls" => Ok(Boundary::Walls),
+                "periodic" => Ok(Boundary::Periodic),
+                other => Err(E::custom(format!(
+                    "unknown boundary {other:?}: expected {BOUNDARY_EXPECTED}"
+                ))),
+            }
+        }
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BoundarySpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(BOUNDARY_EXPECTED)
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<BoundarySpec, E> {
+                let b = word(v)?;
+                Ok(BoundarySpec([b, b]))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<BoundarySpec, A::Error> {
+                use serde::de::Error;
+                let mut out = [Boundary::Walls; 2];
+                for slot in &mut out {
+                    let v: String = seq.next_element()?.ok_or_else(|| {
+                        A::Error::custom(format!("needs two entries: expected {BOUNDARY_EXPECTED}"))
+                    })?;
+                    *slot = word(&v)?;
+                }
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(A::Error::custom(format!(
+                        "has more than two entries: expected {BOUNDARY_EXPECTED}"
+                    )));
+                }
+                Ok(BoundarySpec(out))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
@@ -214,6 +286,12 @@ pub struct BallSpec {
     /// Infinite mass: moves only as prescribed; others bounce off it as off a wall.
     #[serde(default, skip_serializing_if = "is_false")]
     pub kinematic: bool,
+    /// Periodic image counts (how many times the ball crossed the x, y side); state
+    /// files write them on periodic axes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ix: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iy: Option<i64>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -235,6 +313,8 @@ impl BallSpec {
             m: 1.0,
             color: None,
             kinematic: false,
+            ix: None,
+            iy: None,
         }
     }
 }

@@ -10,6 +10,8 @@ use crate::world::World;
 /// expanded into balls.
 pub fn snapshot(world: &World, duration: f64) -> Scenario {
     let p = world.physics();
+    let t = world.table();
+    let (px, py) = (t.is_periodic(0), t.is_periodic(1));
     let balls = world
         .balls()
         .iter()
@@ -22,6 +24,8 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
             m: b.m,
             color: b.color.map(|c| c.to_hex()),
             kinematic: b.kinematic,
+            ix: px.then_some(b.ix),
+            iy: py.then_some(b.iy),
         })
         .collect();
     let d = world.diagnostics();
@@ -32,6 +36,9 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
         table: TableSpec {
             width: Some(world.table().width),
             height: Some(world.table().height),
+            boundary: t
+                .any_periodic()
+                .then_some(crate::scenario::BoundarySpec(t.boundary)),
         },
         physics: PhysicsSpec {
             model: Some(p.model),
@@ -60,6 +67,9 @@ pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
         "total_energy": d.total_energy,
         "momentum": d.momentum,
         "collisions": d.collisions,
+        "packing_fraction": d.packing_fraction,
+        "temperature": d.temperature,
+        "pressure": d.pressure,
     });
     if let Some(s) = d.symmetry_error {
         v["symmetry_error"] = serde_json::json!(s);

@@ -39,10 +39,20 @@ fn walled_presets_reproduce_main_bit_for_bit() {
     let cases: &[(&str, ModelKind, u64, u64)] = &[
         ("break", ModelKind::Spring, 3000, 0x8cb7_b817_84c3_0e83),
         ("break", ModelKind::Impulse, 3000, 0xf349_8219_a852_b6f8),
-        ("break", ModelKind::Simultaneous, 3000, 0x5212_de1d_e750_1c10),
+        (
+            "break",
+            ModelKind::Simultaneous,
+            3000,
+            0x5212_de1d_e750_1c10,
+        ),
         ("break", ModelKind::Event, 300, 0xc7d0_6bf7_981a_7c29),
         ("level6", ModelKind::Spring, 2000, 0xa5c3_da6c_2c50_d738),
-        ("newton-cradle", ModelKind::Simultaneous, 500, 0x6d25_30d5_afda_ab16),
+        (
+            "newton-cradle",
+            ModelKind::Simultaneous,
+            500,
+            0x6d25_30d5_afda_ab16,
+        ),
         ("gas", ModelKind::Spring, 300, 0x8221_2f3a_057c_b0e9),
         ("gas", ModelKind::Impulse, 300, 0xbeeb_2dda_2da8_189e),
         ("gas", ModelKind::Simultaneous, 300, 0xa526_1538_0727_3194),

@@ -77,6 +77,13 @@ pub trait CollisionModel: Send {
         0.0
     }
 
+    /// The integral over time of `sum m |v|^2` the model tracked itself since it was
+    /// created, for the kinetic part of the pressure; `None` (every model today) lets
+    /// the world estimate it from the kinetic energy at the ends of a window.
+    fn kinetic_integral(&self) -> Option<f64> {
+        None
+    }
+
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
 }
@@ -113,6 +120,17 @@ pub fn free_flight(balls: &mut Balls, gravity: [f64; 2], dt: f64) {
             balls.vx[i] += gx;
             balls.vy[i] += gy;
         }
+    }
+}
+
+/// Brings every ball back onto the table across its periodic axes, counting the sides
+/// crossed in the image counts; nothing at all on a walled table. Called by each model
+/// right after its balls moved (free flight or drift), before contacts are looked for.
+#[inline]
+pub fn wrap_positions(balls: &mut Balls, table: &Table) {
+    if table.any_periodic() {
+        let Balls { x, y, ix, iy, .. } = balls;
+        table.wrap_all(x, y, ix, iy);
     }
 }
 

@@ -177,6 +177,12 @@ pub struct Event {
     events: u64,
     crossings: u64,
     worst_overlap: f64,
+    /// Sum of `r_ij . J_ij` over the pair collisions resolved two balls at a time (the
+    /// contact solver keeps its own for groups).
+    pair_virial: f64,
+    /// Balls wrapped across a periodic edge in the current interval, to undo their
+    /// image counts if the interval is abandoned (positions come back from the snapshot).
+    wrap_log: Vec<(u32, Dir)>,
 }
 
 /// Read-only view of the motion, for predictions (borrowed field by field so that the
@@ -258,7 +264,10 @@ impl Kin<'_> {
             return None;
         }
         let (si, sj) = (self.state(i, now), self.state(j, now));
-        let p = [sj[0] - si[0], sj[1] - si[1]];
+        // Neighbouring cells are under half a periodic side apart, so the minimum image
+        // is the one that can collide.
+        let (px, py) = self.table.min_image(sj[0] - si[0], sj[1] - si[1]);
+        let p = [px, py];
         let v = [sj[2] - si[2], sj[3] - si[3]];
         let sigma = b.r[i] + b.r[j];
         let tau = if linear {
@@ -299,7 +308,7 @@ impl Kin<'_> {
         ];
         let mut best: Option<(f64, Wall)> = None;
         for (wall, a, b, c) in gaps {
-            if self.rest[i] & (1 << wall as u8) != 0 {
+            if self.rest[i] & (1 << wall as u8) != 0 || !has_wall(self.table, wall) {
                 continue;
             }
             if let Some(tau) = times::first_exit(a, b, c) {
@@ -434,7 +443,19 @@ fn settle(b: &mut Balls, rest: &mut [u8], i: usize, w: Wall, g: [f64; 2], tc: f6
 }
 
 /// Whether ball `i` touches wall `w`, within a billionth of its radius.
+/// Whether the table has wall `w` (a periodic axis has none).
+#[inline]
+fn has_wall(table: &Table, w: Wall) -> bool {
+    match w {
+        Wall::Left | Wall::Right => !table.is_periodic(0),
+        Wall::Top | Wall::Bottom => !table.is_periodic(1),
+    }
+}
+
 fn touches_wall(b: &Balls, table: &Table, i: usize, w: Wall) -> bool {
+    if !has_wall(table, w) {
+        return false;
+    }
     let (x, y, r) = (b.x[i], b.y[i], b.r[i]);
     let gap = match w {
         Wall::Left => x - r,
@@ -502,6 +523,8 @@ impl Event {
             events: 0,
             crossings: 0,
             worst_overlap: 0.0,
+            pair_virial: 0.0,
+            wrap_log: Vec::new(),
         })
     }
 
@@ -811,14 +834,27 @@ impl Event {
     }
 
     /// A ball has left its cell: file it in the next one and predict its collisions with
-    /// the balls that have just become neighbours.
-    fn cross(&mut self, b: &Balls, ev: Ev) {
+    /// the balls that have just become neighbours. Leaving through a periodic edge, the
+    /// ball re-enters at the other side: its whole trajectory shifts by one side (the
+    /// stored state, at its own time, moves; its velocity and predictions, which use
+    /// minimum images, stand) and its image count records the crossing.
+    fn cross(&mut self, b: &mut Balls, ev: Ev) {
         self.crossings += 1;
         let i = ev.i as usize;
         let dir = match ev.kind() {
             Kind::Cross(d) => Dir::from_index(d),
             _ => return,
         };
+        if self.cells.wraps(self.cells.cell_of(i), dir) {
+            self.wrap_log.push((i as u32, dir));
+            match dir {
+                Dir::Left => (b.x[i], b.ix[i]) = (b.x[i] + self.table.width, b.ix[i] - 1),
+                Dir::Right => (b.x[i], b.ix[i]) = (b.x[i] - self.table.width, b.ix[i] + 1),
+                Dir::Up => (b.y[i], b.iy[i]) = (b.y[i] + self.table.height, b.iy[i] - 1),
+                Dir::Down => (b.y[i], b.iy[i]) = (b.y[i] - self.table.height, b.iy[i] + 1),
+            }
+        }
+        let b = &*b;
         if let Some(c) = self.cells.step(self.cells.cell_of(i), dir) {
             self.cells.move_to(i, c);
             self.nbrs.clear();
@@ -878,7 +914,7 @@ impl Event {
             let i = e.i as usize;
             match e.kind() {
                 Kind::Pair(j) => {
-                    if approaching_pair(b, i, j) {
+                    if approaching_pair(b, &self.table, i, j) {
                         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
                         self.contacts.push(Contact::Pair(lo as u32, hi as u32));
                     }
@@ -965,6 +1001,7 @@ impl Event {
                 &self.contacts[start..end],
                 e,
                 &mut self.solver,
+                &mut self.pair_virial,
             );
             start = end;
         }
@@ -1039,7 +1076,13 @@ impl Event {
             }
             let (x, y, r) = (self.audit_x[i], self.audit_y[i], b.r[i]);
             let (w, h) = (self.table.width, self.table.height);
-            let depth = (r - x).max(x - (w - r)).max(r - y).max(y - (h - r));
+            let mut depth = f64::NEG_INFINITY;
+            if !self.table.is_periodic(0) {
+                depth = depth.max(r - x).max(x - (w - r));
+            }
+            if !self.table.is_periodic(1) {
+                depth = depth.max(r - y).max(y - (h - r));
+            }
             worst = worst.max(depth / r);
         }
         self.audit_grid.rebuild(
@@ -1060,8 +1103,11 @@ impl Event {
             if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
                 continue;
             }
-            let d = (self.audit_x[j] - self.audit_x[i]).hypot(self.audit_y[j] - self.audit_y[i]);
-            let depth = b.r[i] + b.r[j] - d;
+            let (dx, dy) = self.table.min_image(
+                self.audit_x[j] - self.audit_x[i],
+                self.audit_y[j] - self.audit_y[i],
+            );
+            let depth = b.r[i] + b.r[j] - dx.hypot(dy);
             worst = worst.max(depth / b.r[i].min(b.r[j]));
         }
         self.worst_overlap = worst;
@@ -1105,6 +1151,16 @@ impl Event {
         b.vx.clone_from(&self.snap_vx);
         b.vy.clone_from(&self.snap_vy);
         (self.collisions, self.crossings) = before;
+        for &(i, dir) in self.wrap_log.iter().rev() {
+            let i = i as usize;
+            match dir {
+                Dir::Left => b.ix[i] += 1,
+                Dir::Right => b.ix[i] -= 1,
+                Dir::Up => b.iy[i] += 1,
+                Dir::Down => b.iy[i] -= 1,
+            }
+        }
+        self.wrap_log.clear();
         self.needs_rebuild = true;
         StepError::EventBudget(format!(
             "more than {budget} events in one output interval of {dt} (stopped {:.3e} into it){where_}: \
@@ -1149,8 +1205,8 @@ fn contact_balls(c: &Contact) -> impl Iterator<Item = usize> {
 
 /// Normal relative velocity of `j` with respect to `i` is negative: they approach.
 #[inline]
-fn approaching_pair(b: &Balls, i: usize, j: usize) -> bool {
-    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+fn approaching_pair(b: &Balls, table: &Table, i: usize, j: usize) -> bool {
+    let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let (dvx, dvy) = (b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]);
     dx * dvx + dy * dvy < 0.0
 }
@@ -1161,10 +1217,18 @@ fn approaching_wall(b: &Balls, i: usize, w: Wall) -> bool {
     b.vx[i] * nx + b.vy[i] * ny < 0.0
 }
 
-/// The two-ball collision along the line of centres, with inverse masses so that a
-/// kinematic ball is an infinite mass. Returns whether an impulse was applied.
-fn collide_pair(b: &mut Balls, i: usize, j: usize, e: f64) -> bool {
-    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+/// The two-ball collision along the line of centres (minimum image), with inverse
+/// masses so that a kinematic ball is an infinite mass. Returns whether an impulse was
+/// applied; adds its `r_ij . J_ij` to `virial`.
+fn collide_pair(
+    b: &mut Balls,
+    table: &Table,
+    i: usize,
+    j: usize,
+    e: f64,
+    virial: &mut f64,
+) -> bool {
+    let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let d = (dx * dx + dy * dy).sqrt();
     let (wi, wj) = (b.inv_m[i], b.inv_m[j]);
     if d == 0.0 || wi + wj == 0.0 {
@@ -1180,6 +1244,8 @@ fn collide_pair(b: &mut Balls, i: usize, j: usize, e: f64) -> bool {
     b.vy[i] -= ny * k * wi;
     b.vx[j] += nx * k * wj;
     b.vy[j] += ny * k * wj;
+    // i (at -d n from j) receives -k n: r_ij . J_ij = k d.
+    *virial += k * d;
     true
 }
 
@@ -1205,9 +1271,12 @@ fn resolve_cluster(
     contacts: &[Contact],
     e: f64,
     solver: &mut ContactSolver,
+    pair_virial: &mut f64,
 ) -> u64 {
     match *contacts {
-        [Contact::Pair(i, j)] => collide_pair(b, i as usize, j as usize, e) as u64,
+        [Contact::Pair(i, j)] => {
+            collide_pair(b, table, i as usize, j as usize, e, pair_virial) as u64
+        }
         [Contact::Wall(i, w)] => collide_wall(b, i as usize, w, e) as u64,
         _ => resolve_contacts(b, table, contacts, e, solver) as u64,
     }
@@ -1226,6 +1295,7 @@ impl CollisionModel for Event {
             ..
         } = ctx;
         self.prepare(balls, table, physics)?;
+        self.wrap_log.clear();
         let t_end = self.horizon;
         let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
         let before = (self.collisions, self.crossings);
@@ -1304,6 +1374,10 @@ impl CollisionModel for Event {
 
     fn collisions(&self) -> u64 {
         self.collisions
+    }
+
+    fn virial(&self) -> f64 {
+        self.pair_virial + self.solver.virial()
     }
 
     fn event_count(&self) -> Option<u64> {
