@@ -54,7 +54,10 @@ fn a_ball_leaving_one_side_reenters_at_the_other_and_counts_the_crossing() {
         let mut w = world(table, p, &[b]);
         w.run_steps(100).unwrap();
         let s = w.balls();
-        let (ux, uy) = (s.x[0] + s.ix[0] as f64 * 40.0, s.y[0] + s.iy[0] as f64 * 30.0);
+        let (ux, uy) = (
+            s.x[0] + s.ix[0] as f64 * 40.0,
+            s.y[0] + s.iy[0] as f64 * 30.0,
+        );
         assert!((0.0..=40.0).contains(&s.x[0]), "{model:?}: x {}", s.x[0]);
         assert!((0.0..=30.0).contains(&s.y[0]), "{model:?}: y {}", s.y[0]);
         assert_eq!((s.ix[0], s.iy[0]), (3, -1), "{model:?}");
@@ -105,7 +108,11 @@ fn without_walls_every_model_conserves_momentum_to_round_off() {
         w.run_steps(300).unwrap();
         let d1 = w.diagnostics();
         let drift = carom::diagnostics::momentum_drift(&d0, &d1);
-        assert!(w.collisions() > 100, "{model}: only {} collisions", w.collisions());
+        assert!(
+            w.collisions() > 100,
+            "{model}: only {} collisions",
+            w.collisions()
+        );
         assert!(drift < 1e-11, "{model}: momentum drift {drift:e}");
     }
 }
@@ -119,7 +126,10 @@ fn periodic_results_do_not_depend_on_the_thread_count() {
         one.run_steps(60).unwrap();
         two.run_steps(60).unwrap();
         let (a, b) = (one.balls(), two.balls());
-        assert!(a.x == b.x && a.y == b.y && a.vx == b.vx && a.vy == b.vy, "{model}");
+        assert!(
+            a.x == b.x && a.y == b.y && a.vx == b.vx && a.vy == b.vy,
+            "{model}"
+        );
         assert!(a.ix == b.ix && a.iy == b.iy, "{model}");
         assert_eq!(one.virial().to_bits(), two.virial().to_bits(), "{model}");
     }
@@ -144,7 +154,10 @@ fn event_model_keeps_energy_and_leaves_no_overlap_in_a_periodic_gas() {
         }
     }
     assert!(worst < 1e-9, "deepest overlap {worst:e}");
-    assert!(b.ix.iter().chain(&b.iy).any(|&k| k != 0), "some ball must have crossed");
+    assert!(
+        b.ix.iter().chain(&b.iy).any(|&k| k != 0),
+        "some ball must have crossed"
+    );
 }
 
 /// The state file of `w` as JSON text, the way `--out` writes it.
@@ -163,12 +176,18 @@ fn a_resumed_periodic_run_continues_bit_for_bit() {
         let mut first = gas(model, 400, 0.4);
         first.run_steps(70).unwrap();
         let text = state_json(&first);
-        assert!(text.contains("\"ix\""), "{model}: image counts in the state file");
+        assert!(
+            text.contains("\"ix\""),
+            "{model}: image counts in the state file"
+        );
         let mut resumed = load(&text, Format::Json).unwrap().1;
         assert_eq!(resumed.table().boundary, [Boundary::Periodic; 2]);
         resumed.run_steps(80).unwrap();
         let (a, b) = (straight.balls(), resumed.balls());
-        assert!(a.x == b.x && a.y == b.y && a.vx == b.vx && a.vy == b.vy, "{model}");
+        assert!(
+            a.x == b.x && a.y == b.y && a.vx == b.vx && a.vy == b.vy,
+            "{model}"
+        );
         assert!(a.ix == b.ix && a.iy == b.iy, "{model}");
     }
 }
@@ -181,7 +200,10 @@ fn walled_state_files_carry_no_image_counts_or_boundary() {
     .unwrap();
     w.run_steps(10).unwrap();
     let text = state_json(&w);
-    assert!(!text.contains("\"ix\"") && !text.contains("boundary"), "{text}");
+    assert!(
+        !text.contains("\"ix\"") && !text.contains("boundary"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -189,8 +211,14 @@ fn boundary_accepts_one_word_or_one_per_axis() {
     for (text, want) in [
         ("\"walls\"", [Boundary::Walls; 2]),
         ("\"periodic\"", [Boundary::Periodic; 2]),
-        ("[\"periodic\", \"walls\"]", [Boundary::Periodic, Boundary::Walls]),
-        ("[\"walls\", \"periodic\"]", [Boundary::Walls, Boundary::Periodic]),
+        (
+            "[\"periodic\", \"walls\"]",
+            [Boundary::Periodic, Boundary::Walls],
+        ),
+        (
+            "[\"walls\", \"periodic\"]",
+            [Boundary::Walls, Boundary::Periodic],
+        ),
     ] {
         let (_, w) = load(&gas_toml("spring", 100, 0.3, text), Format::Toml).unwrap();
         assert_eq!(w.table().boundary, want, "{text}");
@@ -203,7 +231,12 @@ fn boundary_accepts_one_word_or_one_per_axis() {
 
 #[test]
 fn bad_boundaries_are_one_line_errors_naming_the_field_and_line() {
-    for bad in ["\"toroidal\"", "[\"periodic\"]", "[\"periodic\", \"walls\", \"walls\"]", "3"] {
+    for bad in [
+        "\"toroidal\"",
+        "[\"periodic\"]",
+        "[\"periodic\", \"walls\", \"walls\"]",
+        "3",
+    ] {
         let text = gas_toml("spring", 100, 0.3, bad);
         let e = load(&text, Format::Toml).unwrap_err();
         let msg = e.to_string();
