@@ -64,17 +64,105 @@ fn run(name: &str, model: ModelKind) -> Option<u64> {
 /// Recorded at the foundation commit (5f36346) with `run` above; `0` marks a preset the
 /// model refused to build there.
 const RECORDED: &[(&str, [u64; 4])] = &[
-    ("level1", [0x7a0bf227a528ef6a, 0x7a0bf227a528ef6a, 0x7a0bf227a528ef6a, 0x493e9205a999b959]),
-    ("level2", [0xefc49fe883e9db2c, 0x29e54f11a49b7fe4, 0xefc49fe883e9db2c, 0xcf47aae9ce952f16]),
-    ("level3", [0xc14e36a9e0ff7185, 0x8bcecaa43f8d44c2, 0xbdc9f2d56c8a8e95, 0xd20207ac625e5b60]),
-    ("level4", [0x05d0657b7d67d25f, 0x4828b8882acca81c, 0xc77f76c4d6e91754, 0xdfeb7e1fb75a96b5]),
-    ("level5", [0x116eab6feb6b4d9a, 0x5f6fe843feee009d, 0x116eab6feb6b4d9a, 0xdf185136fe92fcb4]),
-    ("level6", [0x05d0657b7d67d25f, 0x4828b8882acca81c, 0xc77f76c4d6e91754, 0xdfeb7e1fb75a96b5]),
-    ("level7", [0x849394393ef6a435, 0x5be9fcf5c65b79e7, 0x52f0c6b802aac616, 0x8e067fcfa1384336]),
-    ("three-ball", [0x8ae39e49bdeed864, 0xaa54d764924e899a, 0xd60ff031351cd0c4, 0xb0044cd7314d076e]),
-    ("newton-cradle", [0x89178602f548d12a, 0xc711cc6d4d52b37a, 0x231840f75777ce28, 0xa5b33339ec72df48]),
-    ("break", [0x93ce2b05b00961cf, 0x1faa978dab5c2d1c, 0x88a85185cde2f6af, 0x127f073cf39bf7b9]),
-    ("gas", [0xff08f2fb8bd53ad5, 0x0ea278b8fe7c7832, 0x8ed456e9a0a9aac1, 0x4cd0cabb022b6495]),
+    (
+        "level1",
+        [
+            0x7a0bf227a528ef6a,
+            0x7a0bf227a528ef6a,
+            0x7a0bf227a528ef6a,
+            0x493e9205a999b959,
+        ],
+    ),
+    (
+        "level2",
+        [
+            0xefc49fe883e9db2c,
+            0x29e54f11a49b7fe4,
+            0xefc49fe883e9db2c,
+            0xcf47aae9ce952f16,
+        ],
+    ),
+    (
+        "level3",
+        [
+            0xc14e36a9e0ff7185,
+            0x8bcecaa43f8d44c2,
+            0xbdc9f2d56c8a8e95,
+            0xd20207ac625e5b60,
+        ],
+    ),
+    (
+        "level4",
+        [
+            0x05d0657b7d67d25f,
+            0x4828b8882acca81c,
+            0xc77f76c4d6e91754,
+            0xdfeb7e1fb75a96b5,
+        ],
+    ),
+    (
+        "level5",
+        [
+            0x116eab6feb6b4d9a,
+            0x5f6fe843feee009d,
+            0x116eab6feb6b4d9a,
+            0xdf185136fe92fcb4,
+        ],
+    ),
+    (
+        "level6",
+        [
+            0x05d0657b7d67d25f,
+            0x4828b8882acca81c,
+            0xc77f76c4d6e91754,
+            0xdfeb7e1fb75a96b5,
+        ],
+    ),
+    (
+        "level7",
+        [
+            0x849394393ef6a435,
+            0x5be9fcf5c65b79e7,
+            0x52f0c6b802aac616,
+            0x8e067fcfa1384336,
+        ],
+    ),
+    (
+        "three-ball",
+        [
+            0x8ae39e49bdeed864,
+            0xaa54d764924e899a,
+            0xd60ff031351cd0c4,
+            0xb0044cd7314d076e,
+        ],
+    ),
+    (
+        "newton-cradle",
+        [
+            0x89178602f548d12a,
+            0xc711cc6d4d52b37a,
+            0x231840f75777ce28,
+            0xa5b33339ec72df48,
+        ],
+    ),
+    (
+        "break",
+        [
+            0x93ce2b05b00961cf,
+            0x1faa978dab5c2d1c,
+            0x88a85185cde2f6af,
+            0x127f073cf39bf7b9,
+        ],
+    ),
+    (
+        "gas",
+        [
+            0xff08f2fb8bd53ad5,
+            0x0ea278b8fe7c7832,
+            0x8ed456e9a0a9aac1,
+            0x4cd0cabb022b6495,
+        ],
+    ),
 ];
 
 #[test]
@@ -89,7 +177,11 @@ fn mu_zero_reproduces_the_frictionless_results_bit_for_bit() {
         }
         return;
     }
-    assert_eq!(RECORDED.len(), PRESETS.len(), "a preset without a recorded hash");
+    assert_eq!(
+        RECORDED.len(),
+        PRESETS.len(),
+        "a preset without a recorded hash"
+    );
     for &(name, hashes) in RECORDED {
         for (m, &want) in MODELS.iter().zip(&hashes) {
             let got = run(name, *m).unwrap_or(0);

@@ -26,6 +26,7 @@
 //! contact graph), and kinetic energy drops by exactly `(1 - e^2) |p|^2 / 2`.
 
 pub mod nnls;
+mod rough;
 
 use super::{free_flight, CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
@@ -215,6 +216,9 @@ pub struct ContactSolver {
     by_source: Vec<f64>,
     workers: Vec<ClusterWorker>,
     stats: SolverStats,
+    /// Per loaded contact: the normal impulse summed over the passes of this call
+    /// (what contact friction's Coulomb cap is measured against).
+    lambda_sum: Vec<f64>,
 }
 
 impl ContactSolver {
@@ -440,6 +444,8 @@ impl ContactSolver {
         set.pos.resize(n, NONE);
         self.hit.clear();
         self.hit.resize(n, false);
+        self.lambda_sum.clear();
+        self.lambda_sum.resize(n, 0.0);
         self.seen.clear();
         self.seen.resize(n, 0);
         self.changed.clear();
@@ -690,6 +696,7 @@ impl ContactSolver {
             }
         }
         self.hit[k] = true;
+        self.lambda_sum[k] += lambda;
     }
 
     /// The contacts next to a ball whose velocity changed in the last pass.
@@ -960,9 +967,18 @@ impl CollisionModel for Simultaneous {
             &mut self.pairs,
             &mut self.contacts,
         );
-        let hits = self
-            .solver
-            .resolve(balls, &self.contacts, physics.restitution, pool);
+        let hits = if physics.contact_friction.is_active() {
+            self.solver.resolve_rough(
+                balls,
+                &self.contacts,
+                physics.restitution,
+                &physics.contact_friction,
+                pool,
+            )
+        } else {
+            self.solver
+                .resolve(balls, &self.contacts, physics.restitution, pool)
+        };
         self.collisions += hits as u64;
         // Non-finite states are caught by the world after every step, for every model.
         Ok(())

@@ -22,6 +22,8 @@
 //! parallel) only when some ball may have moved half the skin since the last build:
 //! the step tracks the largest speed, which bounds every ball's displacement.
 
+mod rough;
+
 use rayon::prelude::*;
 
 use super::{CollisionModel, StepContext, StepError};
@@ -80,6 +82,8 @@ pub struct Spring {
     /// Whether `ax`/`ay` (Verlet) or `prev_ax`/`prev_ay` hold a valid earlier value.
     have_history: bool,
     collisions: u64,
+    /// Tangential springs and scratch for contact friction (empty without it).
+    rough: rough::Rough,
 }
 
 /// The constants of the force law, and the walls.
@@ -424,6 +428,7 @@ impl Spring {
             prev_ay: Vec::new(),
             have_history: false,
             collisions: 0,
+            rough: rough::Rough::default(),
         }
     }
 
@@ -657,6 +662,14 @@ impl CollisionModel for Spring {
         };
         // The largest squared displacement of any ball in this step.
         let mut step2: f64 = 0.0;
+        if physics.contact_friction.is_active() {
+            // The physics check allows only the semi-implicit Euler step here.
+            let began = self
+                .step_rough(balls, table, physics, pool)
+                .map_err(|_| unstable())?;
+            self.collisions += began;
+            return Ok(());
+        }
         let began = match physics.integrator {
             Integrator::SemiImplicitEuler => {
                 let began = self
@@ -753,7 +766,11 @@ impl CollisionModel for Spring {
 
     fn contact_energy(&self, balls: &Balls, table: &Table, physics: &Physics) -> f64 {
         let pairs = Pairs::new(balls, Law::new(table, physics));
-        let walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
+        let mut walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
+        if physics.contact_friction.is_active() {
+            // The tangential springs, loaded as the last step left them.
+            walls += self.rough.energy(physics);
+        }
         if self.list.is_current(balls.len()) {
             // Every overlapping pair is listed: no need to bin the balls again.
             return walls
