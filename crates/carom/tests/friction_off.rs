@@ -177,11 +177,15 @@ fn mu_zero_reproduces_the_frictionless_results_bit_for_bit() {
         }
         return;
     }
-    assert_eq!(
-        RECORDED.len(),
-        PRESETS.len(),
-        "a preset without a recorded hash"
-    );
+    // Every preset but those that came with contact friction has a recorded hash.
+    for p in PRESETS {
+        let recorded = RECORDED.iter().any(|r| r.0 == p.name);
+        assert!(
+            recorded || ["column", "english"].contains(&p.name),
+            "preset {} has no recorded hash",
+            p.name
+        );
+    }
     for &(name, hashes) in RECORDED {
         for (m, &want) in MODELS.iter().zip(&hashes) {
             let got = run(name, *m).unwrap_or(0);
