@@ -6,7 +6,10 @@ use crate::table::Table;
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Diagnostics {
+    /// Translational plus rotational.
     pub kinetic_energy: f64,
+    /// The rotational part of `kinetic_energy`, `sum I omega^2 / 2`.
+    pub rotational_energy: f64,
     /// Energy stored in contacts plus gravitational energy `-m g . x`.
     pub potential_energy: f64,
     pub total_energy: f64,
@@ -76,6 +79,7 @@ pub fn measure(
     symmetry: Option<&Symmetry>,
 ) -> Diagnostics {
     let mut ke = 0.0;
+    let mut rot = 0.0;
     let mut pe = contact_energy;
     let mut p = [0.0, 0.0];
     let mut scale = 0.0;
@@ -86,13 +90,17 @@ pub fn measure(
         let m = balls.m[i];
         let (vx, vy) = (balls.vx[i], balls.vy[i]);
         ke += 0.5 * m * (vx * vx + vy * vy);
+        rot += 0.5 * balls.inertia[i] * balls.omega[i] * balls.omega[i];
         pe -= m * (gravity[0] * balls.x[i] + gravity[1] * balls.y[i]);
         p[0] += m * vx;
         p[1] += m * vy;
         scale += m * vx.hypot(vy);
     }
+    // Added once at the end: with no spin the translational sums are untouched.
+    let ke = ke + rot;
     Diagnostics {
         kinetic_energy: ke,
+        rotational_energy: rot,
         potential_energy: pe,
         total_energy: ke + pe,
         momentum: p,

@@ -167,14 +167,23 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
             )
         })?),
     };
-    // Rotation comes from the scenario once its fields exist; until then every ball
-    // starts unturned, unspun, a solid disk.
+    let angle = b.angle.unwrap_or(0.0);
+    let omega = b.omega.unwrap_or(0.0);
+    finite(format!("{field}.angle"), angle)?;
+    finite(format!("{field}.omega"), omega)?;
+    if let Some(inertia) = b.inertia {
+        positive(format!("{field}.inertia"), inertia)?;
+    }
+    let ball = Ball::new(b.x, b.y, b.vx, b.vy, b.r, b.m);
     Ok(Ball {
         color,
         kinematic: b.kinematic,
+        angle,
+        omega,
+        inertia: b.inertia.unwrap_or(ball.inertia),
         ix: b.ix.unwrap_or(0),
         iy: b.iy.unwrap_or(0),
-        ..Ball::new(b.x, b.y, b.vx, b.vy, b.r, b.m)
+        ..ball
     })
 }
 
@@ -273,8 +282,11 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         integrator: p.integrator,
         glitch_prevention: p.glitch_prevention,
         friction: p.friction,
-        // Read from the scenario once `physics.contact_friction` exists.
-        contact_friction: crate::physics::ContactFriction::NONE,
+        contact_friction: crate::physics::ContactFriction {
+            mu: p.contact_friction.mu,
+            tangential_restitution: p.contact_friction.tangential_restitution,
+            tangential_stiffness: p.contact_friction.tangential_stiffness,
+        },
     };
     let mut world = World::new(s.name.clone(), table, physics, balls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;

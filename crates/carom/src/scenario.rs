@@ -238,6 +238,29 @@ pub struct PhysicsSpec {
     pub glitch_prevention: bool,
     #[serde(default)]
     pub friction: Friction,
+    /// Friction at the contact points; left out of files while it is off.
+    #[serde(default, skip_serializing_if = "ContactFrictionSpec::is_default")]
+    pub contact_friction: ContactFrictionSpec,
+}
+
+/// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness }`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactFrictionSpec {
+    #[serde(default)]
+    pub mu: f64,
+    #[serde(default)]
+    pub tangential_restitution: f64,
+    /// The spring model's tangential stiffness; left out: `k / 3` (see
+    /// [`crate::physics::ContactFriction::tangential_stiffness_for`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tangential_stiffness: Option<f64>,
+}
+
+impl ContactFrictionSpec {
+    pub fn is_default(&self) -> bool {
+        *self == ContactFrictionSpec::default()
+    }
 }
 
 fn default_dt() -> f64 {
@@ -263,6 +286,7 @@ impl Default for PhysicsSpec {
             integrator: Integrator::default(),
             glitch_prevention: true,
             friction: Friction::None,
+            contact_friction: ContactFrictionSpec::default(),
         }
     }
 }
@@ -292,6 +316,15 @@ pub struct BallSpec {
     pub ix: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iy: Option<i64>,
+    /// Orientation (radians, +x turning towards +y) and angular velocity; a kinematic
+    /// ball spins as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omega: Option<f64>,
+    /// Moment of inertia; left out: a solid disk, `m r^2 / 2`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertia: Option<f64>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -315,6 +348,9 @@ impl BallSpec {
             kinematic: false,
             ix: None,
             iy: None,
+            angle: None,
+            omega: None,
+            inertia: None,
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::diagnostics::{self, Diagnostics, Symmetry};
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{bad, check_physics, BuildError, Physics};
+use crate::scenario::ModelKind;
 use crate::table::Table;
 
 pub struct World {
@@ -25,6 +26,9 @@ pub struct World {
     /// Where the run's averaging window for the pressure began (the world's creation,
     /// or the last change of model).
     run_window: Window,
+    /// Whether some ball spins, once known (forgotten when the balls are edited). Only
+    /// contact friction changes spins, so without it this stays true or false.
+    spinning: Option<bool>,
 }
 
 /// The start of a time-averaging window for the pressure: the time, the model's pair
@@ -79,6 +83,7 @@ impl World {
             model,
             pool: None,
             warnings,
+            spinning: None,
             run_window: Window {
                 time: 0.0,
                 virial: 0.0,
@@ -138,6 +143,7 @@ impl World {
     /// model forgets whatever it cached about the balls.
     pub fn balls_mut(&mut self) -> &mut Balls {
         self.model.invalidate();
+        self.spinning = None;
         &mut self.balls
     }
 
@@ -163,6 +169,7 @@ impl World {
             self.model.invalidate();
         }
         self.physics = physics;
+        self.spinning = None;
         self.warnings = warnings;
         Ok(())
     }
@@ -170,6 +177,7 @@ impl World {
     /// One time step: the collision model advances every ball by `dt` (free flight,
     /// contacts, walls), then friction acts on the new velocities.
     pub fn step(&mut self) -> Result<(), StepError> {
+        self.turn_in_free_flight();
         let ctx = StepContext {
             balls: &mut self.balls,
             table: &self.table,
@@ -181,6 +189,33 @@ impl World {
         self.steps += 1;
         self.time += self.physics.dt;
         Ok(())
+    }
+
+    /// Free flight turns every ball, `angle += omega dt`. Done here, before the model's
+    /// step, wherever the spin over the step is the spin at its start: always without
+    /// contact friction (spins never change), and for `impulse` and `simultaneous`,
+    /// whose free flight comes before their collisions. With contact friction, `spring`
+    /// (which turns balls with its kick) and `event` (which turns them along with their
+    /// local clock) do it themselves. Skipped, at the cost of nothing, when nothing spins.
+    fn turn_in_free_flight(&mut self) {
+        let friction = self.physics.contact_friction.is_active();
+        if friction && matches!(self.physics.model, ModelKind::Spring | ModelKind::Event) {
+            return;
+        }
+        if !friction {
+            let b = &self.balls;
+            let spinning = *self
+                .spinning
+                .get_or_insert_with(|| b.omega.iter().any(|&w| w != 0.0));
+            if !spinning {
+                return;
+            }
+        }
+        let dt = self.physics.dt;
+        let b = &mut self.balls;
+        for (a, w) in b.angle.iter_mut().zip(&b.omega) {
+            *a += w * dt;
+        }
     }
 
     /// `n` steps, stopping at the first error.

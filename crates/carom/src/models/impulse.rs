@@ -9,6 +9,8 @@ use rayon::prelude::*;
 use super::{wrap_positions, CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{block_len, ListBlock, NeighbourList};
+use crate::contact::{self, tangential_impulse};
+use crate::physics::ContactFriction;
 use crate::scenario::ModelKind;
 use crate::table::Table;
 
@@ -155,6 +157,25 @@ impl CollisionModel for Impulse {
         }
         let e = physics.restitution;
         let glitch_prevention = physics.glitch_prevention;
+        let friction = &physics.contact_friction;
+        if friction.is_active() {
+            // Rough disks: the same order and the same tests, the impulse of
+            // `contact::rough_impulse` (kept apart so frictionless runs stay as they were).
+            for &(i, j) in self.overlaps.iter().flatten() {
+                if collide_pair_rough(
+                    balls,
+                    i as usize,
+                    j as usize,
+                    e,
+                    glitch_prevention,
+                    friction,
+                ) {
+                    self.collisions += 1;
+                }
+            }
+            self.collisions += bounce_walls_rough(balls, table, e, glitch_prevention, friction);
+            return Ok(());
+        }
         for &(i, j) in self.overlaps.iter().flatten() {
             if let Some(v) =
                 collide_pair(balls, table, i as usize, j as usize, e, glitch_prevention)
@@ -278,4 +299,73 @@ fn reflect(v: &mut f64, pos: f64, r: f64, size: f64, e: f64, glitch_prevention: 
     } else {
         false
     }
+}
+
+/// [`collide_pair`] for rough disks: the same overlap and approach tests, the normal
+/// impulse `(1 + e) u_n / k_n` (a separating pair, collided only without glitch
+/// prevention, is pulled together as in the smooth rule) and the rough-disk tangential
+/// impulse, capped at `mu |j_n|`.
+pub fn collide_pair_rough(
+    balls: &mut Balls,
+    i: usize,
+    j: usize,
+    e: f64,
+    glitch_prevention: bool,
+    friction: &ContactFriction,
+) -> bool {
+    let dx = balls.x[j] - balls.x[i];
+    let dy = balls.y[j] - balls.y[i];
+    let d = dx.hypot(dy);
+    if d >= balls.r[i] + balls.r[j] || d == 0.0 || balls.inv_m[i] + balls.inv_m[j] == 0.0 {
+        return false;
+    }
+    let n = [dx / d, dy / d];
+    let (u_n, u_t, k_n, k_t) = contact::pair_state(balls, i, j, n);
+    if glitch_prevention && u_n <= 0.0 {
+        return false;
+    }
+    let j_n = (1.0 + e) * u_n / k_n;
+    let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
+    contact::apply_pair(balls, i, j, n, j_n, j_t);
+    true
+}
+
+/// [`bounce_walls`] for rough disks: each wall a ball overlaps (and, with glitch
+/// prevention, moves into), in the order x then y, gets the rough-disk impulse.
+pub fn bounce_walls_rough(
+    balls: &mut Balls,
+    table: &Table,
+    e: f64,
+    glitch_prevention: bool,
+    friction: &ContactFriction,
+) -> u64 {
+    let mut bounces = 0;
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let r = balls.r[i];
+        let (x, y) = (balls.x[i], balls.y[i]);
+        // Normals from the ball into the wall.
+        let walls = [
+            (x < r, [-1.0, 0.0]),
+            (table.width - r < x, [1.0, 0.0]),
+            (y < r, [0.0, -1.0]),
+            (table.height - r < y, [0.0, 1.0]),
+        ];
+        for (overlaps, n) in walls {
+            if !overlaps {
+                continue;
+            }
+            let (u_n, u_t, k_n, k_t) = contact::wall_state(balls, i, n);
+            if glitch_prevention && u_n <= 0.0 {
+                continue;
+            }
+            let j_n = (1.0 + e) * u_n / k_n;
+            let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
+            contact::apply_wall(balls, i, n, j_n, j_t);
+            bounces += 1;
+        }
+    }
+    bounces
 }

@@ -26,6 +26,7 @@
 //! contact graph), and kinetic energy drops by exactly `(1 - e^2) |p|^2 / 2`.
 
 pub mod nnls;
+mod rough;
 
 use super::{free_flight, wrap_positions, CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
@@ -223,6 +224,9 @@ pub struct ContactSolver {
     periodic: Option<Table>,
     /// Sum of `r_ij . J_ij` over every pair impulse applied so far (for the pressure).
     virial: f64,
+    /// Per loaded contact: the normal impulse summed over the passes of this call
+    /// (what contact friction's Coulomb cap is measured against).
+    lambda_sum: Vec<f64>,
 }
 
 impl ContactSolver {
@@ -466,6 +470,8 @@ impl ContactSolver {
         set.pos.resize(n, NONE);
         self.hit.clear();
         self.hit.resize(n, false);
+        self.lambda_sum.clear();
+        self.lambda_sum.resize(n, 0.0);
         self.seen.clear();
         self.seen.resize(n, 0);
         self.changed.clear();
@@ -720,6 +726,7 @@ impl ContactSolver {
             }
         }
         self.hit[k] = true;
+        self.lambda_sum[k] += lambda;
     }
 
     /// The contacts next to a ball whose velocity changed in the last pass.
@@ -994,9 +1001,18 @@ impl CollisionModel for Simultaneous {
             &mut self.contacts,
         );
         self.solver.set_table(table);
-        let hits = self
-            .solver
-            .resolve(balls, &self.contacts, physics.restitution, pool);
+        let hits = if physics.contact_friction.is_active() {
+            self.solver.resolve_rough(
+                balls,
+                &self.contacts,
+                physics.restitution,
+                &physics.contact_friction,
+                pool,
+            )
+        } else {
+            self.solver
+                .resolve(balls, &self.contacts, physics.restitution, pool)
+        };
         self.collisions += hits as u64;
         // Non-finite states are caught by the world after every step, for every model.
         Ok(())

@@ -22,6 +22,8 @@
 //! parallel) only when some ball may have moved half the skin since the last build:
 //! the step tracks the largest speed, which bounds every ball's displacement.
 
+mod rough;
+
 use rayon::prelude::*;
 
 use super::{wrap_positions, CollisionModel, StepContext, StepError};
@@ -87,6 +89,8 @@ pub struct Spring {
     last_virial: f64,
     /// Time integral of the pair virial over the steps taken.
     virial: f64,
+    /// Tangential springs and scratch for contact friction (empty without it).
+    rough: rough::Rough,
 }
 
 /// The constants of the force law, and the walls.
@@ -466,6 +470,7 @@ impl Spring {
             block_virial: Vec::new(),
             last_virial: 0.0,
             virial: 0.0,
+            rough: rough::Rough::default(),
         }
     }
 
@@ -707,6 +712,14 @@ impl CollisionModel for Spring {
         };
         // The largest squared displacement of any ball in this step.
         let mut step2: f64 = 0.0;
+        if physics.contact_friction.is_active() {
+            // The physics check allows only the semi-implicit Euler step here.
+            let began = self
+                .step_rough(balls, table, physics, pool)
+                .map_err(|_| unstable())?;
+            self.collisions += began;
+            return Ok(());
+        }
         let began = match physics.integrator {
             Integrator::SemiImplicitEuler => {
                 let began = self
@@ -805,7 +818,11 @@ impl CollisionModel for Spring {
 
     fn contact_energy(&self, balls: &Balls, table: &Table, physics: &Physics) -> f64 {
         let pairs = Pairs::new(balls, Law::new(table, physics));
-        let walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
+        let mut walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
+        if physics.contact_friction.is_active() {
+            // The tangential springs, loaded as the last step left them.
+            walls += self.rough.energy(physics);
+        }
         if self.list.is_current(balls.len()) {
             // Every overlapping pair is listed: no need to bin the balls again.
             return walls

@@ -62,7 +62,8 @@ use super::simultaneous::{resolve_contacts, ContactSolver};
 use super::{CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
-use crate::physics::Physics;
+use crate::contact;
+use crate::physics::{ContactFriction, Physics};
 use crate::scenario::ModelKind;
 use crate::table::Table;
 
@@ -150,6 +151,8 @@ pub struct Event {
     eps_t: f64,
     tc: f64,
     restitution: f64,
+    /// Friction at the contacts (rough disks); off: the smooth collisions, untouched.
+    friction: ContactFriction,
     gravity: [f64; 2],
     table: Table,
     r_min: f64,
@@ -500,6 +503,7 @@ impl Event {
             eps_t: 0.0,
             tc: 0.0,
             restitution: 1.0,
+            friction: ContactFriction::NONE,
             gravity: [0.0, 0.0],
             table: *table,
             r_min: 0.0,
@@ -607,6 +611,11 @@ impl Event {
             b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
             b.vx[i] += gx * tau;
             b.vy[i] += gy * tau;
+            // The ball turns with its own clock (free of torque between collisions);
+            // without contact friction the world turns it once per interval instead.
+            if self.friction.is_active() {
+                b.angle[i] += b.omega[i] * tau;
+            }
         }
         self.t[i] = t;
     }
@@ -632,6 +641,7 @@ impl Event {
         self.gravity = physics.gravity;
         self.table = *table;
         self.restitution = physics.restitution;
+        self.friction = physics.contact_friction;
         self.tc = TC_FRACTION * dt;
 
         // One pass: finiteness, outside changes, fastest ball.
@@ -1000,6 +1010,7 @@ impl Event {
                 &self.table,
                 &self.contacts[start..end],
                 e,
+                &self.friction,
                 &mut self.solver,
                 &mut self.pair_virial,
             );
@@ -1249,6 +1260,29 @@ fn collide_pair(
     true
 }
 
+/// [`collide_pair`] for rough disks: the impulse of [`contact::rough_impulse`], exact
+/// at the contact point, spins included.
+fn collide_pair_rough(b: &mut Balls, i: usize, j: usize, e: f64, f: &ContactFriction) -> u64 {
+    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+    let d = (dx * dx + dy * dy).sqrt();
+    if d == 0.0 || b.inv_m[i] + b.inv_m[j] == 0.0 {
+        return 0;
+    }
+    let c = contact::collide_pair_rough(b, i, j, [dx / d, dy / d], e, f);
+    u64::from(c.j_n > 0.0)
+}
+
+/// [`collide_wall`] for rough disks (the wall's normal into the table, reversed, is the
+/// contact normal from the ball into the wall).
+fn collide_wall_rough(b: &mut Balls, i: usize, w: Wall, e: f64, f: &ContactFriction) -> u64 {
+    if b.inv_m[i] == 0.0 {
+        return 0;
+    }
+    let [nx, ny] = w.normal();
+    let c = contact::collide_wall_rough(b, i, [-nx, -ny], e, f);
+    u64::from(c.j_n > 0.0)
+}
+
 /// `v_n' = -e v_n` for a ball moving into a wall.
 fn collide_wall(b: &mut Balls, i: usize, w: Wall, e: f64) -> bool {
     let [nx, ny] = w.normal();
@@ -1270,9 +1304,17 @@ fn resolve_cluster(
     table: &Table,
     contacts: &[Contact],
     e: f64,
+    friction: &ContactFriction,
     solver: &mut ContactSolver,
     pair_virial: &mut f64,
 ) -> u64 {
+    if friction.is_active() {
+        return match *contacts {
+            [Contact::Pair(i, j)] => collide_pair_rough(b, i as usize, j as usize, e, friction),
+            [Contact::Wall(i, w)] => collide_wall_rough(b, i as usize, w, e, friction),
+            _ => solver.resolve_rough(b, contacts, e, friction, None) as u64,
+        };
+    }
     match *contacts {
         [Contact::Pair(i, j)] => {
             collide_pair(b, table, i as usize, j as usize, e, pair_virial) as u64
