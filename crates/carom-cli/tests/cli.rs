@@ -648,7 +648,7 @@ fn trajectory_and_diagnostics_rows() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let t = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
     let rows: Vec<&str> = t.lines().collect();
-    assert_eq!(rows[0], "step,time,id,x,y,vx,vy");
+    assert_eq!(rows[0], "step,time,id,x,y,vx,vy,ix,iy");
     // Samples at steps 0, 20, 40 and the last, 50: four samples of two balls.
     assert_eq!(rows.len(), 1 + 4 * 2);
     let steps: Vec<&str> = rows[1..]
