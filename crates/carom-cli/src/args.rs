@@ -275,6 +275,12 @@ pub fn clap_error_line(rendered: &str) -> String {
     format!("carom: {text}")
 }
 
+fn parse_trajectory_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    crate::output::TrajectoryFormat::from_path(&path)?;
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,10 +318,4 @@ mod tests {
             "carom: the following required arguments were not provided: <SCENARIO>"
         );
     }
-}
-
-fn parse_trajectory_path(s: &str) -> Result<PathBuf, String> {
-    let path = PathBuf::from(s);
-    crate::output::TrajectoryFormat::from_path(&path)?;
-    Ok(path)
 }
