@@ -322,10 +322,11 @@ fn bad_option_values_name_the_option() {
 
 #[test]
 fn missing_output_directory_is_refused_before_running() {
+    // A .csv name: --trajectory refuses an unknown extension before it looks further.
     for option in ["--out", "--trajectory", "--diagnostics"] {
-        let e = bad_input("s.toml", Some(OK), &[option, "no/such/dir/f.out"]);
+        let e = bad_input("s.toml", Some(OK), &[option, "no/such/dir/f.csv"]);
         assert!(
-            e.starts_with(&format!("{option} no/such/dir/f.out: directory")),
+            e.starts_with(&format!("{option} no/such/dir/f.csv: directory")),
             "{e}"
         );
         assert!(e.contains("does not exist"), "{e}");
