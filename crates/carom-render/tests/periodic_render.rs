@@ -46,7 +46,11 @@ fn svg_draws_the_copy_clipped_and_the_periodic_edges_dashed() {
     assert!(svg.contains(r#"<circle cx="4" cy="50" r="10""#), "{svg}");
     assert!(svg.contains(r#"<circle cx="204" cy="50" r="10""#), "{svg}");
     assert!(svg.contains("clip-path=\"url(#table0)\""));
-    assert_eq!(svg.matches("stroke-dasharray").count(), 2, "two periodic x edges");
+    assert_eq!(
+        svg.matches("stroke-dasharray").count(),
+        2,
+        "two periodic x edges"
+    );
     let walled = render_svg(&[Panel::new(&cut_ball(false))], &options()).unwrap();
     assert!(!walled.contains("cx=\"204\"") && !walled.contains("stroke-dasharray"));
 }

@@ -279,7 +279,10 @@ fn the_periodic_grid_finds_exactly_the_minimum_image_pairs_of_the_oracle() {
     use carom::broadphase::Grid;
     let mut rng = carom::generators::SplitMix64(9);
     for (side, n) in [(9.0, 6), (13.0, 10), (20.0, 30), (100.0, 600)] {
-        for boundary in [[Boundary::Periodic; 2], [Boundary::Periodic, Boundary::Walls]] {
+        for boundary in [
+            [Boundary::Periodic; 2],
+            [Boundary::Periodic, Boundary::Walls],
+        ] {
             let table = Table::new(side, side * 0.9).with_boundary(boundary);
             let x: Vec<f64> = (0..n).map(|_| side * rng.unit()).collect();
             let y: Vec<f64> = (0..n).map(|_| 0.9 * side * rng.unit()).collect();
