@@ -64,6 +64,11 @@ impl Sim for World {
 
 /// The benchmark scene: the `gas` preset with `n` balls under `model`.
 pub fn gas(n: u64, model: carom::ModelKind) -> Result<World, String> {
+    gas_in(n, model, false)
+}
+
+/// The benchmark scene, in a periodic box when `periodic` (same balls, same box side).
+pub fn gas_in(n: u64, model: carom::ModelKind, periodic: bool) -> Result<World, String> {
     let preset = carom::presets::find("gas").ok_or("the gas preset is missing")?;
     let mut s = preset.scenario().map_err(|e| e.to_string())?;
     match s.generators.first_mut() {
@@ -71,13 +76,22 @@ pub fn gas(n: u64, model: carom::ModelKind) -> Result<World, String> {
         _ => return Err("the gas preset no longer starts with a gas generator".into()),
     }
     s.physics.model = Some(model);
+    if periodic {
+        s.table.boundary = Some(carom::scenario::BoundarySpec(
+            [carom::Boundary::Periodic; 2],
+        ));
+    }
     build_world(&s).map_err(|e| e.to_string())
 }
 
 fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
     match engine {
-        Engine::Carom { model, threads } => {
-            let mut w = gas(n, model)?;
+        Engine::Carom {
+            model,
+            threads,
+            periodic,
+        } => {
+            let mut w = gas_in(n, model, periodic)?;
             w.set_threads(threads).map_err(|e| e.to_string())?;
             Ok(Box::new(w))
         }

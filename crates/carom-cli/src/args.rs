@@ -118,15 +118,19 @@ pub struct RunArgs {
     #[arg(long, value_name = "STATE.json")]
     pub out: Option<PathBuf>,
 
-    /// Write positions and velocities: CSV, a header then one row per ball per
-    /// sampled step (step,time,id,x,y,vx,vy)
-    #[arg(long, value_name = "FILE.csv")]
+    /// Write positions, velocities and periodic image counts of every ball at every
+    /// sampled step, in the format of the extension: .csv (a header, then one row per
+    /// ball per step: step,time,id,x,y,vx,vy,ix,iy), .xyz (extended XYZ) or .dump /
+    /// .lammpstrj (LAMMPS text dump), the last two with the box, its periodicity and
+    /// the radii, for OVITO and similar tools
+    #[arg(long, value_name = "FILE.csv|.xyz|.dump", value_parser = parse_trajectory_path)]
     pub trajectory: Option<PathBuf>,
 
-    /// Write energies, momentum and collisions: CSV, a header then one row per
-    /// sampled step (step,time,kinetic_energy,potential_energy,total_energy,
-    /// momentum_x,momentum_y,collisions,symmetry_error; the last empty without a
-    /// declared symmetry)
+    /// Write energies, momentum, collisions and the statistical observables: CSV, a
+    /// header then one row per sampled step (step,time,kinetic_energy,potential_energy,
+    /// total_energy,momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,
+    /// temperature,pressure; symmetry_error empty without a declared symmetry; the
+    /// pressure averaged over the interval since the previous row)
     #[arg(long, value_name = "FILE.csv")]
     pub diagnostics: Option<PathBuf>,
 
@@ -269,6 +273,12 @@ pub fn clap_error_line(rendered: &str) -> String {
     let text = first.join(" ");
     let text = text.strip_prefix("error: ").unwrap_or(&text);
     format!("carom: {text}")
+}
+
+fn parse_trajectory_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    crate::output::TrajectoryFormat::from_path(&path)?;
+    Ok(path)
 }
 
 #[cfg(test)]

@@ -381,6 +381,7 @@ fn table(variants: &[Variant]) -> String {
         "momentum drift",
         "symmetry error",
         "collisions",
+        "pressure",
         "wall time (s)",
         "ball-steps/s",
     ];
@@ -396,6 +397,7 @@ fn table(variants: &[Variant]) -> String {
             end.symmetry_error
                 .map_or("-".to_string(), |e| format!("{e:.3e}")),
             end.collisions.to_string(),
+            num(end.pressure),
             num(secs),
             if secs > 0.0 {
                 num(n * v.steps_done as f64 / secs)

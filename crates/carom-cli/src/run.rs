@@ -76,6 +76,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             .map(DiagnosticsCsv::create)
             .transpose()?,
         last: None,
+        window: world.window(),
     };
 
     let label = format!("{} · {}", world.name, variant_label(world.physics()));
@@ -269,6 +270,8 @@ struct Sampler {
     diagnostics: Option<DiagnosticsCsv>,
     /// The step last sampled, so a restored checkpoint is not written twice.
     last: Option<u64>,
+    /// Where the interval since the last sample began, for its mean pressure.
+    window: carom::world::Window,
 }
 
 impl Sampler {
@@ -281,7 +284,12 @@ impl Sampler {
             t.sample(world)?;
         }
         if let Some(d) = &mut self.diagnostics {
-            d.sample(world.steps, world.time, &world.diagnostics())?;
+            d.sample(
+                world.steps,
+                world.time,
+                &world.diagnostics_over(&self.window),
+            )?;
+            self.window = world.window();
         }
         Ok(())
     }
@@ -329,6 +337,8 @@ impl Checkpoint {
         c.m.clone_from(&b.m);
         c.inv_m.clone_from(&b.inv_m);
         c.color.clone_from(&b.color);
+        c.ix.clone_from(&b.ix);
+        c.iy.clone_from(&b.iy);
         self.time = world.time;
         self.steps = world.steps;
         self.collisions = world.collisions();

@@ -24,6 +24,9 @@ pub struct Frame {
     /// Simulated time, shown in panel labels.
     pub time: f64,
     pub balls: Vec<BallView>,
+    /// Periodic axes (x, y): no wall there; a ball cut by such an edge is drawn on both
+    /// sides, and the edge is drawn dashed.
+    pub periodic: [bool; 2],
 }
 
 /// Colours for balls that have none: distinct hues that read well on the table green and
@@ -85,7 +88,42 @@ impl Frame {
             height,
             time: 0.0,
             balls: Vec::new(),
+            periodic: [false, false],
         }
+    }
+
+    /// Where ball `b` is drawn: its own centre, and on a periodic axis also the copy one
+    /// side over whenever the ball sticks out across that edge (both copies, and the
+    /// copy across the corner, when it is cut by two edges). Up to four centres.
+    pub fn images(&self, b: &BallView) -> ([(f64, f64); 4], usize) {
+        let shift = |p: f64, side: f64, periodic: bool| -> Option<f64> {
+            if !periodic {
+                None
+            } else if p - b.r < 0.0 {
+                Some(p + side)
+            } else if p + b.r > side {
+                Some(p - side)
+            } else {
+                None
+            }
+        };
+        let sx = shift(b.x, self.width, self.periodic[0]);
+        let sy = shift(b.y, self.height, self.periodic[1]);
+        let mut out = [(b.x, b.y); 4];
+        let mut n = 1;
+        if let Some(x) = sx {
+            out[n] = (x, b.y);
+            n += 1;
+        }
+        if let Some(y) = sy {
+            out[n] = (b.x, y);
+            n += 1;
+        }
+        if let (Some(x), Some(y)) = (sx, sy) {
+            out[n] = (x, y);
+            n += 1;
+        }
+        (out, n)
     }
 
     /// The world's table and balls now.
@@ -101,6 +139,7 @@ impl Frame {
         let table = world.table();
         self.width = table.width;
         self.height = table.height;
+        self.periodic = [table.is_periodic(0), table.is_periodic(1)];
         self.time = world.time;
         let b = world.balls();
         self.balls.clear();
@@ -152,6 +191,25 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ball_cut_by_a_periodic_edge_is_drawn_on_both_sides() {
+        let mut f = Frame::new(100.0, 50.0);
+        let b = BallView::new(1.0, 49.5, 2.0);
+        // Walls: one copy only.
+        assert_eq!(f.images(&b).1, 1);
+        f.periodic = [true, false];
+        let (c, n) = f.images(&b);
+        assert_eq!(&c[..n], &[(1.0, 49.5), (101.0, 49.5)]);
+        f.periodic = [true, true];
+        let (c, n) = f.images(&b);
+        assert_eq!(
+            &c[..n],
+            &[(1.0, 49.5), (101.0, 49.5), (1.0, -0.5), (101.0, -0.5)]
+        );
+        // Clear of both edges: one copy.
+        assert_eq!(f.images(&BallView::new(50.0, 25.0, 2.0)).1, 1);
+    }
 
     #[test]
     fn default_colours_are_in_order_then_evenly_scattered() {

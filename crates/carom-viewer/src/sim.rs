@@ -548,6 +548,24 @@ impl Sim {
         }
     }
 
+    /// Rebuilds the scene from its current state with another boundary per axis
+    /// (image counts are kept on axes that stay periodic). On error (a ball across an
+    /// edge that becomes a wall, a side too short to be periodic) nothing changes.
+    pub fn set_boundary(&mut self, boundary: [carom::Boundary; 2]) -> Result<(), String> {
+        let mut s = carom::state::snapshot(&self.world, 100.0);
+        s.table.boundary = Some(carom::scenario::BoundarySpec(boundary));
+        for b in &mut s.balls {
+            if boundary[0] == carom::Boundary::Walls {
+                b.ix = None;
+            }
+            if boundary[1] == carom::Boundary::Walls {
+                b.iy = None;
+            }
+        }
+        let source = self.source.clone();
+        self.load_scenario(s, &source)
+    }
+
     /// Replaces the scene. On error the current scene stays and the message says why.
     pub fn load_scenario(&mut self, scenario: Scenario, source: &str) -> Result<(), String> {
         let world = build_world(&scenario).map_err(|e| format!("{source}: {e}"))?;

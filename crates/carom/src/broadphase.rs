@@ -339,15 +339,33 @@ impl Grid {
         }
     }
 
-    /// Calls `f(j)` for every ball of the cells around cell `(cx, cy)` (periodic grid).
+    /// Calls `f(j)` for every ball of the cells around cell `(cx, cy)` (periodic grid),
+    /// a row at a time: the cells of a row are one contiguous run of `items`, or two
+    /// where the stencil wraps around the x edge.
     #[inline]
     fn for_each_near_cell(&self, cx: usize, cy: usize, mut f: impl FnMut(usize)) {
         let t = self.periodic.as_ref();
-        let (xs, nxs) = stencil(cx, self.nx, t.is_some_and(|t| t.is_periodic(0)));
+        let nx = self.nx;
+        let spans: ([(usize, usize); 2], usize) = if t.is_some_and(|t| t.is_periodic(0)) {
+            if nx < 3 {
+                ([(0, nx - 1), (0, 0)], 1)
+            } else if cx == 0 {
+                ([(0, 1), (nx - 1, nx - 1)], 2)
+            } else if cx + 1 == nx {
+                ([(nx - 2, nx - 1), (0, 0)], 2)
+            } else {
+                ([(cx - 1, cx + 1), (0, 0)], 1)
+            }
+        } else {
+            ([(cx.saturating_sub(1), (cx + 1).min(nx - 1)), (0, 0)], 1)
+        };
         let (ys, nys) = stencil(cy, self.ny, t.is_some_and(|t| t.is_periodic(1)));
         for &gy in &ys[..nys] {
-            for &gx in &xs[..nxs] {
-                for &j in self.cell(gx, gy) {
+            let row = gy * nx;
+            for &(a, b) in &spans.0[..spans.1] {
+                let s = self.cell_start[row + a] as usize;
+                let e = self.cell_start[row + b + 1] as usize;
+                for &j in &self.items[s..e] {
                     f(j as usize);
                 }
             }

@@ -178,19 +178,15 @@ fn an_inelastic_gas_cools_by_haffs_law() {
     let samples = 10;
     let per = (t0 / samples as f64 / dt).ceil() as u64;
     let start = w.time;
-    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
+    let (mut sxx, mut sxy) = (0.0, 0.0);
     for _ in 0..samples {
         w.run_steps(per).unwrap();
         let t = w.time - start;
         let y = (t0_temp / w.diagnostics().temperature).sqrt() - 1.0;
-        // Least squares through the origin would do; a free intercept would hide a bad
-        // start, so fit y = slope * t.
-        sx += t;
-        sy += y;
+        // Least squares through the origin: a free intercept would hide a bad start.
         sxx += t * t;
         sxy += t * y;
     }
-    let _ = (sx, sy);
     let slope = sxy / sxx;
     // Tolerance: 1% for Henderson's g(sigma); about 1% for the homogeneous cooling
     // state's departure from a Maxwellian (its fourth cumulant a2 changes the cooling
@@ -225,9 +221,9 @@ fn the_spring_gas_pressure_converges_to_hard_disks_as_stiffness_grows() {
     let (eta, n) = (0.3, 1000);
     let sigma = 2.0;
     let mut gaps = Vec::new();
-    for k in [100.0, 1000.0, 10000.0] {
+    for k in [100.0f64, 1000.0, 10000.0] {
         // 20 steps per two-body contact: T = pi sqrt(mu / k), mu = 1/2.
-        let dt = PI * (0.5 / k as f64).sqrt() / 20.0;
+        let dt = PI * (0.5 / k).sqrt() / 20.0;
         let mut w = gas("spring", n, eta, dt, k, 1.0);
         let kt = w.diagnostics().temperature;
         let density = n as f64 / w.table().area();

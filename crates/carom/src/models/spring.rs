@@ -621,7 +621,13 @@ impl Spring {
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
     ) -> Result<u64, ()> {
-        let began = self.pair_forces(balls, table, physics, pool, false);
+        // Pass 2 is folded into pass 3 block by block (see `incoming`) because a block's
+        // pairs reach only a few blocks ahead; across a periodic edge the first rows
+        // pair with the last, which would make every block scan nearly all the earlier
+        // blocks' contacts: there the serial pass 2 (the same sums in the same order)
+        // costs one pass over the contacts instead.
+        let cross = table.any_periodic();
+        let began = self.pair_forces(balls, table, physics, pool, cross);
         let law = Law::new(table, physics);
         let uniform = match (self.list.uniform_radius(), self.uniform_inv_m) {
             (Some(r), Some(w)) => Some((r, w)),
@@ -634,23 +640,32 @@ impl Spring {
             vy,
             r,
             inv_m,
+            ix,
+            iy,
             ..
         } = balls;
         let (r, inv_m) = (&r[..], &inv_m[..]);
         let (list, contacts) = (&self.list, &self.contacts[..]);
-        let run = |(b, (((xy, v), f), (r, w))): (usize, BallsBlock)| {
-            incoming(list, contacts, b, f);
+        type Images<'a> = (&'a mut [i64], &'a mut [i64]);
+        let run = |(b, ((((xy, v), f), (r, w)), img)): (usize, (BallsBlock, Images))| {
+            if !cross {
+                incoming(list, contacts, b, f);
+            }
             let block = BallBlock {
-                x: xy.0,
-                y: xy.1,
+                x: &mut *xy.0,
+                y: &mut *xy.1,
                 vx: v.0,
                 vy: v.1,
                 pair_f: f,
             };
-            match uniform {
+            let out = match uniform {
                 Some(u) => kick_drift::<true>(&law, block, r, w, u),
                 None => kick_drift::<false>(&law, block, r, w, (0.0, 0.0)),
-            }
+            };
+            // Wrapped here, block by block while the positions are still in cache,
+            // rather than in a pass of its own over all balls.
+            table.wrap_all(xy.0, xy.1, img.0, img.1);
+            out
         };
         let bl = self.list.block_len();
         let (began_walls, v2max, finite) = match pool {
@@ -660,6 +675,7 @@ impl Spring {
                 .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
                 .zip(self.pair_f.chunks_mut(bl))
                 .zip(r.chunks(bl).zip(inv_m.chunks(bl)))
+                .zip(ix.chunks_mut(bl).zip(iy.chunks_mut(bl)))
                 .enumerate()
                 .map(run)
                 .fold((0, 0.0, true), join),
@@ -669,6 +685,7 @@ impl Spring {
                     .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
                     .zip(self.pair_f.par_chunks_mut(bl))
                     .zip(r.par_chunks(bl).zip(inv_m.par_chunks(bl)))
+                    .zip(ix.par_chunks_mut(bl).zip(iy.par_chunks_mut(bl)))
                     .enumerate()
                     .map(run)
                     .reduce(|| (0, 0.0, true), join)
@@ -679,7 +696,6 @@ impl Spring {
         }
         self.list.moved(law.dt * v2max.sqrt());
         self.virial += law.dt * self.last_virial;
-        wrap_positions(balls, table);
         // Rebuilt now rather than at the next step's start (the same work): between
         // steps the list is always current, so the contact energy of the diagnostics
         // never needs a grid of its own.
