@@ -99,21 +99,32 @@ impl Write for AtomicFile {
     }
 }
 
-/// `--trajectory`: a header, then one row per ball per sample.
+/// `--trajectory`: a header, then one row per ball per sample. When rotation is in play
+/// (see `carom::state::rotation_in_play`) each row also carries the ball's `angle` and
+/// `omega`; otherwise the columns are exactly those from before rotation existed.
 pub struct Trajectory {
     file: AtomicFile,
     line: String,
+    rotation: bool,
 }
 
 impl Trajectory {
     pub const HEADER: &'static str = "step,time,id,x,y,vx,vy\n";
 
-    pub fn create(target: &Path) -> Result<Trajectory, CliError> {
+    pub const ROTATION_HEADER: &'static str = "step,time,id,x,y,vx,vy,angle,omega\n";
+
+    pub fn create(target: &Path, rotation: bool) -> Result<Trajectory, CliError> {
         let mut file = AtomicFile::create("--trajectory", target)?;
-        file.write_all(Self::HEADER.as_bytes())?;
+        let header = if rotation {
+            Self::ROTATION_HEADER
+        } else {
+            Self::HEADER
+        };
+        file.write_all(header.as_bytes())?;
         Ok(Trajectory {
             file,
-            line: String::with_capacity(128),
+            line: String::with_capacity(160),
+            rotation,
         })
     }
 
@@ -124,11 +135,15 @@ impl Trajectory {
         let b = world.balls();
         for i in 0..b.len() {
             self.line.clear();
-            let _ = writeln!(
+            let _ = write!(
                 self.line,
                 "{},{},{},{},{},{},{}",
                 world.steps, world.time, i, b.x[i], b.y[i], b.vx[i], b.vy[i]
             );
+            if self.rotation {
+                let _ = write!(self.line, ",{},{}", b.angle[i], b.omega[i]);
+            }
+            self.line.push('\n');
             self.file.write_all(self.line.as_bytes())?;
         }
         Ok(())

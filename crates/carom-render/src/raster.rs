@@ -230,6 +230,21 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
         if let Some(path) = PathBuilder::from_circle(cx as f32, cy as f32, r as f32) {
             pixmap.fill_path(&path, &paint(b.fill(i), 1.0), FillRule::Winding, id, None);
         }
+        // The rotation mark, where the ball is large enough to show one.
+        if let (Some((ex, ey)), true) = (b.mark_end(), r >= 3.0) {
+            let (px, py) = vp.to_pixel(ex, ey);
+            let mut pb = PathBuilder::new();
+            pb.move_to(cx as f32, cy as f32);
+            pb.line_to(px as f32, py as f32);
+            if let Some(line) = pb.finish() {
+                let stroke = Stroke {
+                    width: (0.18 * r).clamp(1.0, 4.0) as f32,
+                    line_cap: LineCap::Round,
+                    ..Stroke::default()
+                };
+                pixmap.stroke_path(&line, &paint(b.mark_color(i), 1.0), &stroke, id, None);
+            }
+        }
     }
     if let Some(t) = style.arrow_time {
         for b in frame.balls.iter().filter(|b| b.is_drawable()) {

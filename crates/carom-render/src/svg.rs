@@ -75,6 +75,18 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
                     b.r,
                     hex(b.fill(i))
                 );
+                if let Some((ex, ey)) = b.mark_end() {
+                    let _ = writeln!(
+                        s,
+                        r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" stroke-linecap="round"/>"#,
+                        b.x,
+                        b.y,
+                        ex,
+                        ey,
+                        hex(b.mark_color(i)),
+                        0.18 * b.r
+                    );
+                }
             }
         }
         if let Some(t) = style.arrow_time {
