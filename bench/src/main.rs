@@ -24,6 +24,10 @@ pub enum Engine {
         model: carom::ModelKind,
         threads: usize,
     },
+    /// The spring gas with contact friction on (`mu = 0.5`, tangential springs).
+    RoughSpring {
+        threads: usize,
+    },
     Rapier,
 }
 
@@ -33,6 +37,11 @@ impl Engine {
             return Some(Engine::Rapier);
         }
         let (model, threads) = s.split_once('/')?;
+        if model == "spring-rough" {
+            return Some(Engine::RoughSpring {
+                threads: threads.parse().ok()?,
+            });
+        }
         Some(Engine::Carom {
             model: carom::ModelKind::from_name(model)?,
             threads: threads.parse().ok()?,
@@ -42,6 +51,7 @@ impl Engine {
     fn id(self) -> String {
         match self {
             Engine::Carom { model, threads } => format!("{}/{threads}", model.name()),
+            Engine::RoughSpring { threads } => format!("spring-rough/{threads}"),
             Engine::Rapier => "rapier2d".to_string(),
         }
     }
@@ -51,6 +61,10 @@ impl Engine {
             Engine::Carom { model, threads } => format!(
                 "carom {} ({threads} thread{})",
                 model.name(),
+                if threads == 1 { "" } else { "s" }
+            ),
+            Engine::RoughSpring { threads } => format!(
+                "carom spring, contact friction ({threads} thread{})",
                 if threads == 1 { "" } else { "s" }
             ),
             Engine::Rapier => format!("rapier2d {} (1 thread)", peer::VERSION),
@@ -164,7 +178,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] \
-[--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,rapier2d]";
+[--only spring/1,spring/2,spring-rough/2,impulse/2,simultaneous/2,event/1,rapier2d]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -311,6 +325,7 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
             model: Spring,
             threads: 2,
         },
+        Engine::RoughSpring { threads: 2 },
         Engine::Carom {
             model: Impulse,
             threads: 2,
