@@ -185,7 +185,7 @@ fn pair_case(model: ModelKind, rng: &mut Rng) -> bool {
     let e = rng.range(0.0, 1.0);
     let f = random_friction(rng);
     let dt = 0.01;
-    let mut a = random_ball(rng, 500.0, 500.0);
+    let a = random_ball(rng, 500.0, 500.0);
     let mut b = random_ball(rng, 0.0, 0.0);
     let phi = rng.range(0.0, std::f64::consts::TAU);
     let n = [phi.cos(), phi.sin()];
