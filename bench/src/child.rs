@@ -95,6 +95,14 @@ fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
             w.set_threads(threads).map_err(|e| e.to_string())?;
             Ok(Box::new(w))
         }
+        Engine::RoughSpring { threads } => {
+            let mut w = gas(n, carom::ModelKind::Spring)?;
+            let mut p = *w.physics();
+            p.contact_friction.mu = 0.5;
+            w.set_physics(p).map_err(|e| e.to_string())?;
+            w.set_threads(threads).map_err(|e| e.to_string())?;
+            Ok(Box::new(w))
+        }
         Engine::Rapier => {
             let w = gas(n, carom::ModelKind::Spring)?;
             crate::peer::build(&w)

@@ -26,6 +26,10 @@ pub enum Engine {
         /// The gas in a periodic box instead of between walls.
         periodic: bool,
     },
+    /// The spring gas with contact friction on (`mu = 0.5`, tangential springs).
+    RoughSpring {
+        threads: usize,
+    },
     Rapier,
 }
 
@@ -39,6 +43,11 @@ impl Engine {
             None => (s, false),
         };
         let (model, threads) = s.split_once('/')?;
+        if model == "spring-rough" {
+            return Some(Engine::RoughSpring {
+                threads: threads.parse().ok()?,
+            });
+        }
         Some(Engine::Carom {
             model: carom::ModelKind::from_name(model)?,
             threads: threads.parse().ok()?,
@@ -57,6 +66,7 @@ impl Engine {
                 model.name(),
                 if periodic { "/periodic" } else { "" }
             ),
+            Engine::RoughSpring { threads } => format!("spring-rough/{threads}"),
             Engine::Rapier => "rapier2d".to_string(),
         }
     }
@@ -72,6 +82,10 @@ impl Engine {
                 model.name(),
                 if threads == 1 { "" } else { "s" },
                 if periodic { ", periodic box" } else { "" }
+            ),
+            Engine::RoughSpring { threads } => format!(
+                "carom spring, contact friction ({threads} thread{})",
+                if threads == 1 { "" } else { "s" }
             ),
             Engine::Rapier => format!("rapier2d {} (1 thread)", peer::VERSION),
         }
@@ -184,7 +198,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] \
-[--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,spring/1/periodic,rapier2d]";
+[--only spring/1,spring/2,spring-rough/2,impulse/2,simultaneous/2,event/1,spring/1/periodic,rapier2d]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -333,6 +347,7 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
             threads: 2,
             periodic: false,
         },
+        Engine::RoughSpring { threads: 2 },
         Engine::Carom {
             model: Impulse,
             threads: 2,

@@ -134,25 +134,37 @@ impl TrajectoryFormat {
 }
 
 /// `--trajectory`: every ball at every sampled step, in the format of the extension.
+/// When rotation is in play (see `carom::state::rotation_in_play`) each ball also
+/// carries its `angle` and `omega`; otherwise the columns are those from before
+/// rotation existed.
 pub struct Trajectory {
     file: AtomicFile,
     format: TrajectoryFormat,
     line: String,
+    rotation: bool,
 }
 
 impl Trajectory {
     pub const HEADER: &'static str = "step,time,id,x,y,vx,vy,ix,iy\n";
 
-    pub fn create(target: &Path) -> Result<Trajectory, CliError> {
+    pub const ROTATION_HEADER: &'static str = "step,time,id,x,y,vx,vy,ix,iy,angle,omega\n";
+
+    pub fn create(target: &Path, rotation: bool) -> Result<Trajectory, CliError> {
         let format = TrajectoryFormat::from_path(target).map_err(CliError::input)?;
         let mut file = AtomicFile::create("--trajectory", target)?;
         if format == TrajectoryFormat::Csv {
-            file.write_all(Self::HEADER.as_bytes())?;
+            let header = if rotation {
+                Self::ROTATION_HEADER
+            } else {
+                Self::HEADER
+            };
+            file.write_all(header.as_bytes())?;
         }
         Ok(Trajectory {
             file,
             format,
             line: String::with_capacity(256),
+            rotation,
         })
     }
 
@@ -176,10 +188,15 @@ impl Trajectory {
                 let _ = writeln!(
                     line,
                     "Lattice=\"{} 0 0 0 {} 0 0 0 1\" Origin=\"0 0 0\" \
-                     Properties=id:I:1:pos:R:3:velo:R:3:radius:R:1:image:I:3 \
+                     Properties=id:I:1:pos:R:3:velo:R:3:radius:R:1:image:I:3{} \
                      pbc=\"{} {} F\" Time={} Step={}",
                     t.width,
                     t.height,
+                    if self.rotation {
+                        ":angle:R:1:omega:R:1"
+                    } else {
+                        ""
+                    },
                     pbc(0),
                     pbc(1),
                     world.time,
@@ -192,14 +209,15 @@ impl Trajectory {
                     line,
                     "ITEM: TIMESTEP\n{}\nITEM: TIME\n{}\nITEM: NUMBER OF ATOMS\n{}\n\
                      ITEM: BOX BOUNDS {} {} ff\n0 {}\n0 {}\n-0.5 0.5\n\
-                     ITEM: ATOMS id x y z vx vy vz radius ix iy iz\n",
+                     ITEM: ATOMS id x y z vx vy vz radius ix iy iz{}\n",
                     world.steps,
                     world.time,
                     b.len(),
                     p(0),
                     p(1),
                     t.width,
-                    t.height
+                    t.height,
+                    if self.rotation { " angle omega" } else { "" }
                 );
             }
         }
@@ -207,18 +225,18 @@ impl Trajectory {
         for i in 0..b.len() {
             line.clear();
             let _ = match self.format {
-                TrajectoryFormat::Csv => writeln!(
+                TrajectoryFormat::Csv => write!(
                     line,
                     "{},{},{},{},{},{},{},{},{}",
                     world.steps, world.time, i, b.x[i], b.y[i], b.vx[i], b.vy[i], b.ix[i], b.iy[i]
                 ),
-                TrajectoryFormat::ExtendedXyz => writeln!(
+                TrajectoryFormat::ExtendedXyz => write!(
                     line,
                     "{} {} {} 0 {} {} 0 {} {} {} 0",
                     i, b.x[i], b.y[i], b.vx[i], b.vy[i], b.r[i], b.ix[i], b.iy[i]
                 ),
                 // LAMMPS numbers atoms from 1.
-                TrajectoryFormat::LammpsDump => writeln!(
+                TrajectoryFormat::LammpsDump => write!(
                     line,
                     "{} {} {} 0 {} {} 0 {} {} {} 0",
                     i + 1,
@@ -231,6 +249,11 @@ impl Trajectory {
                     b.iy[i]
                 ),
             };
+            if self.rotation {
+                let sep = if self.format == TrajectoryFormat::Csv { ',' } else { ' ' };
+                let _ = write!(line, "{sep}{}{sep}{}", b.angle[i], b.omega[i]);
+            }
+            line.push('\n');
             self.file.write_all(line.as_bytes())?;
         }
         Ok(())

@@ -68,7 +68,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         trajectory: args
             .trajectory
             .as_deref()
-            .map(Trajectory::create)
+            .map(|p| Trajectory::create(p, carom::state::rotation_in_play(&world)))
             .transpose()?,
         diagnostics: args
             .diagnostics

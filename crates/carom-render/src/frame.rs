@@ -13,6 +13,9 @@ pub struct BallView {
     pub vy: f64,
     /// `None`: the ball takes a colour from [`DEFAULT_BALL_COLORS`] (see [`default_color`]).
     pub color: Option<Rgb>,
+    /// The ball's orientation when rotation is in play: drawn as a mark, a radius from
+    /// the centre to the rim. `None`: no mark (pictures as before rotation existed).
+    pub angle: Option<f64>,
 }
 
 /// A table and its balls at one instant.
@@ -66,6 +69,24 @@ impl BallView {
             vx: 0.0,
             vy: 0.0,
             color: None,
+            angle: None,
+        }
+    }
+
+    /// The end of the rotation mark on the rim, if the ball has one.
+    pub fn mark_end(&self) -> Option<(f64, f64)> {
+        let a = self.angle.filter(|a| a.is_finite())?;
+        Some((self.x + self.r * a.cos(), self.y + self.r * a.sin()))
+    }
+
+    /// A colour that stands out on the ball's fill: dark on light balls, light on dark.
+    pub fn mark_color(&self, index: usize) -> Rgb {
+        let [r, g, b] = self.fill(index).0;
+        let luma = 0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b);
+        if luma > 110.0 {
+            Rgb([0x1C, 0x1C, 0x1C])
+        } else {
+            Rgb([0xF2, 0xF2, 0xF2])
         }
     }
 
@@ -141,6 +162,7 @@ impl Frame {
         self.height = table.height;
         self.periodic = [table.is_periodic(0), table.is_periodic(1)];
         self.time = world.time;
+        let rotation = carom::state::rotation_in_play(world);
         let b = world.balls();
         self.balls.clear();
         self.balls.extend((0..b.len()).map(|i| BallView {
@@ -150,6 +172,7 @@ impl Frame {
             vx: b.vx[i],
             vy: b.vy[i],
             color: b.color[i],
+            angle: rotation.then_some(b.angle[i]),
         }));
     }
 

@@ -245,6 +245,28 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
                 let paint = paint(b.fill(i), 1.0);
                 pixmap.fill_path(&path, &paint, FillRule::Winding, id, clip.as_ref());
             }
+            // The rotation mark, where the ball is large enough to show one; each image
+            // carries it shifted with the ball.
+            if let (Some((ex, ey)), true) = (b.mark_end(), r >= 3.0) {
+                let (px, py) = vp.to_pixel(ex + (x - b.x), ey + (y - b.y));
+                let mut pb = PathBuilder::new();
+                pb.move_to(cx as f32, cy as f32);
+                pb.line_to(px as f32, py as f32);
+                if let Some(line) = pb.finish() {
+                    let stroke = Stroke {
+                        width: (0.18 * r).clamp(1.0, 4.0) as f32,
+                        line_cap: LineCap::Round,
+                        ..Stroke::default()
+                    };
+                    pixmap.stroke_path(
+                        &line,
+                        &paint(b.mark_color(i), 1.0),
+                        &stroke,
+                        id,
+                        clip.as_ref(),
+                    );
+                }
+            }
         }
     }
     draw_periodic_edges(pixmap, frame, (x0, y0, x1, y1), style);

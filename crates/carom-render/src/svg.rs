@@ -87,6 +87,20 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
                         b.r,
                         hex(b.fill(i))
                     );
+                    // The rotation mark, moved with the image it belongs to.
+                    if let Some((ex, ey)) = b.mark_end() {
+                        let (ox, oy) = (x - b.x, y - b.y);
+                        let _ = writeln!(
+                            s,
+                            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" stroke-linecap="round"/>"#,
+                            x,
+                            y,
+                            ex + ox,
+                            ey + oy,
+                            hex(b.mark_color(i)),
+                            0.18 * b.r
+                        );
+                    }
                 }
             }
         }

@@ -374,6 +374,17 @@ impl ViewerApp {
         );
         friction_ui(ui, &mut p.friction);
         ui.add(
+            egui::Slider::new(&mut p.contact_friction.mu, 0.0..=1.0)
+                .clamping(SliderClamping::Never)
+                .text("contact friction mu"),
+        );
+        ui.add_enabled(
+            p.contact_friction.is_active(),
+            egui::Slider::new(&mut p.contact_friction.tangential_restitution, -1.0..=1.0)
+                .clamping(SliderClamping::Never)
+                .text("tangential restitution beta"),
+        );
+        ui.add(
             egui::Slider::new(&mut p.dt, 1e-4..=1.0)
                 .logarithmic(true)
                 .clamping(SliderClamping::Never)
@@ -489,7 +500,13 @@ impl ViewerApp {
         let Some(view) = TableView::fit(*self.sim.world().table(), avail.shrink(12.0)) else {
             return;
         };
-        view.paint(&painter, self.sim.world().balls(), self.sim.held_ball());
+        let rotation = carom::state::rotation_in_play(self.sim.world());
+        view.paint(
+            &painter,
+            self.sim.world().balls(),
+            self.sim.held_ball(),
+            rotation,
+        );
         let (felt, to_table) = (view.felt, |p: Pos2| view.to_table(p));
 
         // Mouse: primary drag moves a ball, primary click on empty felt adds one,
@@ -570,7 +587,14 @@ impl TableView {
     }
 
     /// Cushion, felt and balls; the held ball and kinematic balls wear a ring.
-    pub fn paint(&self, painter: &egui::Painter, balls: &carom::Balls, held: Option<usize>) {
+    /// Draws the balls; with `rotation`, each with its rotation mark.
+    pub fn paint(
+        &self,
+        painter: &egui::Painter,
+        balls: &carom::Balls,
+        held: Option<usize>,
+        rotation: bool,
+    ) {
         let felt = self.felt;
         painter.rect_filled(felt.expand(8.0), 4.0, CUSHION);
         let [r, g, b] = TABLE_RGB;
@@ -621,6 +645,18 @@ impl TableView {
                     );
                 } else {
                     push_disk(&mut small, &mut rims, c, pr, fill);
+                }
+                // The rotation mark: a radius from the centre to the rim at the ball's angle.
+                if rotation && pr > 3.0 && balls.angle[i].is_finite() {
+                    let a = balls.angle[i] as f32;
+                    let end = c + Vec2::new(a.cos(), a.sin()) * pr;
+                    let luma = 0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b);
+                    let mark = if luma > 110.0 {
+                        Color32::from_gray(28)
+                    } else {
+                        Color32::from_gray(242)
+                    };
+                    clip.line_segment([c, end], Stroke::new((0.18 * pr).clamp(1.0, 4.0), mark));
                 }
                 if balls.is_kinematic(i) || held == Some(i) {
                     clip.circle_stroke(c, pr + 2.0, Stroke::new(2.0, Color32::WHITE));

@@ -185,7 +185,7 @@ fn pair_case(model: ModelKind, rng: &mut Rng) -> bool {
     let e = rng.range(0.0, 1.0);
     let f = random_friction(rng);
     let dt = 0.01;
-    let mut a = random_ball(rng, 500.0, 500.0);
+    let a = random_ball(rng, 500.0, 500.0);
     let mut b = random_ball(rng, 0.0, 0.0);
     let phi = rng.range(0.0, std::f64::consts::TAU);
     let n = [phi.cos(), phi.sin()];
@@ -294,23 +294,17 @@ fn wall_case(model: ModelKind, rng: &mut Rng) -> bool {
     sliding
 }
 
-#[test]
-fn rough_pair_collisions_match_the_closed_form_in_every_hard_model() {
+/// Runs 300 random cases of `case` in each hard model; both branches of the law
+/// (sticking and sliding) must have been exercised in each.
+fn every_hard_model(seed: u64, case: fn(ModelKind, &mut Rng) -> bool) {
     for model in [
         ModelKind::Impulse,
         ModelKind::Simultaneous,
         ModelKind::Event,
     ] {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let (mut slid, mut stuck) = (0, 0);
-        for _ in 0..300 {
-            if pair_case(model, &mut rng) {
-                slid += 1;
-            } else {
-                stuck += 1;
-            }
-        }
-        // Both branches of the law must have been exercised.
+        let mut rng = Rng(seed);
+        let slid = (0..300).filter(|_| case(model, &mut rng)).count();
+        let stuck = 300 - slid;
         assert!(
             slid > 20 && stuck > 20,
             "{model:?}: {slid} sliding, {stuck} sticking"
@@ -319,26 +313,13 @@ fn rough_pair_collisions_match_the_closed_form_in_every_hard_model() {
 }
 
 #[test]
+fn rough_pair_collisions_match_the_closed_form_in_every_hard_model() {
+    every_hard_model(0x9E37_79B9_7F4A_7C15, pair_case);
+}
+
+#[test]
 fn rough_wall_collisions_match_the_closed_form_in_every_hard_model() {
-    for model in [
-        ModelKind::Impulse,
-        ModelKind::Simultaneous,
-        ModelKind::Event,
-    ] {
-        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
-        let (mut slid, mut stuck) = (0, 0);
-        for _ in 0..300 {
-            if wall_case(model, &mut rng) {
-                slid += 1;
-            } else {
-                stuck += 1;
-            }
-        }
-        assert!(
-            slid > 20 && stuck > 20,
-            "{model:?}: {slid} sliding, {stuck} sticking"
-        );
-    }
+    every_hard_model(0xD1B5_4A32_D192_ED03, wall_case);
 }
 
 /// `e = 1`, `beta = 1` and no Coulomb cap: every collision reverses both the normal and

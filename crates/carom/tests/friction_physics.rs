@@ -241,3 +241,37 @@ fn simultaneous_friction_keeps_momentum_and_never_gains_energy() {
     assert!(w.collisions() > 10);
     assert!((p1[0] - p0[0]).abs() < 1e-12 * 8.0 && (p1[1] - p0[1]).abs() < 1e-12 * 8.0);
 }
+
+/// A kinematic ball spins as prescribed: its angle turns at its own omega
+/// (`angle = omega t`), contacts never change its spin, and the dynamic ball it rubs against
+/// picks up spin from it (in every hard model, and in the spring model).
+#[test]
+fn kinematic_balls_spin_as_prescribed_and_drive_the_balls_they_touch() {
+    for model in [
+        ModelKind::Impulse,
+        ModelKind::Simultaneous,
+        ModelKind::Event,
+        ModelKind::Spring,
+    ] {
+        let mut wheel = Ball::new(50.0, 50.0, 0.0, 0.0, 10.0, 1.0);
+        wheel.kinematic = true;
+        wheel.omega = 0.5;
+        // A ball moving straight at the wheel's centre: only friction can spin it.
+        let ball = Ball::new(50.0, 75.0, 0.0, -1.0, 5.0, 1.0);
+        let physics = Physics {
+            model,
+            dt: 0.0078125,
+            stiffness: 500.0,
+            contact_friction: rough(0.5, 0.0),
+            ..Physics::default()
+        };
+        let mut w = World::from_balls(Table::new(100.0, 100.0), physics, &[wheel, ball]).unwrap();
+        w.run_steps(2048).unwrap();
+        let (k, b) = (w.balls().get(0), w.balls().get(1));
+        assert_eq!(k.omega, 0.5, "{model:?}: the kinematic spin changed");
+        // Exact for the stepped models; the event model turns it piecewise between
+        // collision times, which sums to 8 up to round-off.
+        assert!((k.angle - 0.5 * 16.0).abs() < 1e-12, "{model:?}: angle {}", k.angle);
+        assert!(w.collisions() > 0 && b.omega != 0.0, "{model:?}: no spin picked up");
+    }
+}

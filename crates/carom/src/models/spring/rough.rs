@@ -60,6 +60,12 @@ pub(super) struct Rough {
     balls: usize,
 }
 
+/// One block of the new list, its stretches to fill, and the springs carried to it.
+type RestoreBlock<'a> = (
+    (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
+    &'a mut Vec<(u32, u32, f64)>,
+);
+
 /// The constants of the tangential law.
 #[derive(Clone, Copy)]
 struct Tangential {
@@ -123,10 +129,7 @@ impl Rough {
         }
         self.xi.resize_with(blocks.len(), Vec::new);
         self.carry.resize_with(blocks.len(), Vec::new);
-        let restore = |((block, xi), carry): (
-            (&crate::broadphase::ListBlock, &mut Vec<f64>),
-            &mut Vec<(u32, u32, f64)>,
-        )| {
+        let restore = |((block, xi), carry): RestoreBlock| {
             xi.clear();
             xi.resize(block.pairs().len(), 0.0);
             let mut c = 0;
