@@ -712,6 +712,30 @@ mod tests {
     }
 
     #[test]
+    fn the_boundary_selector_rebuilds_the_scene_with_its_state() {
+        // A ball at x = 900 flying right at 200 on a 1000-wide table: made periodic, one
+        // frame (20 steps of 0.05) takes it through the right edge to x = 100, its
+        // image count 1; the
+        // channel keeps that count on x; walls again drop it (and refuse nothing, the
+        // ball being inside).
+        let mut b = ball(900.0, 500.0);
+        b.vx = 200.0;
+        let mut sim = sim_with(physics(ModelKind::Impulse), 1000.0, 1000.0, &[b]);
+        use carom::Boundary::{Periodic, Walls};
+        sim.set_boundary([Periodic, Periodic]).unwrap();
+        assert_eq!(sim.world().table().boundary, [Periodic, Periodic]);
+        sim.frame();
+        let x = sim.world().balls().x[0];
+        assert_eq!(sim.world().balls().ix[0], 1, "x = {x}");
+        assert!((x - 100.0).abs() < 1e-9, "x = {x}");
+        sim.set_boundary([Periodic, Walls]).unwrap();
+        assert_eq!(sim.world().balls().ix[0], 1);
+        sim.set_boundary([Walls, Walls]).unwrap();
+        assert_eq!(sim.world().table().boundary, [Walls, Walls]);
+        assert_eq!(sim.world().balls().ix[0], 0);
+    }
+
+    #[test]
     fn gravity_slider_reaches_the_world() {
         // One ball in free flight under the impulse model, whose free flight is exact
         // under constant gravity: after one frame of n steps, y moves by g (n dt)^2 / 2.

@@ -77,13 +77,6 @@ pub trait CollisionModel: Send {
         0.0
     }
 
-    /// The integral over time of `sum m |v|^2` the model tracked itself since it was
-    /// created, for the kinetic part of the pressure; `None` (every model today) lets
-    /// the world estimate it from the kinetic energy at the ends of a window.
-    fn kinetic_integral(&self) -> Option<f64> {
-        None
-    }
-
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
 }
