@@ -250,7 +250,11 @@ impl Trajectory {
                 ),
             };
             if self.rotation {
-                let sep = if self.format == TrajectoryFormat::Csv { ',' } else { ' ' };
+                let sep = if self.format == TrajectoryFormat::Csv {
+                    ','
+                } else {
+                    ' '
+                };
                 let _ = write!(line, "{sep}{}{sep}{}", b.angle[i], b.omega[i]);
             }
             line.push('\n');

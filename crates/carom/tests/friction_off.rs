@@ -163,6 +163,26 @@ const RECORDED: &[(&str, [u64; 4])] = &[
             0x4cd0cabb022b6495,
         ],
     ),
+    // The two periodic presets came after the foundation commit: recorded with `run`
+    // above on the periodic-boundaries work before contact friction was merged into it.
+    (
+        "hard-disks",
+        [
+            0xacac9039eac225ad,
+            0x6ac2a7fb601ac097,
+            0xe8df0f40a019be59,
+            0xecf067f5e9001154,
+        ],
+    ),
+    (
+        "cooling",
+        [
+            0x2d6bdb64f7779e3f,
+            0x21f7b81464ca44b3,
+            0x59daa8fadfc2f435,
+            0x8573f7c7b9665322,
+        ],
+    ),
 ];
 
 #[test]

@@ -162,8 +162,9 @@ impl CollisionModel for Impulse {
             // Rough disks: the same order and the same tests, the impulse of
             // `contact::rough_impulse` (kept apart so frictionless runs stay as they were).
             for &(i, j) in self.overlaps.iter().flatten() {
-                if collide_pair_rough(
+                if let Some(v) = collide_pair_rough(
                     balls,
+                    table,
                     i as usize,
                     j as usize,
                     e,
@@ -171,6 +172,7 @@ impl CollisionModel for Impulse {
                     friction,
                 ) {
                     self.collisions += 1;
+                    self.virial += v;
                 }
             }
             self.collisions += bounce_walls_rough(balls, table, e, glitch_prevention, friction);
@@ -304,30 +306,33 @@ fn reflect(v: &mut f64, pos: f64, r: f64, size: f64, e: f64, glitch_prevention: 
 /// [`collide_pair`] for rough disks: the same overlap and approach tests, the normal
 /// impulse `(1 + e) u_n / k_n` (a separating pair, collided only without glitch
 /// prevention, is pulled together as in the smooth rule) and the rough-disk tangential
-/// impulse, capped at `mu |j_n|`.
+/// impulse, capped at `mu |j_n|`. Minimum image on a periodic axis. Returns the pair
+/// virial `r_ij . J_ij` of the impulse applied (the tangential part is perpendicular
+/// to the line of centres and adds nothing), `None` if none was.
 pub fn collide_pair_rough(
     balls: &mut Balls,
+    table: &Table,
     i: usize,
     j: usize,
     e: f64,
     glitch_prevention: bool,
     friction: &ContactFriction,
-) -> bool {
-    let dx = balls.x[j] - balls.x[i];
-    let dy = balls.y[j] - balls.y[i];
+) -> Option<f64> {
+    let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
     let d = dx.hypot(dy);
     if d >= balls.r[i] + balls.r[j] || d == 0.0 || balls.inv_m[i] + balls.inv_m[j] == 0.0 {
-        return false;
+        return None;
     }
     let n = [dx / d, dy / d];
     let (u_n, u_t, k_n, k_t) = contact::pair_state(balls, i, j, n);
     if glitch_prevention && u_n <= 0.0 {
-        return false;
+        return None;
     }
     let j_n = (1.0 + e) * u_n / k_n;
     let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
     contact::apply_pair(balls, i, j, n, j_n, j_t);
-    true
+    // i receives -j_n n and sits at -d n from j.
+    Some(d * j_n)
 }
 
 /// [`bounce_walls`] for rough disks: each wall a ball overlaps (and, with glitch
@@ -346,12 +351,13 @@ pub fn bounce_walls_rough(
         }
         let r = balls.r[i];
         let (x, y) = (balls.x[i], balls.y[i]);
-        // Normals from the ball into the wall.
+        // Normals from the ball into the wall; a periodic axis has no walls.
+        let (wx, wy) = (!table.is_periodic(0), !table.is_periodic(1));
         let walls = [
-            (x < r, [-1.0, 0.0]),
-            (table.width - r < x, [1.0, 0.0]),
-            (y < r, [0.0, -1.0]),
-            (table.height - r < y, [0.0, 1.0]),
+            (wx && x < r, [-1.0, 0.0]),
+            (wx && table.width - r < x, [1.0, 0.0]),
+            (wy && y < r, [0.0, -1.0]),
+            (wy && table.height - r < y, [0.0, 1.0]),
         ];
         for (overlaps, n) in walls {
             if !overlaps {

@@ -1262,13 +1262,24 @@ fn collide_pair(
 
 /// [`collide_pair`] for rough disks: the impulse of [`contact::rough_impulse`], exact
 /// at the contact point, spins included.
-fn collide_pair_rough(b: &mut Balls, i: usize, j: usize, e: f64, f: &ContactFriction) -> u64 {
-    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+/// Minimum image on a periodic axis; adds the pair virial `r_ij . J_ij = d j_n` (the
+/// tangential impulse is perpendicular to the line of centres) to `virial`.
+fn collide_pair_rough(
+    b: &mut Balls,
+    table: &Table,
+    i: usize,
+    j: usize,
+    e: f64,
+    f: &ContactFriction,
+    virial: &mut f64,
+) -> u64 {
+    let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let d = (dx * dx + dy * dy).sqrt();
     if d == 0.0 || b.inv_m[i] + b.inv_m[j] == 0.0 {
         return 0;
     }
     let c = contact::collide_pair_rough(b, i, j, [dx / d, dy / d], e, f);
+    *virial += d * c.j_n;
     u64::from(c.j_n > 0.0)
 }
 
@@ -1310,9 +1321,14 @@ fn resolve_cluster(
 ) -> u64 {
     if friction.is_active() {
         return match *contacts {
-            [Contact::Pair(i, j)] => collide_pair_rough(b, i as usize, j as usize, e, friction),
+            [Contact::Pair(i, j)] => {
+                collide_pair_rough(b, table, i as usize, j as usize, e, friction, pair_virial)
+            }
             [Contact::Wall(i, w)] => collide_wall_rough(b, i as usize, w, e, friction),
-            _ => solver.resolve_rough(b, contacts, e, friction, None) as u64,
+            _ => {
+                solver.set_table(table);
+                solver.resolve_rough(b, contacts, e, friction, None) as u64
+            }
         };
     }
     match *contacts {

@@ -56,6 +56,9 @@ pub(super) struct Rough {
     acc: Vec<[f64; 3]>,
     /// Loaded springs saved across a list rebuild: per block, `(i, j, xi)` ascending.
     carry: Vec<Vec<(u32, u32, f64)>>,
+    /// Per block: the pair virial `sum r_ij . f_ij` of the latest step, summed in block
+    /// order afterwards so that the total does not depend on the thread count.
+    virial: Vec<f64>,
     /// Ball count the history belongs to.
     balls: usize,
 }
@@ -213,14 +216,21 @@ impl View<'_> {
         first: usize,
         acc: &mut [[f64; 3]],
         out: &mut Vec<RoughForce>,
+        virial: &mut f64,
     ) -> u64 {
         out.clear();
         let (law, tan) = (&self.law, &self.tan);
         let mut began = 0;
+        // r_ij . f_ij of each overlapping pair: only the normal force counts, the
+        // tangential one being perpendicular to the line of centres.
+        let mut w_sum = 0.0;
         for (&(i, j), xi) in pairs.iter().zip(xi.iter_mut()) {
             let (iu, ju) = (i as usize, j as usize);
-            let dx = self.x[ju] - self.x[iu];
-            let dy = self.y[ju] - self.y[iu];
+            let mut dx = self.x[ju] - self.x[iu];
+            let mut dy = self.y[ju] - self.y[iu];
+            if law.periodic {
+                (dx, dy) = law.table.min_image(dx, dy);
+            }
             let (ri, rj) = (self.r[iu], self.r[ju]);
             let reach = ri + rj;
             let d2 = dx * dx + dy * dy;
@@ -240,6 +250,7 @@ impl View<'_> {
             let s = reach - d;
             let w = self.inv_m[iu] + self.inv_m[ju];
             let f_n = law.k * s * law.phase(dvx * nx + dvy * ny, s, w);
+            w_sum += f_n * d;
             // Slip of i's surface against j's along t = (-ny, nx).
             let u_t = dvx * ny - dvy * nx + self.omega[iu] * ri + self.omega[ju] * rj;
             let f_t = tan.force(xi, u_t, f_n);
@@ -263,6 +274,7 @@ impl View<'_> {
                 None => out.push(RoughForce { j, fx, fy, tj }),
             }
         }
+        *virial = w_sum;
         began
     }
 }
@@ -301,7 +313,11 @@ fn kick_drift(law: &Law, tan: &Tangential, b: Kick<'_>) -> Out {
         let (r, w) = (b.r[k], b.inv_m[k]);
         let (mut fx, mut fy) = (px, py);
         // x walls: sigma = -1 left, +1 right; normal (sigma, 0), tangent (0, sigma).
-        let (fwx, bx) = law.wall(x, vx, r, w, law.width);
+        let (fwx, bx) = if law.walls[0] {
+            law.wall(x, vx, r, w, law.width)
+        } else {
+            (0.0, 0)
+        };
         if fwx != 0.0 {
             let sigma = if fwx > 0.0 { -1.0 } else { 1.0 };
             let f_t = tan.force(&mut b.wall_xi[k][0], sigma * vy + om * r, fwx.abs());
@@ -312,7 +328,11 @@ fn kick_drift(law: &Law, tan: &Tangential, b: Kick<'_>) -> Out {
             b.wall_xi[k][0] = 0.0;
         }
         // y walls: sigma = -1 top, +1 bottom; normal (0, sigma), tangent (-sigma, 0).
-        let (fwy, by) = law.wall(y, vy, r, w, law.height);
+        let (fwy, by) = if law.walls[1] {
+            law.wall(y, vy, r, w, law.height)
+        } else {
+            (0.0, 0)
+        };
         if fwy != 0.0 {
             let sigma = if fwy > 0.0 { -1.0 } else { 1.0 };
             let f_t = tan.force(&mut b.wall_xi[k][1], -sigma * vx + om * r, fwy.abs());
@@ -372,6 +392,7 @@ impl Spring {
         let bl = self.list.block_len();
         let blocks = self.list.blocks();
         rough.contacts.resize_with(blocks.len(), Vec::new);
+        rough.virial.resize(blocks.len(), 0.0);
         let began = {
             let view = View {
                 x: &balls.x,
@@ -388,14 +409,17 @@ impl Spring {
                 usize,
                 (
                     (
-                        (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
-                        &'a mut Vec<RoughForce>,
+                        (
+                            (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
+                            &'a mut Vec<RoughForce>,
+                        ),
+                        &'a mut [[f64; 3]],
                     ),
-                    &'a mut [[f64; 3]],
+                    &'a mut f64,
                 ),
             );
-            let pass = |(b, (((block, xi), out), acc)): Block| {
-                view.block(block.pairs(), xi, b * bl, acc, out)
+            let pass = |(b, ((((block, xi), out), acc), virial)): Block| {
+                view.block(block.pairs(), xi, b * bl, acc, out, virial)
             };
             match pool {
                 None => blocks
@@ -403,6 +427,7 @@ impl Spring {
                     .zip(rough.xi.iter_mut())
                     .zip(rough.contacts.iter_mut())
                     .zip(rough.acc.chunks_mut(bl))
+                    .zip(rough.virial.iter_mut())
                     .enumerate()
                     .map(pass)
                     .sum::<u64>(),
@@ -412,6 +437,7 @@ impl Spring {
                         .zip(rough.xi.par_iter_mut())
                         .zip(rough.contacts.par_iter_mut())
                         .zip(rough.acc.par_chunks_mut(bl))
+                        .zip(rough.virial.par_iter_mut())
                         .enumerate()
                         .map(pass)
                         .sum::<u64>()
@@ -495,7 +521,11 @@ impl Spring {
         if !finite {
             return Err(());
         }
+        // The pair forces acted over the whole step (semi-implicit Euler): their virial
+        // integrates as force times dt, summed in block order.
+        self.virial += law.dt * rough.virial.iter().sum::<f64>();
         self.list.moved(law.dt * v2max.sqrt());
+        super::wrap_positions(balls, table);
         rough.refresh(self, balls, table, pool);
         Ok(began + began_walls)
     }
