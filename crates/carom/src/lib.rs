@@ -10,12 +10,16 @@
 
 pub mod balls;
 pub mod broadphase;
+pub mod compare;
 pub mod diagnostics;
 pub mod friction;
 pub mod generators;
+pub mod load;
 pub mod models;
+pub mod overrides;
 pub mod parse;
 pub mod presets;
+pub mod run;
 pub mod scenario;
 pub mod state;
 pub mod world;
