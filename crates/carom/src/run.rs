@@ -108,6 +108,8 @@ impl std::fmt::Display for Failure {
     }
 }
 
+impl std::error::Error for Failure {}
+
 /// A loaded scenario being run, for front ends that step it in pieces (the Python
 /// package): it keeps what the state file needs besides the world (the scenario's
 /// duration and description, the collisions counted before a resume) and leaves the
