@@ -122,10 +122,7 @@ mod tests {
     /// velocities (equal masses, restitution 1), and a ball bounces off a wall.
     #[test]
     fn peer_balls_collide_and_bounce() {
-        let table = Table {
-            width: 40.0,
-            height: 10.0,
-        };
+        let table = Table::new(40.0, 10.0);
         let balls = [
             Ball::new(10.0, 5.0, 1.0, 0.0, 1.0, 1.0),
             Ball::new(20.0, 5.0, -1.0, 0.0, 1.0, 1.0),

@@ -88,6 +88,9 @@ class World:
     @property
     def masses(self) -> npt.NDArray[np.float64]:
         """Ball masses, (N,), read-only."""
+    @property
+    def omega(self) -> npt.NDArray[np.float64]:
+        """Angular velocities, (N,), read-only."""
     def diagnostics(self) -> dict[str, Any]:
         """The state file's diagnostics."""
     def state(self) -> dict[str, Any]:

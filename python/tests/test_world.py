@@ -48,6 +48,7 @@ def test_shapes_and_dtypes():
         (w.velocities, (n, 2)),
         (w.radii, (n,)),
         (w.masses, (n,)),
+        (w.omega, (n,)),
     ):
         assert arr.shape == shape
         assert arr.dtype == np.float64

@@ -380,10 +380,7 @@ fn every_model_either_runs_or_is_refused_cleanly() {
         );
         let balls = carom::Balls::default();
         let physics = carom::Physics::default();
-        let table = carom::Table {
-            width: 100.0,
-            height: 100.0,
-        };
+        let table = carom::Table::new(100.0, 100.0);
         match carom::models::create(m, &balls, &table, &physics) {
             Err(carom::StepError::Unsupported(_)) => {
                 assert_eq!(o.status.code(), Some(2), "{}", m.name());

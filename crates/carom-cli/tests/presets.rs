@@ -15,10 +15,7 @@ fn world(name: &str) -> World {
 fn supported(name: &str) -> bool {
     let s = find(name).unwrap().scenario().unwrap();
     let kind = s.physics.model.or(s.model).unwrap_or_default();
-    let table = carom::Table {
-        width: 1.0,
-        height: 1.0,
-    };
+    let table = carom::Table::new(1.0, 1.0);
     let made = carom::models::create(
         kind,
         &carom::Balls::default(),

@@ -573,6 +573,13 @@ impl PyWorld {
         column(py, &self.lock(py)?.session.world.balls().m)
     }
 
+    /// Angular velocities (positive turning +x towards +y), float64 array of shape
+    /// (N,), read-only.
+    #[getter]
+    fn omega<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        column(py, &self.lock(py)?.session.world.balls().omega)
+    }
+
     /// diagnostics()
     /// --
     ///

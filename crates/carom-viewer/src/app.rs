@@ -730,10 +730,7 @@ mod tests {
 
     #[test]
     fn table_view_keeps_the_aspect_and_maps_both_ways() {
-        let table = carom::Table {
-            width: 800.0,
-            height: 400.0,
-        };
+        let table = carom::Table::new(800.0, 400.0);
         let area = Rect::from_min_size(Pos2::new(100.0, 50.0), Vec2::new(1000.0, 1000.0));
         let view = TableView::fit(table, area).unwrap();
         // Width-limited: 1000 px for 800 units, so 500 px tall, centred vertically.

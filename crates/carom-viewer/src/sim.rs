@@ -678,7 +678,7 @@ mod tests {
 
     fn sim_with(p: Physics, width: f64, height: f64, balls: &[Ball]) -> Sim {
         let world =
-            World::from_balls(Table { width, height }, p, balls).expect("test world builds");
+            World::from_balls(Table::new(width, height), p, balls).expect("test world builds");
         Sim::new(world, "test", 1)
     }
 

@@ -12,10 +12,7 @@ use carom::models::Contact;
 use carom::{Ball, Balls, Table};
 
 const SIZES: [usize; 6] = [2, 4, 8, 16, 32, 64];
-const TABLE: Table = Table {
-    width: 4000.0,
-    height: 4000.0,
-};
+const TABLE: Table = Table::new(4000.0, 4000.0);
 
 fn touching_pairs(b: &Balls) -> Vec<Contact> {
     let mut out = Vec::new();

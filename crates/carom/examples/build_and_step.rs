@@ -7,10 +7,7 @@
 use carom::{Ball, ModelKind, Physics, Table, World};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let table = Table {
-        width: 400.0,
-        height: 200.0,
-    };
+    let table = Table::new(400.0, 200.0);
     let physics = Physics {
         model: ModelKind::Simultaneous,
         ..Physics::default()

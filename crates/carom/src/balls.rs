@@ -31,6 +31,16 @@ pub struct Ball {
     pub m: f64,
     pub color: Option<Rgb>,
     pub kinematic: bool,
+    /// Orientation in radians, positive turning +x towards +y.
+    pub angle: f64,
+    /// Angular velocity, same sense as `angle`.
+    pub omega: f64,
+    /// Moment of inertia about the centre (`m r^2 / 2` for a solid disk).
+    pub inertia: f64,
+    /// Periodic image counts: how many times the ball crossed the x (y) side, so that
+    /// `x + ix * width` is its unwrapped position. Always 0 on a walled axis.
+    pub ix: i64,
+    pub iy: i64,
 }
 
 impl Ball {
@@ -44,8 +54,19 @@ impl Ball {
             m,
             color: None,
             kinematic: false,
+            angle: 0.0,
+            omega: 0.0,
+            inertia: solid_disk_inertia(m, r),
+            ix: 0,
+            iy: 0,
         }
     }
+}
+
+/// The moment of inertia of a uniform solid disk about its centre, `m r^2 / 2`.
+#[inline]
+pub fn solid_disk_inertia(m: f64, r: f64) -> f64 {
+    0.5 * m * r * r
 }
 
 /// All balls. Index `i` is the ball's identity: the order of the scenario (listed, then
@@ -63,6 +84,14 @@ pub struct Balls {
     /// infinite mass needs no special case in the physics.
     pub inv_m: Vec<f64>,
     pub color: Vec<Option<Rgb>>,
+    pub angle: Vec<f64>,
+    pub omega: Vec<f64>,
+    /// The moment of inertia as given (kept for output even for kinematic balls).
+    pub inertia: Vec<f64>,
+    /// `1/inertia`, or 0 for a kinematic ball (spins only as prescribed).
+    pub inv_inertia: Vec<f64>,
+    pub ix: Vec<i64>,
+    pub iy: Vec<i64>,
 }
 
 impl Balls {
@@ -83,6 +112,13 @@ impl Balls {
         self.m.push(b.m);
         self.inv_m.push(if b.kinematic { 0.0 } else { 1.0 / b.m });
         self.color.push(b.color);
+        self.angle.push(b.angle);
+        self.omega.push(b.omega);
+        self.inertia.push(b.inertia);
+        self.inv_inertia
+            .push(if b.kinematic { 0.0 } else { 1.0 / b.inertia });
+        self.ix.push(b.ix);
+        self.iy.push(b.iy);
     }
 
     pub fn remove(&mut self, i: usize) -> Ball {
@@ -95,6 +131,12 @@ impl Balls {
         self.m.remove(i);
         self.inv_m.remove(i);
         self.color.remove(i);
+        self.angle.remove(i);
+        self.omega.remove(i);
+        self.inertia.remove(i);
+        self.inv_inertia.remove(i);
+        self.ix.remove(i);
+        self.iy.remove(i);
         b
     }
 
@@ -108,6 +150,11 @@ impl Balls {
             m: self.m[i],
             color: self.color[i],
             kinematic: self.is_kinematic(i),
+            angle: self.angle[i],
+            omega: self.omega[i],
+            inertia: self.inertia[i],
+            ix: self.ix[i],
+            iy: self.iy[i],
         }
     }
 

@@ -2,7 +2,7 @@
 //! and a ball can only touch balls in its own or the eight surrounding cells because a
 //! cell is at least one largest diameter wide. No model ever loops over all pairs.
 
-use crate::world::Table;
+use crate::table::Table;
 
 #[derive(Debug, Clone, Default)]
 pub struct Grid {

@@ -9,8 +9,9 @@ use crate::diagnostics::{energy_drift, momentum_drift, Diagnostics};
 use crate::models::StepError;
 use crate::overrides::Override;
 use crate::parse::field_path;
+use crate::physics::Physics;
 use crate::scenario::{Integrator, ModelKind};
-use crate::world::{Physics, World};
+use crate::world::World;
 
 /// Most steps between two checks that a variant is still physical: a failure is
 /// caught within this many steps.

@@ -2,7 +2,7 @@
 
 use crate::balls::Balls;
 use crate::broadphase::Grid;
-use crate::world::Table;
+use crate::table::Table;
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Diagnostics {

@@ -3,8 +3,8 @@
 //! dry friction stops a ball and never reverses it, whatever the step.
 
 use crate::balls::Balls;
+use crate::physics::BuildError;
 use crate::scenario::Friction;
-use crate::world::BuildError;
 
 pub fn check(f: &Friction) -> Result<(), BuildError> {
     let err = |field: &str, msg: String| {

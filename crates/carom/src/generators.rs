@@ -7,7 +7,7 @@ use std::f64::consts::PI;
 use crate::balls::{Ball, Balls, Rgb};
 use crate::parse::{finite, positive, ScenarioError};
 use crate::scenario::{Generator, Scenario};
-use crate::world::Table;
+use crate::table::Table;
 
 /// The table: as written, or, when both sizes are left out, the square that holds the
 /// first `gas` generator giving both `n` and `area_fraction`.
@@ -22,7 +22,7 @@ pub fn resolve_table(s: &Scenario) -> Result<Table, ScenarioError> {
                     ));
                 }
             }
-            Ok(Table { width, height })
+            Ok(Table::new(width, height))
         }
         (None, None) => {
             for (g, gen) in s.generators.iter().enumerate() {
@@ -41,10 +41,7 @@ pub fn resolve_table(s: &Scenario) -> Result<Table, ScenarioError> {
                             "cannot size the table from this gas (n and r must be positive)",
                         ));
                     }
-                    return Ok(Table {
-                        width: side,
-                        height: side,
-                    });
+                    return Ok(Table::new(side, side));
                 }
             }
             Err(ScenarioError::field(

@@ -15,7 +15,7 @@
 //! ```
 //! use carom::{Ball, Physics, Table, World};
 //!
-//! let table = Table { width: 400.0, height: 200.0 };
+//! let table = Table::new(400.0, 200.0);
 //! let balls = [
 //!     Ball::new(100.0, 100.0, 2.0, 0.0, 10.0, 1.0),
 //!     Ball::new(300.0, 100.0, -2.0, 0.0, 10.0, 1.0),
@@ -48,6 +48,7 @@
 pub mod balls;
 pub mod broadphase;
 pub mod compare;
+pub mod contact;
 pub mod diagnostics;
 pub mod friction;
 pub mod generators;
@@ -55,15 +56,19 @@ pub mod load;
 pub mod models;
 pub mod overrides;
 pub mod parse;
+pub mod physics;
 pub mod presets;
 pub mod run;
 pub mod scenario;
 pub mod state;
+pub mod table;
 pub mod world;
 
 pub use balls::{Ball, Balls, Rgb};
 pub use diagnostics::Diagnostics;
 pub use models::StepError;
 pub use parse::{Format, ScenarioError};
+pub use physics::{BuildError, ContactFriction, Physics};
 pub use scenario::{Friction, Integrator, ModelKind, Scenario};
-pub use world::{BuildError, Physics, Table, World};
+pub use table::{Boundary, Table};
+pub use world::World;

@@ -4,8 +4,9 @@
 
 use crate::balls::{Ball, Balls, Rgb};
 use crate::generators;
+use crate::physics::Physics;
 use crate::scenario::{BallSpec, Scenario};
-use crate::world::{Physics, World};
+use crate::world::World;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -166,15 +167,12 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
             )
         })?),
     };
+    // Rotation and image counts come from the scenario once their fields exist;
+    // until then every ball starts unturned, unspun, a solid disk, in the home image.
     Ok(Ball {
-        x: b.x,
-        y: b.y,
-        vx: b.vx,
-        vy: b.vy,
-        r: b.r,
-        m: b.m,
         color,
         kinematic: b.kinematic,
+        ..Ball::new(b.x, b.y, b.vx, b.vy, b.r, b.m)
     })
 }
 
@@ -245,6 +243,8 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         integrator: p.integrator,
         glitch_prevention: p.glitch_prevention,
         friction: p.friction,
+        // Read from the scenario once `physics.contact_friction` exists.
+        contact_friction: crate::physics::ContactFriction::NONE,
     };
     let mut world = World::new(s.name.clone(), table, physics, balls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;

@@ -133,10 +133,7 @@ fn spring_restitution_is_measured_within_two_percent() {
                 restitution: e,
                 ..spring(integrator)
             };
-            let table = Table {
-                width: 400.0,
-                height: 400.0,
-            };
+            let table = Table::new(400.0, 400.0);
             let v_in = 4.0;
             let mut w = world(table, p, &[Ball::new(200.0, 200.0, -v_in, 0.0, 10.0, 1.0)]);
             // Out of the wall again once x > r and moving right.
@@ -239,10 +236,7 @@ fn glitch_prevention_unsticks_deeply_overlapping_balls() {
 /// in when prevention is off.
 #[test]
 fn glitch_prevention_frees_a_ball_stuck_in_a_wall() {
-    let table = Table {
-        width: 400.0,
-        height: 400.0,
-    };
+    let table = Table::new(400.0, 400.0);
     let run = |prevent: bool| {
         let p = Physics {
             glitch_prevention: prevent,

@@ -17,7 +17,7 @@ fn physics(dt: f64) -> Physics {
 }
 
 fn table(width: f64, height: f64) -> Table {
-    Table { width, height }
+    Table::new(width, height)
 }
 
 fn world(table: Table, physics: Physics, balls: &[Ball]) -> World {

@@ -34,10 +34,7 @@ fn collision_energy_errors(integrator: carom::Integrator) -> (f64, f64) {
     for _ in 0..2000 {
         let v = 0.5 + rng.unit();
         let (phase, b) = (0.05 * rng.unit(), 1.5 * rng.symmetric());
-        let table = Table {
-            width: 100.0,
-            height: 100.0,
-        };
+        let table = Table::new(100.0, 100.0);
         let mut w = world(
             table,
             p,
@@ -131,7 +128,7 @@ proptest! {
         balls in prop::collection::vec((-20.0f64..220.0, -20.0f64..120.0, 0.5f64..8.0), 0..300),
         slack in 0.0f64..2.0,
     ) {
-        let table = Table { width: 200.0, height: 100.0 };
+        let table = Table::new(200.0, 100.0);
         let x: Vec<f64> = balls.iter().map(|b| b.0).collect();
         let y: Vec<f64> = balls.iter().map(|b| b.1).collect();
         let r: Vec<f64> = balls.iter().map(|b| b.2).collect();
@@ -154,7 +151,7 @@ proptest! {
         e in 0.0f64..=1.0,
         spring_model in any::<bool>(),
     ) {
-        let table = Table { width: 300.0, height: 200.0 };
+        let table = Table::new(300.0, 200.0);
         let mut rng = carom::generators::SplitMix64(seed);
         let cols = 10;
         let balls: Vec<Ball> = (0..n).map(|k| {

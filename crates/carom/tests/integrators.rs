@@ -15,10 +15,7 @@ const START_Y: f64 = 80.0;
 /// Apex heights (distance fallen below the top, as height above the floor contact) of
 /// the first `bounces` bounces.
 fn bounce_heights(integrator: Integrator, bounces: usize) -> Vec<f64> {
-    let table = Table {
-        width: 300.0,
-        height: 400.0,
-    };
+    let table = Table::new(300.0, 400.0);
     let p = Physics {
         gravity: [0.0, G],
         ..spring(integrator)

@@ -102,10 +102,7 @@ fn spring_free_fall_follows_its_discrete_solution() {
 /// A kinematic ball ignores gravity, walls and collisions: it moves as prescribed.
 #[test]
 fn kinematic_ball_moves_as_prescribed() {
-    let table = Table {
-        width: 400.0,
-        height: 400.0,
-    };
+    let table = Table::new(400.0, 400.0);
     for model in [ModelKind::Impulse, ModelKind::Spring] {
         let mut k = Ball::new(50.0, 200.0, 2.0, 0.0, 15.0, 1.0);
         k.kinematic = true;

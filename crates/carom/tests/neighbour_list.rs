@@ -24,7 +24,7 @@ proptest! {
         reach in 0.5f64..30.0,
         threads in 2usize..4,
     ) {
-        let table = Table { width: 200.0, height: 100.0 };
+        let table = Table::new(200.0, 100.0);
         let x: Vec<f64> = balls.iter().map(|b| b.0).collect();
         let y: Vec<f64> = balls.iter().map(|b| b.1).collect();
         let mut serial = Grid::new();
@@ -47,7 +47,7 @@ proptest! {
         skin in 0.0f64..3.0,
         threads in 1usize..3,
     ) {
-        let table = Table { width: 200.0, height: 100.0 };
+        let table = Table::new(200.0, 100.0);
         let x: Vec<f64> = balls.iter().map(|b| b.0).collect();
         let y: Vec<f64> = balls.iter().map(|b| b.1).collect();
         let r: Vec<f64> = balls.iter().map(|b| b.2).collect();
@@ -62,10 +62,7 @@ proptest! {
 /// the balls changed.
 #[test]
 fn neighbour_list_rebuilds_when_and_only_when_needed() {
-    let table = Table {
-        width: 100.0,
-        height: 100.0,
-    };
+    let table = Table::new(100.0, 100.0);
     let (x, y, r) = (vec![10.0, 13.0], vec![10.0, 10.0], vec![1.0, 1.0]);
     let mut list = NeighbourList::new();
     assert!(list.update(&x, &y, &r, 1.0, &table, None));

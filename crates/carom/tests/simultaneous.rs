@@ -49,10 +49,7 @@ fn allocations() -> u64 {
 // ---------------------------------------------------------------------------------
 // Helpers.
 
-const TABLE: Table = Table {
-    width: 1000.0,
-    height: 1000.0,
-};
+const TABLE: Table = Table::new(1000.0, 1000.0);
 
 fn kinetic_energy(b: &Balls) -> f64 {
     (0..b.len())
@@ -905,15 +902,7 @@ fn newton_cradle_passes_the_impact_down_the_chain_in_one_step() {
                 )
             })
             .collect();
-        let mut w = World::from_balls(
-            Table {
-                width: 800.0,
-                height: 400.0,
-            },
-            simultaneous(1.0),
-            &balls,
-        )
-        .unwrap();
+        let mut w = World::from_balls(Table::new(800.0, 400.0), simultaneous(1.0), &balls).unwrap();
         w.step().unwrap();
         let b = w.balls();
         assert!(
@@ -1124,15 +1113,7 @@ fn crowd(side: usize) -> World {
         }
     }
     let size = 30.0 + 20.5 * side as f64;
-    World::from_balls(
-        Table {
-            width: size,
-            height: size,
-        },
-        simultaneous(0.9),
-        &balls,
-    )
-    .unwrap()
+    World::from_balls(Table::new(size, size), simultaneous(0.9), &balls).unwrap()
 }
 
 #[test]
@@ -1218,7 +1199,7 @@ proptest! {
     /// contact with a dynamic ball still approaches.
     #[test]
     fn resolving_leaves_no_approach_and_no_energy_gain((balls, e) in arb_scene()) {
-        let table = Table { width: 120.0, height: 120.0 };
+        let table = Table::new(120.0, 120.0);
         let mut b = Balls::from_vec(&balls);
         let contacts = brute_force_contacts(&b, &table);
         let k0 = kinetic_energy(&b);
@@ -1237,7 +1218,7 @@ proptest! {
     /// The same scenes stepped by the model: finite, energy not gained (no gravity).
     #[test]
     fn model_steps_stay_finite_and_do_not_gain_energy((balls, e) in arb_scene()) {
-        let table = Table { width: 120.0, height: 120.0 };
+        let table = Table::new(120.0, 120.0);
         let mut w = World::from_balls(table, simultaneous(e), &balls).unwrap();
         let k0 = kinetic_energy(w.balls());
         let v0 = speed_scale(w.balls());

@@ -136,10 +136,7 @@ fn scene(n: usize, uniform: bool, seed: u64) -> (Table, Vec<Ball>) {
     let cols = (n as f64).sqrt().ceil() as usize;
     let pitch = 3.2;
     let side = cols as f64 * pitch;
-    let table = Table {
-        width: side,
-        height: side,
-    };
+    let table = Table::new(side, side);
     let balls = (0..n)
         .map(|k| {
             let (cx, cy) = ((k % cols) as f64, (k / cols) as f64);

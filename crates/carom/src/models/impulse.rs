@@ -10,7 +10,7 @@ use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{block_len, ListBlock, NeighbourList};
 use crate::scenario::ModelKind;
-use crate::world::Table;
+use crate::table::Table;
 
 /// The neighbour-list skin, in units of the largest radius (speed only, never results).
 const SKIN: f64 = 0.8;

@@ -8,8 +8,9 @@ pub mod simultaneous;
 pub mod spring;
 
 use crate::balls::Balls;
+use crate::physics::Physics;
 use crate::scenario::ModelKind;
-use crate::world::{Physics, Table};
+use crate::table::Table;
 
 /// What a model sees during a step.
 pub struct StepContext<'a> {
@@ -64,6 +65,16 @@ pub trait CollisionModel: Send {
     /// plus bookkeeping events such as cell crossings); `None` for time-stepped models.
     fn event_count(&self) -> Option<u64> {
         None
+    }
+
+    /// The pair virial accumulated since the model was created, for the pressure:
+    /// the sum of `r_ij . J_ij` over every ball-ball collision impulse (hard models),
+    /// or the time integral of `sum r_ij . f_ij` over the steps (`spring`), with `r_ij`
+    /// the minimum-image vector from `j` to `i` and `J_ij`, `f_ij` what `j` exerts on
+    /// `i`. Walls are excluded. The pressure over a window of length `T` takes the
+    /// difference of this value across the window divided by `T`.
+    fn virial(&self) -> f64 {
+        0.0
     }
 
     /// The balls were changed from outside (added, removed, moved): drop any cache.

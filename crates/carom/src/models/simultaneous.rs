@@ -30,8 +30,9 @@ pub mod nnls;
 use super::{free_flight, CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
+use crate::physics::Physics;
 use crate::scenario::ModelKind;
-use crate::world::{Physics, Table};
+use crate::table::Table;
 use nnls::Nnls;
 
 const NONE: u32 = u32::MAX;

@@ -27,8 +27,9 @@ use rayon::prelude::*;
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{Grid, ListBlock, NeighbourList};
+use crate::physics::Physics;
 use crate::scenario::{Integrator, ModelKind};
-use crate::world::{Physics, Table};
+use crate::table::Table;
 
 /// The neighbour-list skin, in units of the largest radius. A wider skin rebuilds the
 /// list less often but lists more pairs; it affects speed only, never results.

@@ -24,10 +24,7 @@ pub fn world(table: Table, physics: Physics, balls: &[Ball]) -> World {
 }
 
 pub fn big_table() -> Table {
-    Table {
-        width: 10_000.0,
-        height: 10_000.0,
-    }
+    Table::new(10_000.0, 10_000.0)
 }
 
 /// Runs until `done(world)` or `max_steps`; returns the steps taken.

@@ -3,7 +3,7 @@
 //! it is updated one ball at a time, when a ball's cell-crossing event fires: each cell
 //! holds an intrusive doubly linked list (three index arrays, no allocation per move).
 
-use crate::world::Table;
+use crate::table::Table;
 
 pub const NONE: u32 = u32::MAX;
 

@@ -62,8 +62,9 @@ use super::simultaneous::{resolve_contacts, ContactSolver};
 use super::{CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
+use crate::physics::Physics;
 use crate::scenario::ModelKind;
-use crate::world::{Physics, Table};
+use crate::table::Table;
 
 /// `tc = TC_FRACTION * dt`: collisions of one ball closer together than this are a
 /// "burst" (a hundred thousand per output interval and more: far finer than anything

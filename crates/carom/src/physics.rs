@@ -1,0 +1,182 @@
+//! Global physics parameters (scenario `[physics]` with the model resolved) and their
+//! validation. A foundation type below the models: they read it, it knows nothing of
+//! them or of the world that drives them.
+
+use crate::balls::Balls;
+use crate::friction;
+use crate::scenario::{Friction, Integrator, ModelKind};
+
+/// Global physics parameters (scenario `[physics]`, with the model resolved).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Physics {
+    pub model: ModelKind,
+    pub dt: f64,
+    pub gravity: [f64; 2],
+    pub stiffness: f64,
+    pub restitution: f64,
+    pub integrator: Integrator,
+    pub glitch_prevention: bool,
+    pub friction: Friction,
+    /// Friction at the contact points (rough disks); `mu = 0` is frictionless.
+    pub contact_friction: ContactFriction,
+}
+
+impl Default for Physics {
+    fn default() -> Self {
+        Physics {
+            model: ModelKind::Spring,
+            dt: 0.05,
+            gravity: [0.0, 0.0],
+            stiffness: 5.0,
+            restitution: 1.0,
+            integrator: Integrator::SemiImplicitEuler,
+            glitch_prevention: true,
+            friction: Friction::None,
+            contact_friction: ContactFriction::NONE,
+        }
+    }
+}
+
+/// A world that cannot be built: names the parameter and what is wrong with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildError {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+pub(crate) fn bad(field: &str, message: String) -> BuildError {
+    BuildError {
+        field: field.to_string(),
+        message,
+    }
+}
+
+/// Friction at ball-ball and ball-wall contact points (`physics.contact_friction`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactFriction {
+    /// Coulomb coefficient: the tangential impulse or force is at most `mu` times the
+    /// normal one. 0 switches contact friction (and its effect on rotation) off.
+    pub mu: f64,
+    /// beta in [-1, 1]: the tangential velocity of the contact point is reversed by this
+    /// factor when the contact sticks (-1 smooth, 0 stopped, 1 perfectly rough).
+    pub tangential_restitution: f64,
+    /// Stiffness of the spring model's tangential spring; `None`: the documented default.
+    pub tangential_stiffness: Option<f64>,
+}
+
+impl ContactFriction {
+    pub const NONE: ContactFriction = ContactFriction {
+        mu: 0.0,
+        tangential_restitution: 0.0,
+        tangential_stiffness: None,
+    };
+
+    /// True when contacts exert tangential forces.
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        self.mu > 0.0
+    }
+}
+
+impl Default for ContactFriction {
+    fn default() -> Self {
+        ContactFriction::NONE
+    }
+}
+
+fn check_finite(field: &str, v: f64) -> Result<(), BuildError> {
+    if v.is_finite() {
+        Ok(())
+    } else {
+        Err(bad(field, format!("must be finite (got {v})")))
+    }
+}
+
+/// Validates the physics against these balls; returns warnings that do not stop a run.
+pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildError> {
+    if !(p.dt.is_finite() && p.dt > 0.0) {
+        return Err(bad(
+            "physics.dt",
+            format!("must be positive (got {})", p.dt),
+        ));
+    }
+    check_finite("physics.gravity[0]", p.gravity[0])?;
+    check_finite("physics.gravity[1]", p.gravity[1])?;
+    if !(p.restitution.is_finite() && (0.0..=1.0).contains(&p.restitution)) {
+        return Err(bad(
+            "physics.restitution",
+            format!("must be in [0, 1] (got {})", p.restitution),
+        ));
+    }
+    if !(p.stiffness.is_finite() && p.stiffness > 0.0) {
+        return Err(bad(
+            "physics.stiffness",
+            format!("must be positive (got {})", p.stiffness),
+        ));
+    }
+    friction::check(&p.friction)?;
+    let mut warnings = Vec::new();
+    if p.model == ModelKind::Spring {
+        if let Some(mu) = smallest_reduced_mass(balls) {
+            // A contact is a harmonic oscillator of angular frequency w = sqrt(k/mu);
+            // the explicit schemes are unstable once w dt reaches 2.
+            let w_dt = p.dt * (p.stiffness / mu).sqrt();
+            if w_dt >= 2.0 {
+                return Err(bad(
+                    "physics.dt",
+                    format!(
+                        "dt = {} is unstable for the spring model: dt*sqrt(k/mu) = {:.3} >= 2 \
+                         (k = {}, smallest reduced mass mu = {}); use dt < {:.4}",
+                        p.dt,
+                        w_dt,
+                        p.stiffness,
+                        mu,
+                        2.0 / (p.stiffness / mu).sqrt()
+                    ),
+                ));
+            }
+            let contact_time = std::f64::consts::PI * (mu / p.stiffness).sqrt();
+            let steps = contact_time / p.dt;
+            if steps < 10.0 {
+                warnings.push(format!(
+                    "a spring contact lasts {contact_time:.4} time units = {steps:.1} steps \
+                     (fewer than 10): collisions are poorly resolved; lower dt or stiffness"
+                ));
+            }
+        }
+    }
+    Ok(warnings)
+}
+
+/// The smallest reduced mass of any possible contact: two lightest dynamic balls
+/// (`m1 m2 / (m1 + m2)`), or the lightest ball against a wall or a kinematic ball (`m`).
+pub fn smallest_reduced_mass(balls: &Balls) -> Option<f64> {
+    let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let m = balls.m[i];
+        if m < a {
+            b = a;
+            a = m;
+        } else if m < b {
+            b = m;
+        }
+    }
+    if a.is_infinite() {
+        None
+    } else if b.is_infinite() {
+        Some(a)
+    } else {
+        Some(a * b / (a + b))
+    }
+}
