@@ -167,23 +167,30 @@ def test_record_equals_stepping():
 
 def test_gil_is_released_while_a_run_proceeds():
     w = carom.World.load("gas", threads=1)
-    done = threading.Event()
+    span = []
 
     def runner():
-        w.run(steps=400)
-        done.set()
+        t0 = time.perf_counter()
+        w.run(steps=1000)
+        span.extend([t0, time.perf_counter()])
 
     t = threading.Thread(target=runner)
     t.start()
-    # The main thread keeps executing Python bytecode while the run goes on: with the
-    # GIL held by the run, this loop could not count at all until it finished.
-    ticks = 0
-    while not done.is_set():
-        ticks += 1
+    # The main thread executes Python bytecode and notes the time, again and again.
+    # Were the GIL held by the run, no note could fall inside the run's span.
+    ticks = []
+    while t.is_alive():
+        ticks.append(time.perf_counter())
         time.sleep(0.001)
     t.join()
-    assert ticks > 20
-    assert w.steps == 400
+    t0, t1 = span
+    inside = [x for x in ticks if t0 < x < t1]
+    # 1000 steps of 10,000 balls take well over 50 ms even on a fast machine (about
+    # 47 M ball-steps/s: 0.2 s), room for dozens of 1 ms ticks; held, there would be
+    # none.
+    assert t1 - t0 > 0.05
+    assert len(inside) >= 10, (len(inside), t1 - t0)
+    assert w.steps == 1000
 
 
 def test_runaway_run_raises_simulation_error_at_last_good_state():
