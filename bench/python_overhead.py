@@ -87,7 +87,10 @@ def main() -> None:
     print(
         f"  Python median {p:.4g} ball-steps/s (min {min(py):.4g}, max {max(py):.4g})"
     )
-    print(f"  Python / CLI = {p / c:.3f}")
+    print(
+        f"  Python / CLI = {p / c:.3f} (ratio of medians); median of the per-run "
+        f"ratios {statistics.median(q / r for q, r in zip(py, cli, strict=True)):.3f}"
+    )
 
     w = carom.World.load("gas", overrides={"generators.0.n": args.read_balls})
     reads = []

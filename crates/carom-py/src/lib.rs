@@ -5,7 +5,7 @@
 //! command line uses them, so a Python run equals a CLI run bit for bit and fails with
 //! the same message.
 //!
-//! No Rust panic crosses into Python: every entry point runs under [`guarded`], which
+//! No Rust panic crosses into Python: every entry point runs under `guarded`, which
 //! turns a panic into `carom.SimulationError`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
