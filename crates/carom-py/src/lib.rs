@@ -317,9 +317,6 @@ fn flat_pairs(
 
 #[pymethods]
 impl PyWorld {
-    /// World.load(source, model=None, overrides=None, threads=None)
-    /// --
-    ///
     /// Loads a world as `carom run SOURCE` does: `source` is a preset name (see
     /// `carom.presets()`), a path to a scenario or state file (.toml or .json), or a
     /// dict with the scenario structure. `model` sets `physics.model` like `--model`;
@@ -342,9 +339,6 @@ impl PyWorld {
         })
     }
 
-    /// World.from_toml(text, model=None, overrides=None, threads=None)
-    /// --
-    ///
     /// Loads a world from scenario text in TOML, as `World.load` loads a file; errors
     /// name the line as `<toml>:LINE: FIELD: message`.
     #[staticmethod]
@@ -361,18 +355,12 @@ impl PyWorld {
         })
     }
 
-    /// step(n=1)
-    /// --
-    ///
     /// Advances the world by `n` steps of `dt`, without holding the GIL.
     #[pyo3(signature = (n=1))]
     fn step(&self, py: Python<'_>, n: u64) -> PyResult<()> {
         guarded(|| self.advance(py, n, 0, |_| {}))
     }
 
-    /// run(time=None, steps=None)
-    /// --
-    ///
     /// Advances the world by `time` (rounded to whole steps, as `--time`) or by
     /// `steps`; with neither, by the scenario's `duration`. The GIL is released while
     /// it runs. Raises `SimulationError` if the run fails, the world then at its last
@@ -385,9 +373,6 @@ impl PyWorld {
         })
     }
 
-    /// record(time, every=1)
-    /// --
-    ///
     /// Runs for `time` and returns the samples as numpy arrays: `time` (T,),
     /// `positions` (T, N, 2) and `velocities` (T, N, 2), float64. The first sample is
     /// the state before the run; then every `every` steps and the last step, as
@@ -580,9 +565,6 @@ impl PyWorld {
         column(py, &self.lock(py)?.session.world.balls().omega)
     }
 
-    /// diagnostics()
-    /// --
-    ///
     /// The state file's diagnostics: kinetic, potential and total energy, momentum,
     /// collisions (and symmetry_error for a declared symmetry).
     fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -592,9 +574,6 @@ impl PyWorld {
         })
     }
 
-    /// state()
-    /// --
-    ///
     /// The state as a dict, equal to what `carom run --out` writes (and itself a
     /// scenario: `World.load(w.state())` resumes bit for bit).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -604,9 +583,6 @@ impl PyWorld {
         })
     }
 
-    /// save(path)
-    /// --
-    ///
     /// Writes the state file `carom run --out` would write, byte for byte; the file
     /// appears whole or not at all.
     fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -618,9 +594,6 @@ impl PyWorld {
         })
     }
 
-    /// render(path, time=None, size=None)
-    /// --
-    ///
     /// Draws the world to `path`, the format by extension: PNG, SVG or GIF. With
     /// `time`, runs the world on for that long first: a GIF then animates the run, a
     /// PNG or SVG shows where it ends. `size`: (width, height) in pixels of the largest
@@ -643,9 +616,6 @@ impl PyWorld {
         })
     }
 
-    /// _picture(format, time=None, size=None)
-    /// --
-    ///
     /// The picture `render` would write, as bytes; `format` is "png", "gif" or "svg".
     #[pyo3(signature = (format, time=None, size=None))]
     fn _picture<'py>(
@@ -767,18 +737,12 @@ fn _world_from_state(text: &str, threads: usize) -> PyResult<PyWorld> {
     })
 }
 
-/// presets()
-/// --
-///
 /// The names of the built-in scenarios, in the order `carom presets` lists them.
 #[pyfunction]
 fn presets() -> Vec<&'static str> {
     carom::presets::PRESETS.iter().map(|p| p.name).collect()
 }
 
-/// preset_summaries()
-/// --
-///
 /// Each built-in scenario's name and one-line summary, as `carom presets` prints them.
 #[pyfunction]
 fn preset_summaries() -> Vec<(&'static str, &'static str)> {
@@ -799,10 +763,6 @@ fn names<T>(
         .collect()
 }
 
-/// compare(source, models=None, time=None, steps=None, integrators=None,
-///         glitch_prevention=None, overrides=None, threads=None)
-/// --
-///
 /// Runs the scene once per variant, as `carom compare` does, and returns its table:
 /// one dict per variant with `variant`, `energy_drift`, `momentum_drift`,
 /// `symmetry_error` (None without a declared symmetry), `collisions`, `steps`,
