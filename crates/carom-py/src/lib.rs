@@ -507,9 +507,11 @@ impl PyWorld {
     /// positions are: finite, centres on the table; else `ScenarioError`).
     #[getter]
     fn get_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let g = self.lock(py)?;
-        let b = g.session.world.balls();
-        pairs(py, &b.x, &b.y)
+        guarded(|| {
+            let g = self.lock(py)?;
+            let b = g.session.world.balls();
+            pairs(py, &b.x, &b.y)
+        })
     }
 
     #[setter]
@@ -528,9 +530,11 @@ impl PyWorld {
     /// (N, 2) array of finite values to change them.
     #[getter]
     fn get_velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let g = self.lock(py)?;
-        let b = g.session.world.balls();
-        pairs(py, &b.vx, &b.vy)
+        guarded(|| {
+            let g = self.lock(py)?;
+            let b = g.session.world.balls();
+            pairs(py, &b.vx, &b.vy)
+        })
     }
 
     #[setter]
@@ -548,21 +552,21 @@ impl PyWorld {
     /// Ball radii, float64 array of shape (N,), read-only.
     #[getter]
     fn radii<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        column(py, &self.lock(py)?.session.world.balls().r)
+        guarded(|| column(py, &self.lock(py)?.session.world.balls().r))
     }
 
     /// Ball masses as given (kinematic balls included), float64 array of shape (N,),
     /// read-only.
     #[getter]
     fn masses<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        column(py, &self.lock(py)?.session.world.balls().m)
+        guarded(|| column(py, &self.lock(py)?.session.world.balls().m))
     }
 
     /// Angular velocities (positive turning +x towards +y), float64 array of shape
     /// (N,), read-only.
     #[getter]
     fn omega<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        column(py, &self.lock(py)?.session.world.balls().omega)
+        guarded(|| column(py, &self.lock(py)?.session.world.balls().omega))
     }
 
     /// The state file's diagnostics: kinetic, potential and total energy, momentum,
