@@ -81,7 +81,7 @@ fn path_string(path: &serde_path_to_error::Path) -> Option<String> {
 }
 
 /// Parses scenario text. Syntax errors, unknown keys and wrong types are reported here;
-/// values are checked by [`check`].
+/// values are checked by [`build_world`].
 pub fn parse_scenario(text: &str, format: Format) -> Result<Scenario, ScenarioError> {
     match format {
         Format::Toml => {
