@@ -271,7 +271,14 @@ fn kinematic_balls_spin_as_prescribed_and_drive_the_balls_they_touch() {
         assert_eq!(k.omega, 0.5, "{model:?}: the kinematic spin changed");
         // Exact for the stepped models; the event model turns it piecewise between
         // collision times, which sums to 8 up to round-off.
-        assert!((k.angle - 0.5 * 16.0).abs() < 1e-12, "{model:?}: angle {}", k.angle);
-        assert!(w.collisions() > 0 && b.omega != 0.0, "{model:?}: no spin picked up");
+        assert!(
+            (k.angle - 0.5 * 16.0).abs() < 1e-12,
+            "{model:?}: angle {}",
+            k.angle
+        );
+        assert!(
+            w.collisions() > 0 && b.omega != 0.0,
+            "{model:?}: no spin picked up"
+        );
     }
 }
