@@ -76,9 +76,7 @@ fn bad_contact_friction_is_one_line_with_file_line_and_field() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(
-        err.contains("bad.toml")
-            && err.contains("line 7")
-            && err.contains("physics.contact_friction.mu"),
+        err.contains("bad.toml:7:") && err.contains("physics.contact_friction.mu"),
         "{err}"
     );
     assert!(!dir.path().join("s.json").exists(), "no partial output");
