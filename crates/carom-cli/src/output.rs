@@ -268,19 +268,27 @@ impl Trajectory {
     }
 }
 
-/// `--diagnostics`: a header, then one row per sample.
+/// `--diagnostics`: a header, then one row per sample; a last column
+/// `rotational_energy` when rotation is in play (the columns are otherwise those from
+/// before rotation existed).
 pub struct DiagnosticsCsv {
     file: AtomicFile,
+    rotation: bool,
 }
 
 impl DiagnosticsCsv {
     pub const HEADER: &'static str = "step,time,kinetic_energy,potential_energy,total_energy,\
 momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pressure\n";
 
-    pub fn create(target: &Path) -> Result<DiagnosticsCsv, CliError> {
+    pub fn create(target: &Path, rotation: bool) -> Result<DiagnosticsCsv, CliError> {
         let mut file = AtomicFile::create("--diagnostics", target)?;
-        file.write_all(Self::HEADER.as_bytes())?;
-        Ok(DiagnosticsCsv { file })
+        if rotation {
+            let header = Self::HEADER.trim_end_matches('\n');
+            file.write_all(format!("{header},rotational_energy\n").as_bytes())?;
+        } else {
+            file.write_all(Self::HEADER.as_bytes())?;
+        }
+        Ok(DiagnosticsCsv { file, rotation })
     }
 
     /// One row; `symmetry_error` is empty when the scenario declares no symmetry; the
@@ -288,8 +296,13 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
     /// interval has no length: its kinetic part alone).
     pub fn sample(&mut self, steps: u64, time: f64, d: &Diagnostics) -> Result<(), CliError> {
         let sym = d.symmetry_error.map(|s| s.to_string()).unwrap_or_default();
+        let rot = if self.rotation {
+            format!(",{}", d.rotational_energy)
+        } else {
+            String::new()
+        };
         let row = format!(
-            "{steps},{time},{},{},{},{},{},{},{sym},{},{},{}\n",
+            "{steps},{time},{},{},{},{},{},{},{sym},{},{},{}{rot}\n",
             d.kinetic_energy,
             d.potential_energy,
             d.total_energy,

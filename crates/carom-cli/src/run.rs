@@ -62,7 +62,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         diagnostics: args
             .diagnostics
             .as_deref()
-            .map(DiagnosticsCsv::create)
+            .map(|p| DiagnosticsCsv::create(p, carom::state::rotation_in_play(&world)))
             .transpose()?,
         last: None,
         window: world.window(),
