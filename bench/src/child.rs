@@ -72,11 +72,21 @@ impl Sim for World {
 
 /// The benchmark scene: the `gas` preset with `n` balls under `model`.
 pub fn gas(n: u64, model: carom::ModelKind) -> Result<World, String> {
-    gas_at(n, model, None)
+    gas_with(n, model, false, None)
 }
 
-/// The gas preset at another area fraction (`None`: the preset's 0.3).
-pub fn gas_at(n: u64, model: carom::ModelKind, fraction: Option<f64>) -> Result<World, String> {
+/// The benchmark scene, in a periodic box when `periodic` (same balls, same box side).
+pub fn gas_in(n: u64, model: carom::ModelKind, periodic: bool) -> Result<World, String> {
+    gas_with(n, model, periodic, None)
+}
+
+/// The gas, optionally periodic and at another area fraction (`None`: the preset's 0.3).
+pub fn gas_with(
+    n: u64,
+    model: carom::ModelKind,
+    periodic: bool,
+    fraction: Option<f64>,
+) -> Result<World, String> {
     let preset = carom::presets::find("gas").ok_or("the gas preset is missing")?;
     let mut s = preset.scenario().map_err(|e| e.to_string())?;
     match s.generators.first_mut() {
@@ -93,18 +103,40 @@ pub fn gas_at(n: u64, model: carom::ModelKind, fraction: Option<f64>) -> Result<
         _ => return Err("the gas preset no longer starts with a gas generator".into()),
     }
     s.physics.model = Some(model);
+    if periodic {
+        s.table.boundary = Some(carom::scenario::BoundarySpec(
+            [carom::Boundary::Periodic; 2],
+        ));
+    }
     build_world(&s).map_err(|e| e.to_string())
 }
 
 fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
     match engine {
-        Engine::Carom { model, threads } => {
-            let mut w = gas(n, model)?;
+        Engine::Carom {
+            model,
+            threads,
+            periodic,
+        } => {
+            let mut w = gas_in(n, model, periodic)?;
+            w.set_threads(threads).map_err(|e| e.to_string())?;
+            Ok(Box::new(w))
+        }
+        Engine::RoughSpring { threads } => {
+            let mut w = gas(n, carom::ModelKind::Spring)?;
+            let mut p = *w.physics();
+            p.contact_friction.mu = 0.5;
+            w.set_physics(p).map_err(|e| e.to_string())?;
             w.set_threads(threads).map_err(|e| e.to_string())?;
             Ok(Box::new(w))
         }
         Engine::EventAt { percent } => {
-            let mut w = gas_at(n, carom::ModelKind::Event, Some(f64::from(percent) / 100.0))?;
+            let mut w = gas_with(
+                n,
+                carom::ModelKind::Event,
+                false,
+                Some(f64::from(percent) / 100.0),
+            )?;
             let threads = 1;
             w.set_threads(threads).map_err(|e| e.to_string())?;
             Ok(Box::new(w))

@@ -23,6 +23,12 @@ pub enum Engine {
     Carom {
         model: carom::ModelKind,
         threads: usize,
+        /// The gas in a periodic box instead of between walls.
+        periodic: bool,
+    },
+    /// The spring gas with contact friction on (`mu = 0.5`, tangential springs).
+    RoughSpring {
+        threads: usize,
     },
     /// The event model (one thread) on the gas at another area fraction, in percent.
     EventAt {
@@ -41,16 +47,35 @@ impl Engine {
                 percent: p.parse().ok().filter(|&p| p > 0 && p < 91)?,
             });
         }
+        let (s, periodic) = match s.strip_suffix("/periodic") {
+            Some(s) => (s, true),
+            None => (s, false),
+        };
         let (model, threads) = s.split_once('/')?;
+        if model == "spring-rough" {
+            return Some(Engine::RoughSpring {
+                threads: threads.parse().ok()?,
+            });
+        }
         Some(Engine::Carom {
             model: carom::ModelKind::from_name(model)?,
             threads: threads.parse().ok()?,
+            periodic,
         })
     }
 
     fn id(self) -> String {
         match self {
-            Engine::Carom { model, threads } => format!("{}/{threads}", model.name()),
+            Engine::Carom {
+                model,
+                threads,
+                periodic,
+            } => format!(
+                "{}/{threads}{}",
+                model.name(),
+                if periodic { "/periodic" } else { "" }
+            ),
+            Engine::RoughSpring { threads } => format!("spring-rough/{threads}"),
             Engine::EventAt { percent } => format!("event/1@{percent}"),
             Engine::Rapier => "rapier2d".to_string(),
         }
@@ -58,9 +83,18 @@ impl Engine {
 
     fn label(self) -> String {
         match self {
-            Engine::Carom { model, threads } => format!(
-                "carom {} ({threads} thread{})",
+            Engine::Carom {
+                model,
+                threads,
+                periodic,
+            } => format!(
+                "carom {} ({threads} thread{}){}",
                 model.name(),
+                if threads == 1 { "" } else { "s" },
+                if periodic { ", periodic box" } else { "" }
+            ),
+            Engine::RoughSpring { threads } => format!(
+                "carom spring, contact friction ({threads} thread{})",
                 if threads == 1 { "" } else { "s" }
             ),
             Engine::EventAt { percent } => {
@@ -177,7 +211,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] \
-[--only spring/1,spring/2,impulse/2,simultaneous/2,event/1,event/1@60,rapier2d]";
+[--only spring/1,spring/2,spring-rough/2,impulse/2,simultaneous/2,event/1,event/1@60,spring/1/periodic,rapier2d]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -323,22 +357,34 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
         Engine::Carom {
             model: Spring,
             threads: 1,
+            periodic: false,
         },
         Engine::Carom {
             model: Spring,
             threads: 2,
+            periodic: false,
         },
+        Engine::RoughSpring { threads: 2 },
         Engine::Carom {
             model: Impulse,
             threads: 2,
+            periodic: false,
         },
         Engine::Carom {
             model: Simultaneous,
             threads: 2,
+            periodic: false,
         },
         Engine::Carom {
             model: Event,
             threads: 1,
+            periodic: false,
+        },
+        // The same gas in a periodic box: what the periodic boundaries cost the step.
+        Engine::Carom {
+            model: Spring,
+            threads: 1,
+            periodic: true,
         },
         // A dense liquid, where collisions outnumber every other event.
         Engine::EventAt { percent: 60 },
@@ -604,6 +650,7 @@ fn run(o: &Options) -> Result<(), String> {
                 let engine = Engine::Carom {
                     model: carom::ModelKind::Spring,
                     threads,
+                    periodic: false,
                 };
                 eprintln!(
                     "n = {n}: state after {} steps on {threads} thread(s)",
@@ -643,6 +690,7 @@ fn drift_run(n: u64, steps: u64) -> Result<Vec<String>, String> {
     let engine = Engine::Carom {
         model: carom::ModelKind::Spring,
         threads: 2,
+        periodic: false,
     };
     let mut r = Runner::start(engine, n)?;
     let w = r.ask(&format!("drift {steps} {}", drift_sample(steps)))?;

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use carom::parse::{field_path, PathSeg};
 use carom::ModelKind;
 use clap::{ArgGroup, Args, Parser, Subcommand};
 
@@ -118,15 +117,19 @@ pub struct RunArgs {
     #[arg(long, value_name = "STATE.json")]
     pub out: Option<PathBuf>,
 
-    /// Write positions and velocities: CSV, a header then one row per ball per
-    /// sampled step (step,time,id,x,y,vx,vy)
-    #[arg(long, value_name = "FILE.csv")]
+    /// Write positions, velocities and periodic image counts of every ball at every
+    /// sampled step, in the format of the extension: .csv (a header, then one row per
+    /// ball per step: step,time,id,x,y,vx,vy,ix,iy), .xyz (extended XYZ) or .dump /
+    /// .lammpstrj (LAMMPS text dump), the last two with the box, its periodicity and
+    /// the radii, for OVITO and similar tools
+    #[arg(long, value_name = "FILE.csv|.xyz|.dump", value_parser = parse_trajectory_path)]
     pub trajectory: Option<PathBuf>,
 
-    /// Write energies, momentum and collisions: CSV, a header then one row per
-    /// sampled step (step,time,kinetic_energy,potential_energy,total_energy,
-    /// momentum_x,momentum_y,collisions,symmetry_error; the last empty without a
-    /// declared symmetry)
+    /// Write energies, momentum, collisions and the statistical observables: CSV, a
+    /// header then one row per sampled step (step,time,kinetic_energy,potential_energy,
+    /// total_energy,momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,
+    /// temperature,pressure; symmetry_error empty without a declared symmetry; the
+    /// pressure averaged over the interval since the previous row)
     #[arg(long, value_name = "FILE.csv")]
     pub diagnostics: Option<PathBuf>,
 
@@ -149,58 +152,12 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// One `--set KEY=VALUE`, or a dedicated option (`--model`, `--dt`) expressed the same
-/// way so that errors it causes are reported against it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SetArg {
-    /// How the user wrote it, to name it in errors (`--set balls.2.vx=3`).
-    pub label: String,
-    pub path: Vec<PathSeg>,
-    pub value: toml::Value,
-}
-
-impl SetArg {
-    pub fn model(m: ModelKind) -> SetArg {
-        SetArg {
-            label: format!("--model {}", m.name()),
-            path: field_path("physics.model"),
-            value: toml::Value::String(m.name().to_string()),
-        }
-    }
-
-    pub fn dt(dt: f64) -> SetArg {
-        SetArg {
-            label: format!("--dt {dt}"),
-            path: field_path("physics.dt"),
-            value: toml::Value::Float(dt),
-        }
-    }
-}
+/// One `--set` (or `--model`, `--dt`): the core's override, so that the command line
+/// and the Python package edit scenarios alike.
+pub use carom::overrides::Override as SetArg;
 
 pub(crate) fn parse_set(s: &str) -> Result<SetArg, String> {
-    let (key, value) = s
-        .split_once('=')
-        .ok_or_else(|| "expected KEY=VALUE (e.g. physics.stiffness=10)".to_string())?;
-    let key = key.trim();
-    if key.is_empty() || key.split('.').any(str::is_empty) {
-        return Err(format!("'{key}' is not a dotted path (e.g. balls.0.vx)"));
-    }
-    let path = field_path(key);
-    Ok(SetArg {
-        label: format!("--set {s}"),
-        path,
-        value: toml_value(value.trim()),
-    })
-}
-
-/// A TOML value if the text is one, else the text as a string.
-fn toml_value(text: &str) -> toml::Value {
-    match format!("v = {text}").parse::<toml::Table>() {
-        Ok(mut t) => t
-            .remove("v")
-            .unwrap_or_else(|| toml::Value::String(text.to_string())),
-        Err(_) => toml::Value::String(text.to_string()),
-    }
+    SetArg::parse(s)
 }
 
 pub(crate) fn parse_model(s: &str) -> Result<ModelKind, String> {
@@ -271,9 +228,16 @@ pub fn clap_error_line(rendered: &str) -> String {
     format!("carom: {text}")
 }
 
+fn parse_trajectory_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    crate::output::TrajectoryFormat::from_path(&path)?;
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use carom::parse::PathSeg;
 
     #[test]
     fn set_values_are_toml_or_plain_strings() {

@@ -3,17 +3,14 @@
 //! in lockstep so that an animation can show them side
 //! by side; one table row per variant.
 
-use std::time::{Duration, Instant};
-
-use carom::diagnostics::{energy_drift, momentum_drift};
-use carom::parse::field_path;
-use carom::{Diagnostics, Integrator, ModelKind, StepError, World};
+use carom::compare::{plan, Plan, Variant, CHUNK};
+use carom::{Integrator, ModelKind, World};
 use clap::Args;
 
 use crate::args::{parse_dt, parse_model, parse_set, parse_threads, parse_time, SetArg};
 use crate::error::CliError;
 use crate::load::load;
-use crate::render::{variant_label, PictureArgs, Pictures};
+use crate::render::{PictureArgs, Pictures};
 use crate::run::{progress_bar, steps_for};
 use crate::summary::num;
 
@@ -101,50 +98,16 @@ fn parse_integrator(s: &str) -> Result<Integrator, String> {
 /// side still fit a screen.
 const PANEL_SIZE: (u32, u32) = (480, 360);
 
-/// Most steps between two checks that a variant is still physical (and between
-/// progress updates): a failure is caught within this many steps.
-const CHUNK: u64 = 64;
-
-/// One model (with one integrator) running the scene.
-struct Variant {
-    label: String,
-    world: World,
-    start: Diagnostics,
-    /// Simulated time at the start (a state file resumes where it stopped).
-    first_time: f64,
-    /// Diagnostics, time and steps at the last state known to be good.
-    last_good: Diagnostics,
-    steps_done: u64,
-    /// Stepping time only: checks, diagnostics and pictures are left out.
-    wall: Duration,
-    failure: Option<(String, u64, f64)>,
-}
-
 pub fn compare(args: CompareArgs) -> Result<(), CliError> {
     let plan = variants(&args)?;
     let mut variants = Vec::with_capacity(plan.len());
-    for (label, sets) in plan {
-        let loaded = load(&args.scenario, &sets)?;
+    for p in plan {
+        let loaded = load(&args.scenario, &p.sets)?;
         let mut world = loaded.world;
+        crate::run::apply_threads(&mut world, args.threads)?;
         // Without an integrator list, the label comes from the built world (the
         // scenario's own integrator, for spring).
-        let label = label.unwrap_or_else(|| variant_label(world.physics()));
-        crate::run::apply_threads(&mut world, args.threads)?;
-        let start = world.diagnostics();
-        let first_time = world.time;
-        variants.push((
-            loaded.scenario,
-            Variant {
-                label,
-                world,
-                start,
-                first_time,
-                last_good: start,
-                steps_done: 0,
-                wall: Duration::ZERO,
-                failure: None,
-            },
-        ));
+        variants.push((loaded.scenario, Variant::new(p.label, world)));
     }
     let scenario = variants[0].0.clone();
     let mut variants: Vec<Variant> = variants.into_iter().map(|(_, v)| v).collect();
@@ -178,25 +141,13 @@ pub fn compare(args: CompareArgs) -> Result<(), CliError> {
     let mut k = 0;
     while k < steps {
         let next = next_stop(&pictures, k, steps);
-        for v in variants.iter_mut().filter(|v| v.failure.is_none()) {
-            let clock = Instant::now();
-            let stepped = v.world.run_steps(next - k);
-            v.wall += clock.elapsed();
-            match stepped.and_then(|()| v.world.check_physical()) {
-                Ok(()) => {
-                    v.steps_done = next;
-                    v.last_good = v.world.diagnostics();
-                }
-                Err(StepError::Unsupported(msg)) => {
-                    return Err(CliError::input(format!(
-                        "{}: {}: physics.model: {msg}",
-                        args.scenario, v.label
-                    )));
-                }
-                Err(e) => {
-                    v.failure = Some((e.to_string(), v.world.steps, v.world.time));
-                }
-            }
+        for v in variants.iter_mut() {
+            v.advance_to(next).map_err(|msg| {
+                CliError::input(format!(
+                    "{}: {}: physics.model: {msg}",
+                    args.scenario, v.label
+                ))
+            })?;
         }
         k = next;
         pictures.sample(&live(&variants), k, steps)?;
@@ -233,14 +184,7 @@ pub fn compare(args: CompareArgs) -> Result<(), CliError> {
         crate::print_stdout(&text);
     }
 
-    let failed: Vec<String> = variants
-        .iter()
-        .filter_map(|v| {
-            v.failure
-                .as_ref()
-                .map(|(e, step, t)| format!("{}: {e} (step {step}, t = {t})", v.label))
-        })
-        .collect();
+    let failed: Vec<String> = variants.iter().filter_map(|v| v.row().failure).collect();
     if failed.is_empty() {
         Ok(())
     } else {
@@ -268,109 +212,19 @@ fn next_stop(pictures: &Pictures, k: u64, steps: u64) -> u64 {
         .unwrap_or(limit)
 }
 
-fn args_models(args: &CompareArgs) -> Vec<ModelKind> {
-    if !args.models.is_empty() {
-        return args.models.clone();
-    }
-    let mut implied = Vec::new();
-    if !args.glitch_prevention.is_empty() {
-        implied.push(ModelKind::Impulse);
-    }
-    if !args.integrators.is_empty() {
-        implied.push(ModelKind::Spring);
-    }
-    if implied.is_empty() {
-        ModelKind::ALL.to_vec()
-    } else {
-        implied
-    }
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b {
-        "on"
-    } else {
-        "off"
-    }
-}
-
-/// Each variant's label (`None`: named after its built world) and the overrides that
-/// make it, after the user's own.
-type Plan = Vec<(Option<String>, Vec<SetArg>)>;
-
-fn variants(args: &CompareArgs) -> Result<Plan, CliError> {
-    let models = args_models(args);
-    for (i, m) in models.iter().enumerate() {
-        if models[..i].contains(m) {
-            return Err(CliError::input(format!(
-                "--models: {} is listed twice",
-                m.name()
-            )));
-        }
-    }
-    for (i, g) in args.integrators.iter().enumerate() {
-        if args.integrators[..i].contains(g) {
-            return Err(CliError::input(format!(
-                "--integrators: {} is listed twice",
-                g.name()
-            )));
-        }
-    }
-    if !args.integrators.is_empty() && !models.contains(&ModelKind::Spring) {
-        return Err(CliError::input(
-            "--integrators: only the spring model has integrators; add spring to --models",
-        ));
-    }
-    for (i, g) in args.glitch_prevention.iter().enumerate() {
-        if args.glitch_prevention[..i].contains(g) {
-            return Err(CliError::input(format!(
-                "--glitch-prevention: {} is listed twice",
-                on_off(*g)
-            )));
-        }
-    }
-    if !args.glitch_prevention.is_empty() && !models.contains(&ModelKind::Impulse) {
-        return Err(CliError::input(
-            "--glitch-prevention: only the impulse model has glitch prevention; add impulse \
-             to --models",
-        ));
-    }
+/// The variants the options ask for, with the user's overrides applied first.
+fn variants(args: &CompareArgs) -> Result<Vec<Plan>, CliError> {
     let mut base = args.sets.clone();
     if let Some(dt) = args.dt {
         base.push(SetArg::dt(dt));
     }
-    let mut out = Vec::new();
-    for &m in &models {
-        let mut sets = base.clone();
-        sets.push(SetArg::model(m));
-        if m == ModelKind::Spring && !args.integrators.is_empty() {
-            for &g in &args.integrators {
-                let mut sets = sets.clone();
-                sets.push(SetArg {
-                    label: format!("--integrators {}", g.name()),
-                    path: field_path("physics.integrator"),
-                    value: toml::Value::String(g.name().to_string()),
-                });
-                out.push((Some(format!("spring, {}", g.name())), sets));
-            }
-        } else if m == ModelKind::Impulse && !args.glitch_prevention.is_empty() {
-            for &g in &args.glitch_prevention {
-                let mut sets = sets.clone();
-                sets.push(SetArg {
-                    label: format!("--glitch-prevention {}", on_off(g)),
-                    path: field_path("physics.glitch_prevention"),
-                    value: toml::Value::Boolean(g),
-                });
-                out.push((
-                    Some(format!("impulse, glitch prevention {}", on_off(g))),
-                    sets,
-                ));
-            }
-        } else {
-            out.push((None, sets));
-        }
-    }
-    Ok(out)
+    plan(
+        &args.models,
+        &args.integrators,
+        &args.glitch_prevention,
+        &base,
+    )
+    .map_err(CliError::input)
 }
 
 /// The comparison table: a header, then one row per variant.
@@ -381,29 +235,25 @@ fn table(variants: &[Variant]) -> String {
         "momentum drift",
         "symmetry error",
         "collisions",
+        "pressure",
         "wall time (s)",
         "ball-steps/s",
     ];
     let mut rows: Vec<Vec<String>> = Vec::new();
     for v in variants {
-        let end = &v.last_good;
-        let n = v.world.balls().len() as f64;
-        let secs = v.wall.as_secs_f64();
+        let r = v.row();
         let mut row = vec![
-            v.label.clone(),
-            format!("{:+.3e}", energy_drift(&v.start, end)),
-            format!("{:.3e}", momentum_drift(&v.start, end)),
-            end.symmetry_error
+            r.label,
+            format!("{:+.3e}", r.energy_drift),
+            format!("{:.3e}", r.momentum_drift),
+            r.symmetry_error
                 .map_or("-".to_string(), |e| format!("{e:.3e}")),
-            end.collisions.to_string(),
-            num(secs),
-            if secs > 0.0 {
-                num(n * v.steps_done as f64 / secs)
-            } else {
-                "-".to_string()
-            },
+            r.collisions.to_string(),
+            num(r.pressure),
+            num(r.wall_seconds),
+            r.ball_steps_per_second.map_or("-".to_string(), num),
         ];
-        if let Some((_, step, _)) = &v.failure {
+        if let Some(step) = r.failed_at {
             row.push(format!("failed at step {step}"));
         }
         rows.push(row);

@@ -1,7 +1,7 @@
 //! The two ways a command fails, with the exit status each maps to, and the one-line
 //! messages the command line promises.
 
-use carom::ScenarioError;
+use carom::load::one_line;
 
 /// A failed command: the one line for stderr and the exit status.
 #[derive(Debug)]
@@ -29,25 +29,4 @@ impl CliError {
             line: one_line(&line.into()),
         }
     }
-
-    /// `ORIGIN:LINE: FIELD: message`, with the parts that are known. `origin` is the
-    /// file name, `preset NAME`, or the command-line option that caused the problem.
-    pub fn scenario(origin: &str, e: &ScenarioError) -> CliError {
-        let mut s = origin.to_string();
-        if let Some(line) = e.line {
-            s.push_str(&format!(":{line}"));
-        }
-        s.push_str(": ");
-        if let Some(field) = &e.field {
-            s.push_str(field);
-            s.push_str(": ");
-        }
-        s.push_str(&e.message);
-        CliError::input(s)
-    }
-}
-
-/// Messages from libraries can span lines; the contract is one line.
-pub fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -1,5 +1,5 @@
 //! `carom`: the command-line program. Each module one job: `args` (what is
-//! accepted), `load` and `overrides` (scenario to world), `run` (the stepping loop),
+//! accepted), `load` (scenario file to world, through the core's `carom::load`), `run` (the stepping loop),
 //! `output` (files written atomically), `summary` (what is printed), `error` (exit
 //! statuses and one-line messages).
 
@@ -8,7 +8,6 @@ mod compare;
 mod error;
 mod load;
 mod output;
-mod overrides;
 mod render;
 mod run;
 mod summary;

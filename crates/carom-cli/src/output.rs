@@ -99,37 +99,166 @@ impl Write for AtomicFile {
     }
 }
 
-/// `--trajectory`: a header, then one row per ball per sample.
+/// The particle formats `--trajectory` writes, chosen by the file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrajectoryFormat {
+    /// `.csv`: a header, then one row per ball per sample.
+    Csv,
+    /// `.xyz`: extended XYZ, one frame per sample (OVITO, ASE).
+    ExtendedXyz,
+    /// `.dump`, `.lammpstrj`: the LAMMPS text dump, one frame per sample.
+    LammpsDump,
+}
+
+impl TrajectoryFormat {
+    pub fn from_path(path: &Path) -> Result<TrajectoryFormat, String> {
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        match ext.as_str() {
+            "csv" => Ok(TrajectoryFormat::Csv),
+            "xyz" => Ok(TrajectoryFormat::ExtendedXyz),
+            "dump" | "lammpstrj" => Ok(TrajectoryFormat::LammpsDump),
+            "" => Err(format!(
+                "{}: no file extension to tell the trajectory format (use .csv, .xyz, .dump or \
+                 .lammpstrj)",
+                path.display()
+            )),
+            _ => Err(format!(
+                "{}: unknown trajectory format '.{ext}' (use .csv, .xyz, .dump or .lammpstrj)",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// `--trajectory`: every ball at every sampled step, in the format of the extension.
+/// When rotation is in play (see `carom::state::rotation_in_play`) each ball also
+/// carries its `angle` and `omega`; otherwise the columns are those from before
+/// rotation existed.
 pub struct Trajectory {
     file: AtomicFile,
+    format: TrajectoryFormat,
     line: String,
+    rotation: bool,
 }
 
 impl Trajectory {
-    pub const HEADER: &'static str = "step,time,id,x,y,vx,vy\n";
+    pub const HEADER: &'static str = "step,time,id,x,y,vx,vy,ix,iy\n";
 
-    pub fn create(target: &Path) -> Result<Trajectory, CliError> {
+    pub const ROTATION_HEADER: &'static str = "step,time,id,x,y,vx,vy,ix,iy,angle,omega\n";
+
+    pub fn create(target: &Path, rotation: bool) -> Result<Trajectory, CliError> {
+        let format = TrajectoryFormat::from_path(target).map_err(CliError::input)?;
         let mut file = AtomicFile::create("--trajectory", target)?;
-        file.write_all(Self::HEADER.as_bytes())?;
+        if format == TrajectoryFormat::Csv {
+            let header = if rotation {
+                Self::ROTATION_HEADER
+            } else {
+                Self::HEADER
+            };
+            file.write_all(header.as_bytes())?;
+        }
         Ok(Trajectory {
             file,
-            line: String::with_capacity(128),
+            format,
+            line: String::with_capacity(256),
+            rotation,
         })
     }
 
-    /// Rows for every ball at the world's current step. Floats are written in their
-    /// shortest form that reads back to the same value.
+    /// Every ball at the world's current step. Floats are written in their shortest
+    /// form that reads back to the same value. The image counts `ix`, `iy` say how many
+    /// times a ball crossed a periodic side (`x + ix * width` unwraps it); the particle
+    /// formats add `iz = 0` and `z = vz = 0`, the table being a plane.
     pub fn sample(&mut self, world: &World) -> Result<(), CliError> {
         use std::fmt::Write as _;
         let b = world.balls();
+        let t = world.table();
+        let pbc = |axis: usize| if t.is_periodic(axis) { 'T' } else { 'F' };
+        let line = &mut self.line;
+        line.clear();
+        match self.format {
+            TrajectoryFormat::Csv => {}
+            TrajectoryFormat::ExtendedXyz => {
+                // The comment line of extended XYZ: the cell as three lattice vectors
+                // (z of unit depth), periodicity per axis, and the columns.
+                let _ = writeln!(line, "{}", b.len());
+                let _ = writeln!(
+                    line,
+                    "Lattice=\"{} 0 0 0 {} 0 0 0 1\" Origin=\"0 0 0\" \
+                     Properties=id:I:1:pos:R:3:velo:R:3:radius:R:1:image:I:3{} \
+                     pbc=\"{} {} F\" Time={} Step={}",
+                    t.width,
+                    t.height,
+                    if self.rotation {
+                        ":angle:R:1:omega:R:1"
+                    } else {
+                        ""
+                    },
+                    pbc(0),
+                    pbc(1),
+                    world.time,
+                    world.steps
+                );
+            }
+            TrajectoryFormat::LammpsDump => {
+                let p = |axis: usize| if t.is_periodic(axis) { "pp" } else { "ff" };
+                let _ = write!(
+                    line,
+                    "ITEM: TIMESTEP\n{}\nITEM: TIME\n{}\nITEM: NUMBER OF ATOMS\n{}\n\
+                     ITEM: BOX BOUNDS {} {} ff\n0 {}\n0 {}\n-0.5 0.5\n\
+                     ITEM: ATOMS id x y z vx vy vz radius ix iy iz{}\n",
+                    world.steps,
+                    world.time,
+                    b.len(),
+                    p(0),
+                    p(1),
+                    t.width,
+                    t.height,
+                    if self.rotation { " angle omega" } else { "" }
+                );
+            }
+        }
+        self.file.write_all(line.as_bytes())?;
         for i in 0..b.len() {
-            self.line.clear();
-            let _ = writeln!(
-                self.line,
-                "{},{},{},{},{},{},{}",
-                world.steps, world.time, i, b.x[i], b.y[i], b.vx[i], b.vy[i]
-            );
-            self.file.write_all(self.line.as_bytes())?;
+            line.clear();
+            let _ = match self.format {
+                TrajectoryFormat::Csv => write!(
+                    line,
+                    "{},{},{},{},{},{},{},{},{}",
+                    world.steps, world.time, i, b.x[i], b.y[i], b.vx[i], b.vy[i], b.ix[i], b.iy[i]
+                ),
+                TrajectoryFormat::ExtendedXyz => write!(
+                    line,
+                    "{} {} {} 0 {} {} 0 {} {} {} 0",
+                    i, b.x[i], b.y[i], b.vx[i], b.vy[i], b.r[i], b.ix[i], b.iy[i]
+                ),
+                // LAMMPS numbers atoms from 1.
+                TrajectoryFormat::LammpsDump => write!(
+                    line,
+                    "{} {} {} 0 {} {} 0 {} {} {} 0",
+                    i + 1,
+                    b.x[i],
+                    b.y[i],
+                    b.vx[i],
+                    b.vy[i],
+                    b.r[i],
+                    b.ix[i],
+                    b.iy[i]
+                ),
+            };
+            if self.rotation {
+                let sep = if self.format == TrajectoryFormat::Csv {
+                    ','
+                } else {
+                    ' '
+                };
+                let _ = write!(line, "{sep}{}{sep}{}", b.angle[i], b.omega[i]);
+            }
+            line.push('\n');
+            self.file.write_all(line.as_bytes())?;
         }
         Ok(())
     }
@@ -139,32 +268,50 @@ impl Trajectory {
     }
 }
 
-/// `--diagnostics`: a header, then one row per sample.
+/// `--diagnostics`: a header, then one row per sample; a last column
+/// `rotational_energy` when rotation is in play (the columns are otherwise those from
+/// before rotation existed).
 pub struct DiagnosticsCsv {
     file: AtomicFile,
+    rotation: bool,
 }
 
 impl DiagnosticsCsv {
     pub const HEADER: &'static str = "step,time,kinetic_energy,potential_energy,total_energy,\
-momentum_x,momentum_y,collisions,symmetry_error\n";
+momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pressure\n";
 
-    pub fn create(target: &Path) -> Result<DiagnosticsCsv, CliError> {
+    pub fn create(target: &Path, rotation: bool) -> Result<DiagnosticsCsv, CliError> {
         let mut file = AtomicFile::create("--diagnostics", target)?;
-        file.write_all(Self::HEADER.as_bytes())?;
-        Ok(DiagnosticsCsv { file })
+        if rotation {
+            let header = Self::HEADER.trim_end_matches('\n');
+            file.write_all(format!("{header},rotational_energy\n").as_bytes())?;
+        } else {
+            file.write_all(Self::HEADER.as_bytes())?;
+        }
+        Ok(DiagnosticsCsv { file, rotation })
     }
 
-    /// One row; `symmetry_error` is empty when the scenario declares no symmetry.
+    /// One row; `symmetry_error` is empty when the scenario declares no symmetry; the
+    /// pressure is averaged over the interval since the previous row (the first row's
+    /// interval has no length: its kinetic part alone).
     pub fn sample(&mut self, steps: u64, time: f64, d: &Diagnostics) -> Result<(), CliError> {
         let sym = d.symmetry_error.map(|s| s.to_string()).unwrap_or_default();
+        let rot = if self.rotation {
+            format!(",{}", d.rotational_energy)
+        } else {
+            String::new()
+        };
         let row = format!(
-            "{steps},{time},{},{},{},{},{},{},{sym}\n",
+            "{steps},{time},{},{},{},{},{},{},{sym},{},{},{}{rot}\n",
             d.kinetic_energy,
             d.potential_energy,
             d.total_energy,
             d.momentum[0],
             d.momentum[1],
-            d.collisions
+            d.collisions,
+            d.packing_fraction,
+            d.temperature,
+            d.pressure
         );
         self.file.write_all(row.as_bytes())
     }

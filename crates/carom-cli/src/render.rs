@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use carom::{ModelKind, Physics, World};
+use carom::{ModelKind, World};
 use carom_render::{
     plot_energy, plot_total_energies, steps_per_frame, AnimationOptions, Frame, ImageFormat,
     PictureOptions, Recording, Series, Style, DEFAULT_FPS, DEFAULT_SPEED, DEFAULT_TRAIL_LEN,
@@ -93,13 +93,7 @@ const PLOT_POINTS: u64 = 2000;
 /// file grows with every frame.
 const MANY_FRAMES: u64 = 3000;
 
-/// How one world is named in panels, plot legends and comparison rows.
-pub fn variant_label(physics: &Physics) -> String {
-    match physics.model {
-        ModelKind::Spring => format!("spring, {}", physics.integrator.name()),
-        m => m.name().to_string(),
-    }
-}
+pub use carom::compare::variant_label;
 
 /// Plot title: the scenario, the model and how it moves balls between collisions.
 pub fn plot_title(world: &World) -> String {

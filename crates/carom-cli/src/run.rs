@@ -6,7 +6,8 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use carom::{Balls, Diagnostics, StepError, World};
+use carom::run::{Checkpoint, CHECKPOINT_EVERY};
+use carom::{Diagnostics, StepError, World};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::args::{RunArgs, SetArg};
@@ -16,20 +17,8 @@ use crate::output::{self, AtomicFile, DiagnosticsCsv, Trajectory};
 use crate::render::{plot_title, variant_label, Pictures};
 use crate::summary::Summary;
 
-/// Steps between checkpoints when no sample falls sooner. Copying the balls costs
-/// about as much as a small fraction of one step; every 16 steps it is below 1% of
-/// the run while the state written after a failure is at most 16 steps old.
-const CHECKPOINT_EVERY: u64 = 16;
-
-/// Scenes at least this large get all cores by default: below it the spring model's
-/// parallel chunks (4096 balls) leave little to share and a pool only costs.
-pub(crate) const PARALLEL_FROM_BALLS: usize = 8192;
-
 /// The largest picture `--render` draws when `--size` is not given.
 const PICTURE_SIZE: (u32, u32) = (640, 480);
-
-/// The most steps a run may ask for (about 10^15: years of stepping even for one ball).
-const MAX_STEPS: f64 = 1e15;
 
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut sets = args.sets.clone();
@@ -68,14 +57,15 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         trajectory: args
             .trajectory
             .as_deref()
-            .map(Trajectory::create)
+            .map(|p| Trajectory::create(p, carom::state::rotation_in_play(&world)))
             .transpose()?,
         diagnostics: args
             .diagnostics
             .as_deref()
-            .map(DiagnosticsCsv::create)
+            .map(|p| DiagnosticsCsv::create(p, carom::state::rotation_in_play(&world)))
             .transpose()?,
         last: None,
+        window: world.window(),
     };
 
     let label = format!("{} · {}", world.name, variant_label(world.physics()));
@@ -249,18 +239,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
 }
 
-/// Whole steps covering `t`, to the nearest (so 200 / 0.05 is 4000 despite rounding).
+/// Whole steps covering `t`, as every front end counts them.
 pub(crate) fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, CliError> {
-    let n = (t / dt).round();
-    if !(n.is_finite() && n >= 0.0) {
-        return Err(CliError::input(format!("{what} {t}: not a run length")));
-    }
-    if n > MAX_STEPS {
-        return Err(CliError::input(format!(
-            "{what} {t}: {n:e} steps of dt = {dt} is more than any run can take ({MAX_STEPS:e})"
-        )));
-    }
-    Ok(n as u64)
+    carom::run::steps_for(t, dt, what).map_err(CliError::input)
 }
 
 fn check_distinct(outputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {
@@ -299,6 +280,8 @@ struct Sampler {
     diagnostics: Option<DiagnosticsCsv>,
     /// The step last sampled, so a restored checkpoint is not written twice.
     last: Option<u64>,
+    /// Where the interval since the last sample began, for its mean pressure.
+    window: carom::world::Window,
 }
 
 impl Sampler {
@@ -311,7 +294,12 @@ impl Sampler {
             t.sample(world)?;
         }
         if let Some(d) = &mut self.diagnostics {
-            d.sample(world.steps, world.time, &world.diagnostics())?;
+            d.sample(
+                world.steps,
+                world.time,
+                &world.diagnostics_over(&self.window),
+            )?;
+            self.window = world.window();
         }
         Ok(())
     }
@@ -327,60 +315,12 @@ impl Sampler {
     }
 }
 
-/// A copy of the last state known to be good.
-struct Checkpoint {
-    balls: Balls,
-    time: f64,
-    steps: u64,
-    collisions: u64,
-}
-
-impl Checkpoint {
-    fn new(world: &World) -> Checkpoint {
-        Checkpoint {
-            balls: world.balls().clone(),
-            time: world.time,
-            steps: world.steps,
-            collisions: world.collisions(),
-        }
-    }
-
-    /// Copies the world's state in (reusing the buffers), unless it is no longer
-    /// physical: then the previous checkpoint stays the last good one.
-    fn update(&mut self, world: &World) -> Result<(), StepError> {
-        world.check_physical()?;
-        let b = world.balls();
-        let c = &mut self.balls;
-        c.x.clone_from(&b.x);
-        c.y.clone_from(&b.y);
-        c.vx.clone_from(&b.vx);
-        c.vy.clone_from(&b.vy);
-        c.r.clone_from(&b.r);
-        c.m.clone_from(&b.m);
-        c.inv_m.clone_from(&b.inv_m);
-        c.color.clone_from(&b.color);
-        self.time = world.time;
-        self.steps = world.steps;
-        self.collisions = world.collisions();
-        Ok(())
-    }
-
-    fn restore(&self, world: &mut World) {
-        world.balls_mut().clone_from(&self.balls);
-        world.time = self.time;
-        world.steps = self.steps;
-    }
-}
-
 /// `--threads`, or by default all cores for scenes large enough to pay for them.
 /// Results are the same whatever the count.
 pub(crate) fn apply_threads(world: &mut World, requested: Option<u64>) -> Result<(), CliError> {
     let threads = match requested {
         Some(n) => n as usize,
-        None if world.balls().len() >= PARALLEL_FROM_BALLS => {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        }
-        None => 1,
+        None => carom::run::default_threads(world.balls().len()),
     };
     world
         .set_threads(threads)

@@ -86,6 +86,14 @@ impl fmt::Display for Summary<'_> {
                 num(axis)
             )?;
         }
+        let e = self.end;
+        writeln!(
+            f,
+            "statistics  packing fraction {}, temperature {}, pressure {} (mean over the run)",
+            num(e.packing_fraction),
+            num(e.temperature),
+            num(e.pressure)
+        )?;
         let secs = self.wall.as_secs_f64();
         let rate = if secs > 0.0 {
             let mut rate = format!("{} ball-steps/s", num(n as f64 * steps as f64 / secs));

@@ -322,10 +322,11 @@ fn bad_option_values_name_the_option() {
 
 #[test]
 fn missing_output_directory_is_refused_before_running() {
+    // A .csv name: --trajectory refuses an unknown extension before it looks further.
     for option in ["--out", "--trajectory", "--diagnostics"] {
-        let e = bad_input("s.toml", Some(OK), &[option, "no/such/dir/f.out"]);
+        let e = bad_input("s.toml", Some(OK), &[option, "no/such/dir/f.csv"]);
         assert!(
-            e.starts_with(&format!("{option} no/such/dir/f.out: directory")),
+            e.starts_with(&format!("{option} no/such/dir/f.csv: directory")),
             "{e}"
         );
         assert!(e.contains("does not exist"), "{e}");
@@ -648,7 +649,7 @@ fn trajectory_and_diagnostics_rows() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let t = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
     let rows: Vec<&str> = t.lines().collect();
-    assert_eq!(rows[0], "step,time,id,x,y,vx,vy");
+    assert_eq!(rows[0], "step,time,id,x,y,vx,vy,ix,iy");
     // Samples at steps 0, 20, 40 and the last, 50: four samples of two balls.
     assert_eq!(rows.len(), 1 + 4 * 2);
     let steps: Vec<&str> = rows[1..]

@@ -75,9 +75,9 @@ fn one_row_per_model() {
     assert_eq!(rows[0][0], "impulse");
     assert_eq!(rows[1][0], "spring, semi-implicit-euler");
     for row in &rows {
-        assert_eq!(row.len(), 7, "{row:?}");
+        assert_eq!(row.len(), 8, "{row:?}");
         // 400 steps of 16 balls: a positive stepping rate and a whole collision count.
-        assert!(num(row, 6) > 0.0);
+        assert!(num(row, 7) > 0.0);
         assert_eq!(num(row, 4).fract(), 0.0);
     }
 }

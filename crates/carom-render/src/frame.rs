@@ -13,6 +13,9 @@ pub struct BallView {
     pub vy: f64,
     /// `None`: the ball takes a colour from [`DEFAULT_BALL_COLORS`] (see [`default_color`]).
     pub color: Option<Rgb>,
+    /// The ball's orientation when rotation is in play: drawn as a mark, a radius from
+    /// the centre to the rim. `None`: no mark (pictures as before rotation existed).
+    pub angle: Option<f64>,
 }
 
 /// A table and its balls at one instant.
@@ -24,6 +27,9 @@ pub struct Frame {
     /// Simulated time, shown in panel labels.
     pub time: f64,
     pub balls: Vec<BallView>,
+    /// Periodic axes (x, y): no wall there; a ball cut by such an edge is drawn on both
+    /// sides, and the edge is drawn dashed.
+    pub periodic: [bool; 2],
 }
 
 /// Colours for balls that have none: distinct hues that read well on the table green and
@@ -63,6 +69,24 @@ impl BallView {
             vx: 0.0,
             vy: 0.0,
             color: None,
+            angle: None,
+        }
+    }
+
+    /// The end of the rotation mark on the rim, if the ball has one.
+    pub fn mark_end(&self) -> Option<(f64, f64)> {
+        let a = self.angle.filter(|a| a.is_finite())?;
+        Some((self.x + self.r * a.cos(), self.y + self.r * a.sin()))
+    }
+
+    /// A colour that stands out on the ball's fill: dark on light balls, light on dark.
+    pub fn mark_color(&self, index: usize) -> Rgb {
+        let [r, g, b] = self.fill(index).0;
+        let luma = 0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b);
+        if luma > 110.0 {
+            Rgb([0x1C, 0x1C, 0x1C])
+        } else {
+            Rgb([0xF2, 0xF2, 0xF2])
         }
     }
 
@@ -85,7 +109,42 @@ impl Frame {
             height,
             time: 0.0,
             balls: Vec::new(),
+            periodic: [false, false],
         }
+    }
+
+    /// Where ball `b` is drawn: its own centre, and on a periodic axis also the copy one
+    /// side over whenever the ball sticks out across that edge (both copies, and the
+    /// copy across the corner, when it is cut by two edges). Up to four centres.
+    pub fn images(&self, b: &BallView) -> ([(f64, f64); 4], usize) {
+        let shift = |p: f64, side: f64, periodic: bool| -> Option<f64> {
+            if !periodic {
+                None
+            } else if p - b.r < 0.0 {
+                Some(p + side)
+            } else if p + b.r > side {
+                Some(p - side)
+            } else {
+                None
+            }
+        };
+        let sx = shift(b.x, self.width, self.periodic[0]);
+        let sy = shift(b.y, self.height, self.periodic[1]);
+        let mut out = [(b.x, b.y); 4];
+        let mut n = 1;
+        if let Some(x) = sx {
+            out[n] = (x, b.y);
+            n += 1;
+        }
+        if let Some(y) = sy {
+            out[n] = (b.x, y);
+            n += 1;
+        }
+        if let (Some(x), Some(y)) = (sx, sy) {
+            out[n] = (x, y);
+            n += 1;
+        }
+        (out, n)
     }
 
     /// The world's table and balls now.
@@ -101,7 +160,9 @@ impl Frame {
         let table = world.table();
         self.width = table.width;
         self.height = table.height;
+        self.periodic = [table.is_periodic(0), table.is_periodic(1)];
         self.time = world.time;
+        let rotation = carom::state::rotation_in_play(world);
         let b = world.balls();
         self.balls.clear();
         self.balls.extend((0..b.len()).map(|i| BallView {
@@ -111,6 +172,7 @@ impl Frame {
             vx: b.vx[i],
             vy: b.vy[i],
             color: b.color[i],
+            angle: rotation.then_some(b.angle[i]),
         }));
     }
 
@@ -152,6 +214,25 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ball_cut_by_a_periodic_edge_is_drawn_on_both_sides() {
+        let mut f = Frame::new(100.0, 50.0);
+        let b = BallView::new(1.0, 49.5, 2.0);
+        // Walls: one copy only.
+        assert_eq!(f.images(&b).1, 1);
+        f.periodic = [true, false];
+        let (c, n) = f.images(&b);
+        assert_eq!(&c[..n], &[(1.0, 49.5), (101.0, 49.5)]);
+        f.periodic = [true, true];
+        let (c, n) = f.images(&b);
+        assert_eq!(
+            &c[..n],
+            &[(1.0, 49.5), (101.0, 49.5), (1.0, -0.5), (101.0, -0.5)]
+        );
+        // Clear of both edges: one copy.
+        assert_eq!(f.images(&BallView::new(50.0, 25.0, 2.0)).1, 1);
+    }
 
     #[test]
     fn default_colours_are_in_order_then_evenly_scattered() {

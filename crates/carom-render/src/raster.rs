@@ -221,19 +221,99 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
     if let Some(trails) = panel.trails {
         draw_trails(pixmap, vp, frame, trails, style);
     }
+    // On a periodic table a ball is drawn at each image that reaches the table, and
+    // the part beyond a periodic edge is clipped away (the copy shows it on the other
+    // side). A walled table draws as before, without a mask.
+    let clip = if frame.periodic != [false, false] {
+        Rect::from_ltrb(x0 as f32, y0 as f32, x1 as f32, y1 as f32).and_then(|r| {
+            let mut m = tiny_skia::Mask::new(pixmap.width(), pixmap.height())?;
+            m.fill_path(&PathBuilder::from_rect(r), FillRule::Winding, false, id);
+            Some(m)
+        })
+    } else {
+        None
+    };
     for (i, b) in frame.balls.iter().enumerate() {
         if !b.is_drawable() {
             continue;
         }
-        let (cx, cy) = vp.to_pixel(b.x, b.y);
         let r = b.r * vp.scale;
-        if let Some(path) = PathBuilder::from_circle(cx as f32, cy as f32, r as f32) {
-            pixmap.fill_path(&path, &paint(b.fill(i), 1.0), FillRule::Winding, id, None);
+        let (centres, n) = frame.images(b);
+        for &(x, y) in &centres[..n] {
+            let (cx, cy) = vp.to_pixel(x, y);
+            if let Some(path) = PathBuilder::from_circle(cx as f32, cy as f32, r as f32) {
+                let paint = paint(b.fill(i), 1.0);
+                pixmap.fill_path(&path, &paint, FillRule::Winding, id, clip.as_ref());
+            }
+            // The rotation mark, where the ball is large enough to show one; each image
+            // carries it shifted with the ball.
+            if let (Some((ex, ey)), true) = (b.mark_end(), r >= 3.0) {
+                let (px, py) = vp.to_pixel(ex + (x - b.x), ey + (y - b.y));
+                let mut pb = PathBuilder::new();
+                pb.move_to(cx as f32, cy as f32);
+                pb.line_to(px as f32, py as f32);
+                if let Some(line) = pb.finish() {
+                    let stroke = Stroke {
+                        width: (0.18 * r).clamp(1.0, 4.0) as f32,
+                        line_cap: LineCap::Round,
+                        ..Stroke::default()
+                    };
+                    pixmap.stroke_path(
+                        &line,
+                        &paint(b.mark_color(i), 1.0),
+                        &stroke,
+                        id,
+                        clip.as_ref(),
+                    );
+                }
+            }
         }
     }
+    draw_periodic_edges(pixmap, frame, (x0, y0, x1, y1), style);
     if let Some(t) = style.arrow_time {
         for b in frame.balls.iter().filter(|b| b.is_drawable()) {
             draw_arrow(pixmap, vp, b.x, b.y, b.vx * t, b.vy * t, b.r, style.arrow);
+        }
+    }
+}
+
+/// A periodic edge is no wall: it is drawn as a dashed line in the wall's colour
+/// across the table's border, so that the eye sees the table continue.
+fn draw_periodic_edges(
+    pixmap: &mut Pixmap,
+    frame: &Frame,
+    (x0, y0, x1, y1): (f64, f64, f64, f64),
+    style: &Style,
+) {
+    let mut edges = Vec::new();
+    if frame.periodic[0] {
+        edges.push(((x0, y0), (x0, y1)));
+        edges.push(((x1, y0), (x1, y1)));
+    }
+    if frame.periodic[1] {
+        edges.push(((x0, y0), (x1, y0)));
+        edges.push(((x0, y1), (x1, y1)));
+    }
+    if edges.is_empty() {
+        return;
+    }
+    let stroke = tiny_skia::Stroke {
+        width: 1.5,
+        dash: tiny_skia::StrokeDash::new(vec![6.0, 4.0], 0.0),
+        ..Default::default()
+    };
+    for ((ax, ay), (bx, by)) in edges {
+        let mut pb = PathBuilder::new();
+        pb.move_to(ax as f32, ay as f32);
+        pb.line_to(bx as f32, by as f32);
+        if let Some(path) = pb.finish() {
+            pixmap.stroke_path(
+                &path,
+                &paint(style.wall, 1.0),
+                &stroke,
+                Transform::identity(),
+                None,
+            );
         }
     }
 }

@@ -31,7 +31,7 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
         hex(style.canvas)
     );
     let cell_w = layout.cell_width();
-    for (panel, place) in panels.iter().zip(&layout.panels) {
+    for (k, (panel, place)) in panels.iter().zip(&layout.panels).enumerate() {
         let f = panel.frame;
         let wall = place.viewport.wall;
         let _ = writeln!(
@@ -65,16 +65,65 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
         if let Some(trails) = panel.trails {
             write_trails(&mut s, f, trails, style.trail_opacity, style.trail_width);
         }
+        // A periodic table clips its balls to the table, each ball cut by an edge
+        // drawn again one side over; the periodic edges are dashed.
+        let periodic = f.periodic != [false, false];
+        if periodic {
+            let _ = writeln!(
+                s,
+                r#"<clipPath id="table{k}"><rect x="0" y="0" width="{}" height="{}"/></clipPath><g clip-path="url(#table{k})">"#,
+                f.width, f.height
+            );
+        }
         for (i, b) in f.balls.iter().enumerate() {
             if b.is_drawable() {
+                let (centres, n) = f.images(b);
+                for &(x, y) in &centres[..n] {
+                    let _ = writeln!(
+                        s,
+                        r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                        x,
+                        y,
+                        b.r,
+                        hex(b.fill(i))
+                    );
+                    // The rotation mark, moved with the image it belongs to.
+                    if let Some((ex, ey)) = b.mark_end() {
+                        let (ox, oy) = (x - b.x, y - b.y);
+                        let _ = writeln!(
+                            s,
+                            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" stroke-linecap="round"/>"#,
+                            x,
+                            y,
+                            ex + ox,
+                            ey + oy,
+                            hex(b.mark_color(i)),
+                            0.18 * b.r
+                        );
+                    }
+                }
+            }
+        }
+        if periodic {
+            let _ = writeln!(s, "</g>");
+            let dashed = |s: &mut String, (ax, ay): (f64, f64), (bx, by): (f64, f64)| {
                 let _ = writeln!(
                     s,
-                    r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
-                    b.x,
-                    b.y,
-                    b.r,
-                    hex(b.fill(i))
+                    r#"<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="{}" stroke-width="{}" stroke-dasharray="{} {}"/>"#,
+                    hex(style.wall),
+                    0.25 * wall,
+                    wall,
+                    0.6 * wall
                 );
+            };
+            let (w, h) = (f.width, f.height);
+            if f.periodic[0] {
+                dashed(&mut s, (0.0, 0.0), (0.0, h));
+                dashed(&mut s, (w, 0.0), (w, h));
+            }
+            if f.periodic[1] {
+                dashed(&mut s, (0.0, 0.0), (w, 0.0));
+                dashed(&mut s, (0.0, h), (w, h));
             }
         }
         if let Some(t) = style.arrow_time {

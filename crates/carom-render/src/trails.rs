@@ -89,6 +89,7 @@ mod tests {
             height: 100.0,
             time: 0.0,
             balls: vec![BallView::new(x, 50.0, 1.0)],
+            periodic: [false, false],
         }
     }
 

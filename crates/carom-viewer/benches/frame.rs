@@ -61,7 +61,9 @@ fn draw(c: &mut Criterion) {
                 screen_rect: Some(screen),
                 ..Default::default()
             };
-            let out = ctx.run_ui(input, |ui| view.paint(ui.painter(), world.balls(), None));
+            let out = ctx.run_ui(input, |ui| {
+                view.paint(ui.painter(), world.balls(), None, false)
+            });
             let triangles = ctx.tessellate(out.shapes, out.pixels_per_point);
             std::hint::black_box(triangles.len())
         })

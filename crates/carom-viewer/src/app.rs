@@ -314,6 +314,22 @@ impl ViewerApp {
 
     fn physics_section(&mut self, ui: &mut egui::Ui) {
         ui.heading("Physics");
+        // The boundary is the table's, not a physics parameter: choosing one rebuilds
+        // the scene from its current state (a refusal, e.g. a ball straddling an edge
+        // that would become a wall, shows in the notice).
+        let current = self.sim.world().table().boundary;
+        let mut chosen = current;
+        egui::ComboBox::from_label("boundary")
+            .selected_text(boundary_name(current))
+            .show_ui(ui, |ui| {
+                for b in BOUNDARIES {
+                    ui.selectable_value(&mut chosen, b, boundary_name(b));
+                }
+            });
+        if chosen != current {
+            let result = self.sim.set_boundary(chosen);
+            self.sim.notice = Some(result.map(|()| format!("boundary: {}", boundary_name(chosen))));
+        }
         let p = &mut self.sim.draft;
         egui::ComboBox::from_label("model")
             .selected_text(p.model.name())
@@ -357,6 +373,17 @@ impl ViewerApp {
                 .text("gravity y"),
         );
         friction_ui(ui, &mut p.friction);
+        ui.add(
+            egui::Slider::new(&mut p.contact_friction.mu, 0.0..=1.0)
+                .clamping(SliderClamping::Never)
+                .text("contact friction mu"),
+        );
+        ui.add_enabled(
+            p.contact_friction.is_active(),
+            egui::Slider::new(&mut p.contact_friction.tangential_restitution, -1.0..=1.0)
+                .clamping(SliderClamping::Never)
+                .text("tangential restitution beta"),
+        );
         ui.add(
             egui::Slider::new(&mut p.dt, 1e-4..=1.0)
                 .logarithmic(true)
@@ -473,7 +500,13 @@ impl ViewerApp {
         let Some(view) = TableView::fit(*self.sim.world().table(), avail.shrink(12.0)) else {
             return;
         };
-        view.paint(&painter, self.sim.world().balls(), self.sim.held_ball());
+        let rotation = carom::state::rotation_in_play(self.sim.world());
+        view.paint(
+            &painter,
+            self.sim.world().balls(),
+            self.sim.held_ball(),
+            rotation,
+        );
         let (felt, to_table) = (view.felt, |p: Pos2| view.to_table(p));
 
         // Mouse: primary drag moves a ball, primary click on empty felt adds one,
@@ -516,6 +549,10 @@ impl ViewerApp {
 pub struct TableView {
     pub felt: Rect,
     pub scale: f64,
+    /// Side lengths, and which axes are periodic (a ball cut by such an edge is drawn
+    /// on both sides; the edge is dashed).
+    pub sides: [f64; 2],
+    pub periodic: [bool; 2],
 }
 
 impl TableView {
@@ -530,6 +567,8 @@ impl TableView {
         Some(TableView {
             felt: Rect::from_center_size(area.center(), size),
             scale,
+            sides: [table.width, table.height],
+            periodic: [table.is_periodic(0), table.is_periodic(1)],
         })
     }
 
@@ -548,7 +587,14 @@ impl TableView {
     }
 
     /// Cushion, felt and balls; the held ball and kinematic balls wear a ring.
-    pub fn paint(&self, painter: &egui::Painter, balls: &carom::Balls, held: Option<usize>) {
+    /// Draws the balls; with `rotation`, each with its rotation mark.
+    pub fn paint(
+        &self,
+        painter: &egui::Painter,
+        balls: &carom::Balls,
+        held: Option<usize>,
+        rotation: bool,
+    ) {
         let felt = self.felt;
         painter.rect_filled(felt.expand(8.0), 4.0, CUSHION);
         let [r, g, b] = TABLE_RGB;
@@ -564,25 +610,57 @@ impl TableView {
             if !(x.is_finite() && y.is_finite()) {
                 continue;
             }
-            let c = self.to_screen(x, y);
-            let pr = ((rad * self.scale) as f32).max(0.75);
-            if !felt.expand(pr).contains(c) {
-                continue;
-            }
-            let [r, g, b] = crate::ball_rgb(balls.color[i]);
-            let fill = Color32::from_rgb(r, g, b);
-            if pr > 4.0 {
-                clip.circle(
-                    c,
-                    pr,
-                    fill,
-                    Stroke::new(1.0, Color32::from_black_alpha(140)),
-                );
-            } else {
-                push_disk(&mut small, &mut rims, c, pr, fill);
-            }
-            if balls.is_kinematic(i) || held == Some(i) {
-                clip.circle_stroke(c, pr + 2.0, Stroke::new(2.0, Color32::WHITE));
+            // The ball, and on a periodic axis its copy one side over when it is cut
+            // by that edge (the clip keeps each copy to the felt).
+            let shift = |p: f64, axis: usize| -> f64 {
+                if !self.periodic[axis] {
+                    0.0
+                } else if p - rad < 0.0 {
+                    self.sides[axis]
+                } else if p + rad > self.sides[axis] {
+                    -self.sides[axis]
+                } else {
+                    0.0
+                }
+            };
+            let (sx, sy) = (shift(x, 0), shift(y, 1));
+            let copies = [(0.0, 0.0), (sx, 0.0), (0.0, sy), (sx, sy)];
+            for (k, &(dx, dy)) in copies.iter().enumerate() {
+                if k > 0 && ((k == 1 || k == 3) && sx == 0.0 || (k == 2 || k == 3) && sy == 0.0) {
+                    continue;
+                }
+                let c = self.to_screen(x + dx, y + dy);
+                let pr = ((rad * self.scale) as f32).max(0.75);
+                if !felt.expand(pr).contains(c) {
+                    continue;
+                }
+                let [r, g, b] = crate::ball_rgb(balls.color[i]);
+                let fill = Color32::from_rgb(r, g, b);
+                if pr > 4.0 {
+                    clip.circle(
+                        c,
+                        pr,
+                        fill,
+                        Stroke::new(1.0, Color32::from_black_alpha(140)),
+                    );
+                } else {
+                    push_disk(&mut small, &mut rims, c, pr, fill);
+                }
+                // The rotation mark: a radius from the centre to the rim at the ball's angle.
+                if rotation && pr > 3.0 && balls.angle[i].is_finite() {
+                    let a = balls.angle[i] as f32;
+                    let end = c + Vec2::new(a.cos(), a.sin()) * pr;
+                    let luma = 0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b);
+                    let mark = if luma > 110.0 {
+                        Color32::from_gray(28)
+                    } else {
+                        Color32::from_gray(242)
+                    };
+                    clip.line_segment([c, end], Stroke::new((0.18 * pr).clamp(1.0, 4.0), mark));
+                }
+                if balls.is_kinematic(i) || held == Some(i) {
+                    clip.circle_stroke(c, pr + 2.0, Stroke::new(2.0, Color32::WHITE));
+                }
             }
         }
         if !small.is_empty() {
@@ -594,6 +672,38 @@ impl TableView {
             Stroke::new(1.0, Color32::BLACK),
             StrokeKind::Outside,
         );
+        // A periodic edge is no cushion: dashed, the table continues past it.
+        let dash = Stroke::new(2.0, Color32::WHITE);
+        let (a, b) = (felt.min, felt.max);
+        let mut edges = Vec::new();
+        if self.periodic[0] {
+            edges.push([a, Pos2::new(a.x, b.y)]);
+            edges.push([Pos2::new(b.x, a.y), b]);
+        }
+        if self.periodic[1] {
+            edges.push([a, Pos2::new(b.x, a.y)]);
+            edges.push([Pos2::new(a.x, b.y), b]);
+        }
+        for e in edges {
+            painter.extend(egui::Shape::dashed_line(&e, dash, 6.0, 4.0));
+        }
+    }
+}
+
+/// The boundaries the viewer offers: walls, a periodic box, a channel (periodic in x).
+const BOUNDARIES: [[carom::Boundary; 2]; 3] = [
+    [carom::Boundary::Walls, carom::Boundary::Walls],
+    [carom::Boundary::Periodic, carom::Boundary::Periodic],
+    [carom::Boundary::Periodic, carom::Boundary::Walls],
+];
+
+fn boundary_name(b: [carom::Boundary; 2]) -> &'static str {
+    use carom::Boundary::{Periodic, Walls};
+    match b {
+        [Walls, Walls] => "walls",
+        [Periodic, Periodic] => "periodic",
+        [Periodic, Walls] => "channel (periodic x)",
+        [Walls, Periodic] => "periodic y",
     }
 }
 

@@ -548,6 +548,24 @@ impl Sim {
         }
     }
 
+    /// Rebuilds the scene from its current state with another boundary per axis
+    /// (image counts are kept on axes that stay periodic). On error (a ball across an
+    /// edge that becomes a wall, a side too short to be periodic) nothing changes.
+    pub fn set_boundary(&mut self, boundary: [carom::Boundary; 2]) -> Result<(), String> {
+        let mut s = carom::state::snapshot(&self.world, 100.0);
+        s.table.boundary = Some(carom::scenario::BoundarySpec(boundary));
+        for b in &mut s.balls {
+            if boundary[0] == carom::Boundary::Walls {
+                b.ix = None;
+            }
+            if boundary[1] == carom::Boundary::Walls {
+                b.iy = None;
+            }
+        }
+        let source = self.source.clone();
+        self.load_scenario(s, &source)
+    }
+
     /// Replaces the scene. On error the current scene stays and the message says why.
     pub fn load_scenario(&mut self, scenario: Scenario, source: &str) -> Result<(), String> {
         let world = build_world(&scenario).map_err(|e| format!("{source}: {e}"))?;
@@ -691,6 +709,30 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         dir
+    }
+
+    #[test]
+    fn the_boundary_selector_rebuilds_the_scene_with_its_state() {
+        // A ball at x = 900 flying right at 200 on a 1000-wide table: made periodic, one
+        // frame (20 steps of 0.05) takes it through the right edge to x = 100, its
+        // image count 1; the
+        // channel keeps that count on x; walls again drop it (and refuse nothing, the
+        // ball being inside).
+        let mut b = ball(900.0, 500.0);
+        b.vx = 200.0;
+        let mut sim = sim_with(physics(ModelKind::Impulse), 1000.0, 1000.0, &[b]);
+        use carom::Boundary::{Periodic, Walls};
+        sim.set_boundary([Periodic, Periodic]).unwrap();
+        assert_eq!(sim.world().table().boundary, [Periodic, Periodic]);
+        sim.frame();
+        let x = sim.world().balls().x[0];
+        assert_eq!(sim.world().balls().ix[0], 1, "x = {x}");
+        assert!((x - 100.0).abs() < 1e-9, "x = {x}");
+        sim.set_boundary([Periodic, Walls]).unwrap();
+        assert_eq!(sim.world().balls().ix[0], 1);
+        sim.set_boundary([Walls, Walls]).unwrap();
+        assert_eq!(sim.world().table().boundary, [Walls, Walls]);
+        assert_eq!(sim.world().balls().ix[0], 0);
     }
 
     #[test]

@@ -16,6 +16,28 @@ pub struct Grid {
     items: Vec<u32>,
     /// Each ball's cell (scratch of the serial rebuild).
     cell_of: Vec<u32>,
+    /// The table, when one of its axes is periodic: neighbouring cells then wrap
+    /// around that axis and distances are minimum images. `None` on a walled table,
+    /// whose loops stay exactly as they were.
+    periodic: Option<Table>,
+}
+
+/// The distinct cells next to cell `c` (itself included) along one axis of `n` cells:
+/// clamped at the ends of a walled axis, wrapped around a periodic one (where one or
+/// two cells are each listed once). Returns the cells and how many are valid.
+#[inline]
+fn stencil(c: usize, n: usize, periodic: bool) -> ([usize; 3], usize) {
+    if periodic && n >= 3 {
+        let lo = if c == 0 { n - 1 } else { c - 1 };
+        let hi = if c + 1 == n { 0 } else { c + 1 };
+        ([lo, c, hi], 3)
+    } else if periodic {
+        ([0, 1, 0], n)
+    } else {
+        let lo = c.saturating_sub(1);
+        let hi = (c + 1).min(n - 1);
+        ([lo, lo + 1, lo + 2], hi - lo + 1)
+    }
 }
 
 impl Grid {
@@ -77,6 +99,7 @@ impl Grid {
         let ny = ((table.height / cell).floor() as usize).max(1);
         self.nx = nx;
         self.ny = ny;
+        self.periodic = table.any_periodic().then_some(*table);
         self.inv_w = nx as f64 / table.width;
         self.inv_h = ny as f64 / table.height;
     }
@@ -228,6 +251,18 @@ impl Grid {
     #[inline]
     pub fn for_each_near(&self, x: f64, y: f64, mut f: impl FnMut(usize)) {
         let (cx, cy) = self.cell_coords(x, y);
+        if let Some(t) = &self.periodic {
+            let (xs, nxs) = stencil(cx, self.nx, t.is_periodic(0));
+            let (ys, nys) = stencil(cy, self.ny, t.is_periodic(1));
+            for &gy in &ys[..nys] {
+                for &gx in &xs[..nxs] {
+                    for &j in self.cell(gx, gy) {
+                        f(j as usize);
+                    }
+                }
+            }
+            return;
+        }
         let x0 = cx.saturating_sub(1);
         let x1 = (cx + 1).min(self.nx - 1);
         let y0 = cy.saturating_sub(1);
@@ -247,6 +282,22 @@ impl Grid {
     /// cells (a half stencil: own cell, then east, south-west, south, south-east).
     pub fn for_each_candidate_pair(&self, mut f: impl FnMut(usize, usize)) {
         let (nx, ny) = (self.nx, self.ny);
+        if self.periodic.is_some() {
+            // The full stencil, each pair from its lower ball: the wrapped stencil is
+            // symmetric and lists distinct cells, so every pair comes exactly once.
+            for cy in 0..ny {
+                for cx in 0..nx {
+                    for &i in self.cell(cx, cy) {
+                        self.for_each_near_cell(cx, cy, |j| {
+                            if (i as usize) < j {
+                                f(i as usize, j);
+                            }
+                        });
+                    }
+                }
+            }
+            return;
+        }
         let (starts, items) = (&self.cell_start[..], &self.items[..]);
         let cell = |c: usize| &items[starts[c] as usize..starts[c + 1] as usize];
         for cy in 0..ny {
@@ -288,8 +339,42 @@ impl Grid {
         }
     }
 
+    /// Calls `f(j)` for every ball of the cells around cell `(cx, cy)` (periodic grid),
+    /// a row at a time: the cells of a row are one contiguous run of `items`, or two
+    /// where the stencil wraps around the x edge.
+    #[inline]
+    fn for_each_near_cell(&self, cx: usize, cy: usize, mut f: impl FnMut(usize)) {
+        let t = self.periodic.as_ref();
+        let nx = self.nx;
+        let spans: ([(usize, usize); 2], usize) = if t.is_some_and(|t| t.is_periodic(0)) {
+            if nx < 3 {
+                ([(0, nx - 1), (0, 0)], 1)
+            } else if cx == 0 {
+                ([(0, 1), (nx - 1, nx - 1)], 2)
+            } else if cx + 1 == nx {
+                ([(nx - 2, nx - 1), (0, 0)], 2)
+            } else {
+                ([(cx - 1, cx + 1), (0, 0)], 1)
+            }
+        } else {
+            ([(cx.saturating_sub(1), (cx + 1).min(nx - 1)), (0, 0)], 1)
+        };
+        let (ys, nys) = stencil(cy, self.ny, t.is_some_and(|t| t.is_periodic(1)));
+        for &gy in &ys[..nys] {
+            let row = gy * nx;
+            for &(a, b) in &spans.0[..spans.1] {
+                let s = self.cell_start[row + a] as usize;
+                let e = self.cell_start[row + b + 1] as usize;
+                for &j in &self.items[s..e] {
+                    f(j as usize);
+                }
+            }
+        }
+    }
+
     /// Every pair `(i, j)`, `i < j`, whose centres are at most `r_i + r_j + slack`
-    /// apart, in ascending `(i, j)` order, into `out` (cleared first).
+    /// apart (minimum image on periodic axes), in ascending `(i, j)` order, into `out`
+    /// (cleared first).
     pub fn touching_pairs(
         &self,
         x: &[f64],
@@ -299,6 +384,26 @@ impl Grid {
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
+        if let Some(t) = &self.periodic {
+            for cy in 0..self.ny {
+                for cx in 0..self.nx {
+                    for &i in self.cell(cx, cy) {
+                        let iu = i as usize;
+                        self.for_each_near_cell(cx, cy, |ju| {
+                            if iu < ju {
+                                let (dx, dy) = t.min_image(x[ju] - x[iu], y[ju] - y[iu]);
+                                let reach = r[iu] + r[ju] + slack;
+                                if dx * dx + dy * dy <= reach * reach {
+                                    out.push((i, ju as u32));
+                                }
+                            }
+                        });
+                    }
+                }
+            }
+            out.sort_unstable();
+            return;
+        }
         let (nx, ny) = (self.nx, self.ny);
         let (starts, items) = (&self.cell_start[..], &self.items[..]);
         let mut test = |i: u32, xi: f64, yi: f64, ri: f64, others: &[u32]| {
@@ -394,7 +499,7 @@ impl ListBlock {
 }
 
 /// A Verlet neighbour list: every pair of balls whose surfaces were within `skin` of
-/// each other when the list was built. Until some ball may have moved half the skin, no
+/// each other (minimum image on periodic axes) when the list was built. Until some ball may have moved half the skin, no
 /// pair outside the list can touch, so a step tests a few listed pairs per ball instead
 /// of rebinning every ball and scanning nine cells.
 ///
@@ -495,6 +600,19 @@ impl NeighbourList {
                 let (xi, yi, ri) = (x[i], y[i], r[i]);
                 let seg = block.pairs.len();
                 let (cx, cy) = grid.cell_coords(xi, yi);
+                if let Some(t) = &grid.periodic {
+                    grid.for_each_near_cell(cx, cy, |ju| {
+                        if ju > i {
+                            let (dx, dy) = t.min_image(x[ju] - xi, y[ju] - yi);
+                            let reach = ri + r[ju] + skin;
+                            if dx * dx + dy * dy <= reach * reach {
+                                block.pairs.push((i as u32, ju as u32));
+                            }
+                        }
+                    });
+                    block.pairs[seg..].sort_unstable();
+                    continue;
+                }
                 let x0 = cx.saturating_sub(1);
                 let x1 = (cx + 1).min(grid.nx - 1);
                 let y0 = cy.saturating_sub(1);

@@ -16,6 +16,7 @@
 //!   `k_n = 1/m_i + 1/m_j` and `k_t = k_n + r_i^2/I_i + r_j^2/I_j` (kinematic balls and
 //!   walls contribute 0).
 
+use crate::balls::Balls;
 use crate::physics::ContactFriction;
 
 /// Normal and tangential impulse magnitudes for one collision (see the module's
@@ -51,28 +52,113 @@ pub fn rough_impulse(
         };
     }
     let j_n = (1.0 + e) * u_n / k_n;
+    let (j_t, sliding) = tangential_impulse(j_n, u_t, k_t, friction);
+    ContactImpulse { j_n, j_t, sliding }
+}
+
+/// The tangential half of [`rough_impulse`], for a contact that received the normal
+/// impulse `j_n` by other means (the simultaneous solver): the impulse that reverses the
+/// slip `u_t` by beta, capped at `mu |j_n|`; and whether the cap bound it. Zero when
+/// friction is off or the contact cannot turn or move sideways (`k_t = 0`).
+#[inline]
+pub fn tangential_impulse(j_n: f64, u_t: f64, k_t: f64, friction: &ContactFriction) -> (f64, bool) {
     if !friction.is_active() || k_t <= 0.0 {
-        return ContactImpulse {
-            j_n,
-            j_t: 0.0,
-            sliding: false,
-        };
+        return (0.0, false);
     }
     let stick = -(1.0 + friction.tangential_restitution) * u_t / k_t;
-    let cap = friction.mu * j_n;
+    let cap = friction.mu * j_n.abs();
     if stick.abs() <= cap {
-        ContactImpulse {
-            j_n,
-            j_t: stick,
-            sliding: false,
-        }
+        (stick, false)
     } else {
-        ContactImpulse {
-            j_n,
-            j_t: cap.copysign(stick),
-            sliding: true,
-        }
+        (cap.copysign(stick), true)
     }
+}
+
+/// Slip and compliances of the contact between balls `i` and `j` along the unit normal
+/// `n` (from `i` towards `j`), with the module's conventions: `(u_n, u_t, k_n, k_t)`.
+#[inline]
+pub fn pair_state(b: &Balls, i: usize, j: usize, n: [f64; 2]) -> (f64, f64, f64, f64) {
+    let t = [-n[1], n[0]];
+    let (dvx, dvy) = (b.vx[i] - b.vx[j], b.vy[i] - b.vy[j]);
+    let spin = b.omega[i] * b.r[i] + b.omega[j] * b.r[j];
+    let u_n = dvx * n[0] + dvy * n[1];
+    let u_t = dvx * t[0] + dvy * t[1] + spin;
+    let k_n = b.inv_m[i] + b.inv_m[j];
+    let k_t = k_n + b.r[i] * b.r[i] * b.inv_inertia[i] + b.r[j] * b.r[j] * b.inv_inertia[j];
+    (u_n, u_t, k_n, k_t)
+}
+
+/// Applies the impulse `P = -j_n n + j_t t` to ball `i` and `-P` to ball `j`, with the
+/// spins it gives both (`r j_t / I` each, the same sense: both levers and both forces
+/// reverse together).
+#[inline]
+pub fn apply_pair(b: &mut Balls, i: usize, j: usize, n: [f64; 2], j_n: f64, j_t: f64) {
+    let t = [-n[1], n[0]];
+    let (px, py) = (-j_n * n[0] + j_t * t[0], -j_n * n[1] + j_t * t[1]);
+    b.vx[i] += px * b.inv_m[i];
+    b.vy[i] += py * b.inv_m[i];
+    b.vx[j] -= px * b.inv_m[j];
+    b.vy[j] -= py * b.inv_m[j];
+    b.omega[i] += b.r[i] * j_t * b.inv_inertia[i];
+    b.omega[j] += b.r[j] * j_t * b.inv_inertia[j];
+}
+
+/// [`pair_state`] for ball `i` against a wall at rest, `n` pointing from the ball into
+/// the wall.
+#[inline]
+pub fn wall_state(b: &Balls, i: usize, n: [f64; 2]) -> (f64, f64, f64, f64) {
+    let t = [-n[1], n[0]];
+    let u_n = b.vx[i] * n[0] + b.vy[i] * n[1];
+    let u_t = b.vx[i] * t[0] + b.vy[i] * t[1] + b.omega[i] * b.r[i];
+    let k_n = b.inv_m[i];
+    let k_t = k_n + b.r[i] * b.r[i] * b.inv_inertia[i];
+    (u_n, u_t, k_n, k_t)
+}
+
+/// [`apply_pair`] against a wall (which takes `-P` and does not move).
+#[inline]
+pub fn apply_wall(b: &mut Balls, i: usize, n: [f64; 2], j_n: f64, j_t: f64) {
+    let t = [-n[1], n[0]];
+    b.vx[i] += (-j_n * n[0] + j_t * t[0]) * b.inv_m[i];
+    b.vy[i] += (-j_n * n[1] + j_t * t[1]) * b.inv_m[i];
+    b.omega[i] += b.r[i] * j_t * b.inv_inertia[i];
+}
+
+/// One rough collision of balls `i` and `j` (normal `n` from `i` to `j`): the impulse
+/// of [`rough_impulse`] applied to both. Returns it.
+#[inline]
+pub fn collide_pair_rough(
+    b: &mut Balls,
+    i: usize,
+    j: usize,
+    n: [f64; 2],
+    e: f64,
+    friction: &ContactFriction,
+) -> ContactImpulse {
+    let (u_n, u_t, k_n, k_t) = pair_state(b, i, j, n);
+    let c = rough_impulse(u_n, u_t, k_n, k_t, e, friction);
+    if c.j_n > 0.0 {
+        apply_pair(b, i, j, n, c.j_n, c.j_t);
+    }
+    c
+}
+
+/// One rough collision of ball `i` with a wall at rest (`n` from the ball into the
+/// wall). Returns the impulse applied.
+#[inline]
+pub fn collide_wall_rough(
+    b: &mut Balls,
+    i: usize,
+    n: [f64; 2],
+    e: f64,
+    friction: &ContactFriction,
+) -> ContactImpulse {
+    let (u_n, u_t, k_n, k_t) = wall_state(b, i, n);
+    let c = rough_impulse(u_n, u_t, k_n, k_t, e, friction);
+    if c.j_n > 0.0 {
+        apply_wall(b, i, n, c.j_n, c.j_t);
+    }
+    c
 }
 
 #[cfg(test)]

@@ -6,7 +6,10 @@ use crate::table::Table;
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Diagnostics {
+    /// Translational plus rotational.
     pub kinetic_energy: f64,
+    /// The rotational part of `kinetic_energy`, `sum I omega^2 / 2`.
+    pub rotational_energy: f64,
     /// Energy stored in contacts plus gravitational energy `-m g . x`.
     pub potential_energy: f64,
     pub total_energy: f64,
@@ -15,6 +18,55 @@ pub struct Diagnostics {
     pub momentum_scale: f64,
     pub collisions: u64,
     pub symmetry_error: Option<f64>,
+    /// Ball area over table area.
+    pub packing_fraction: f64,
+    /// Translational kinetic energy in the centre-of-mass frame per dynamic ball (2D,
+    /// k_B = 1: an equilibrium gas has kT = KE/N).
+    pub temperature: f64,
+    /// Virial pressure `(sum m v^2 + sum r_ij . f_ij) / (2 A)`, time-averaged over a
+    /// window (see [`pressure`]).
+    pub pressure: f64,
+}
+
+/// The statistical state of the balls at one instant: packing fraction, and the
+/// centre-of-mass-frame `sum m |v - V|^2` with the count of dynamic balls it is over
+/// (kinematic balls, of infinite mass, are left out).
+pub fn statistics(balls: &Balls, table: &Table) -> (f64, f64, usize) {
+    let mut area = 0.0;
+    let (mut m_tot, mut p, mut mv2, mut n) = (0.0, [0.0, 0.0], 0.0, 0usize);
+    for i in 0..balls.len() {
+        let r = balls.r[i];
+        area += std::f64::consts::PI * r * r;
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let (m, vx, vy) = (balls.m[i], balls.vx[i], balls.vy[i]);
+        m_tot += m;
+        p[0] += m * vx;
+        p[1] += m * vy;
+        mv2 += m * (vx * vx + vy * vy);
+        n += 1;
+    }
+    // sum m |v - V|^2 = sum m |v|^2 - |P|^2 / M.
+    let com = if m_tot > 0.0 {
+        (mv2 - (p[0] * p[0] + p[1] * p[1]) / m_tot).max(0.0)
+    } else {
+        0.0
+    };
+    (area / table.area(), com, n)
+}
+
+/// The virial pressure over a window of length `duration` on a table of area `area`:
+/// `kinetic` is the window's mean of `sum m |v - V|^2`, `virial` the change of the pair
+/// virial across it (impulses `sum r_ij . J_ij` for hard models, the time integral of
+/// `sum r_ij . f_ij` for springs). A window of no length has only its kinetic part.
+pub fn pressure(kinetic: f64, virial: f64, duration: f64, area: f64) -> f64 {
+    let pair = if duration > 0.0 {
+        virial / duration
+    } else {
+        0.0
+    };
+    (kinetic + pair) / (2.0 * area)
 }
 
 /// Kinematic balls have infinite mass: they carry no kinetic energy or momentum that
@@ -27,6 +79,7 @@ pub fn measure(
     symmetry: Option<&Symmetry>,
 ) -> Diagnostics {
     let mut ke = 0.0;
+    let mut rot = 0.0;
     let mut pe = contact_energy;
     let mut p = [0.0, 0.0];
     let mut scale = 0.0;
@@ -37,19 +90,26 @@ pub fn measure(
         let m = balls.m[i];
         let (vx, vy) = (balls.vx[i], balls.vy[i]);
         ke += 0.5 * m * (vx * vx + vy * vy);
+        rot += 0.5 * balls.inertia[i] * balls.omega[i] * balls.omega[i];
         pe -= m * (gravity[0] * balls.x[i] + gravity[1] * balls.y[i]);
         p[0] += m * vx;
         p[1] += m * vy;
         scale += m * vx.hypot(vy);
     }
+    // Added once at the end: with no spin the translational sums are untouched.
+    let ke = ke + rot;
     Diagnostics {
         kinetic_energy: ke,
+        rotational_energy: rot,
         potential_energy: pe,
         total_energy: ke + pe,
         momentum: p,
         momentum_scale: scale,
         collisions,
         symmetry_error: symmetry.map(|s| s.error(balls)),
+        packing_fraction: 0.0,
+        temperature: 0.0,
+        pressure: 0.0,
     }
 }
 

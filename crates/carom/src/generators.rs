@@ -7,11 +7,16 @@ use std::f64::consts::PI;
 use crate::balls::{Ball, Balls, Rgb};
 use crate::parse::{finite, positive, ScenarioError};
 use crate::scenario::{Generator, Scenario};
-use crate::table::Table;
+use crate::table::{Boundary, Table};
 
 /// The table: as written, or, when both sizes are left out, the square that holds the
 /// first `gas` generator giving both `n` and `area_fraction`.
 pub fn resolve_table(s: &Scenario) -> Result<Table, ScenarioError> {
+    let boundary = s.table.boundary.map_or([Boundary::Walls; 2], |b| b.0);
+    resolve_size(s).map(|t| t.with_boundary(boundary))
+}
+
+fn resolve_size(s: &Scenario) -> Result<Table, ScenarioError> {
     match (s.table.width, s.table.height) {
         (Some(width), Some(height)) => {
             for (name, v) in [("table.width", width), ("table.height", height)] {

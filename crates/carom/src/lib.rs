@@ -7,17 +7,58 @@
 //!
 //! The crate does no I/O: it parses scenario text handed to it and returns state values;
 //! reading and writing files is the caller's business.
+//!
+//! # Quick start
+//!
+//! A world built in code, stepped, and measured:
+//!
+//! ```
+//! use carom::{Ball, Physics, Table, World};
+//!
+//! let table = Table::new(400.0, 200.0);
+//! let balls = [
+//!     Ball::new(100.0, 100.0, 2.0, 0.0, 10.0, 1.0),
+//!     Ball::new(300.0, 100.0, -2.0, 0.0, 10.0, 1.0),
+//! ];
+//! let mut world = World::from_balls(table, Physics::default(), &balls).unwrap();
+//! world.run_steps(2000).unwrap();
+//! let d = world.diagnostics();
+//! assert_eq!(d.collisions, 1);
+//! // Equal masses, head on, elastic: the balls swap velocities.
+//! assert!((world.balls().vx[0] + 2.0).abs() < 1e-2);
+//! ```
+//!
+//! A scenario (a preset, or TOML/JSON text read by the caller) with a `--set`-style
+//! override, run the way the command line runs it:
+//!
+//! ```
+//! use carom::load::{build, Source};
+//! use carom::overrides::Override;
+//! use carom::run::Session;
+//!
+//! let src = Source::preset("newton-cradle").unwrap();
+//! let sets = [Override::parse("physics.model=event").unwrap()];
+//! let mut session = Session::new(build(&src, &sets).unwrap());
+//! session.advance(100, 0, |_| {}).unwrap();
+//! println!("{}", session.state_json()); // the state file `carom run --out` writes
+//! ```
+//!
+//! More in `crates/carom/examples/`: `build_and_step` and `load_scenario`.
 
 pub mod balls;
 pub mod broadphase;
+pub mod compare;
 pub mod contact;
 pub mod diagnostics;
 pub mod friction;
 pub mod generators;
+pub mod load;
 pub mod models;
+pub mod overrides;
 pub mod parse;
 pub mod physics;
 pub mod presets;
+pub mod run;
 pub mod scenario;
 pub mod state;
 pub mod table;

@@ -81,7 +81,7 @@ fn path_string(path: &serde_path_to_error::Path) -> Option<String> {
 }
 
 /// Parses scenario text. Syntax errors, unknown keys and wrong types are reported here;
-/// values are checked by [`check`].
+/// values are checked by [`build_world`].
 pub fn parse_scenario(text: &str, format: Format) -> Result<Scenario, ScenarioError> {
     match format {
         Format::Toml => {
@@ -167,12 +167,23 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
             )
         })?),
     };
-    // Rotation and image counts come from the scenario once their fields exist;
-    // until then every ball starts unturned, unspun, a solid disk, in the home image.
+    let angle = b.angle.unwrap_or(0.0);
+    let omega = b.omega.unwrap_or(0.0);
+    finite(format!("{field}.angle"), angle)?;
+    finite(format!("{field}.omega"), omega)?;
+    if let Some(inertia) = b.inertia {
+        positive(format!("{field}.inertia"), inertia)?;
+    }
+    let ball = Ball::new(b.x, b.y, b.vx, b.vy, b.r, b.m);
     Ok(Ball {
         color,
         kinematic: b.kinematic,
-        ..Ball::new(b.x, b.y, b.vx, b.vy, b.r, b.m)
+        angle,
+        omega,
+        inertia: b.inertia.unwrap_or(ball.inertia),
+        ix: b.ix.unwrap_or(0),
+        iy: b.iy.unwrap_or(0),
+        ..ball
     })
 }
 
@@ -201,12 +212,26 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     // (`time` given) was taken mid-run, when a ball may be pressing into a wall (a
     // spring contact, or an impulse bounce about to be undone): there only its centre
     // must be inside.
+    //
+    // On a periodic axis there is no wall to be outside of: a ball may straddle the
+    // edge, and only its centre must lie on the table, `[0, side]`. (A state file's
+    // centres were wrapped there by the run; the event model may leave one a round-off
+    // beyond, which is wrapped below.)
     let mid_run = s.time.is_some();
+    let periodic = [table.is_periodic(0), table.is_periodic(1)];
     for i in 0..balls.len() {
         let (x, y, r) = (balls.x[i], balls.y[i], balls.r[i]);
         let reach = if mid_run { 0.0 } else { r };
-        if x - reach < 0.0 || x + reach > table.width || y - reach < 0.0 || y + reach > table.height
-        {
+        let (rx, ry) = (
+            if periodic[0] { 0.0 } else { reach },
+            if periodic[1] { 0.0 } else { reach },
+        );
+        let slack = |side: f64, p: bool| if p && mid_run { 1e-9 * side } else { 0.0 };
+        let (sx, sy) = (
+            slack(table.width, periodic[0]),
+            slack(table.height, periodic[1]),
+        );
+        if x - rx < -sx || x + rx > table.width + sx || y - ry < -sy || y + ry > table.height + sy {
             let where_ = if mid_run {
                 format!(
                     "at ({x}, {y}) has its centre outside the {} x {} table",
@@ -233,6 +258,20 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             });
         }
     }
+    for (i, b) in s.balls.iter().enumerate() {
+        for (axis, name, v) in [(0, "ix", b.ix), (1, "iy", b.iy)] {
+            if v.is_some_and(|k| k != 0) && !periodic[axis] {
+                return Err(ScenarioError::field(
+                    format!("balls[{i}].{name}"),
+                    "an image count needs a periodic axis (table.boundary)",
+                ));
+            }
+        }
+    }
+    {
+        let Balls { x, y, ix, iy, .. } = &mut balls;
+        table.wrap_all(x, y, ix, iy);
+    }
     let p = &s.physics;
     let physics = Physics {
         model: p.model.or(s.model).unwrap_or_default(),
@@ -243,8 +282,11 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         integrator: p.integrator,
         glitch_prevention: p.glitch_prevention,
         friction: p.friction,
-        // Read from the scenario once `physics.contact_friction` exists.
-        contact_friction: crate::physics::ContactFriction::NONE,
+        contact_friction: crate::physics::ContactFriction {
+            mu: p.contact_friction.mu,
+            tangential_restitution: p.contact_friction.tangential_restitution,
+            tangential_stiffness: p.contact_friction.tangential_stiffness,
+        },
     };
     let mut world = World::new(s.name.clone(), table, physics, balls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;
@@ -260,6 +302,8 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         finite("symmetry.axis_y".into(), sym.axis_y)?;
         world.declare_symmetry(sym.axis_y);
     }
+    // The pressure's averaging window starts where this run does.
+    world.restart_window();
     Ok(world)
 }
 

@@ -86,6 +86,19 @@ impl ContactFriction {
     }
 }
 
+impl ContactFriction {
+    /// The spring model's tangential stiffness: the one given, or by default `k / 3`,
+    /// which gives the tangential oscillation of a contact the period of the normal one.
+    /// A contact's normal motion has compliance (inverse effective mass)
+    /// `c_n = 1/m_i + 1/m_j` and angular frequency `sqrt(k c_n)`; its contact point's
+    /// tangential motion has `c_t = c_n + r_i^2/I_i + r_j^2/I_j` and `sqrt(k_t c_t)`.
+    /// For solid disks `r^2/I = 2/m`, so `c_t = 3 c_n` for every pair and every wall
+    /// contact (`c_n = 1/m`) alike, and the periods match when `k_t = k / 3`.
+    pub fn tangential_stiffness_for(&self, normal_stiffness: f64) -> f64 {
+        self.tangential_stiffness.unwrap_or(normal_stiffness / 3.0)
+    }
+}
+
 impl Default for ContactFriction {
     fn default() -> Self {
         ContactFriction::NONE
@@ -123,7 +136,11 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
         ));
     }
     friction::check(&p.friction)?;
+    check_contact_friction(&p.contact_friction)?;
     let mut warnings = Vec::new();
+    if p.model == ModelKind::Spring && p.contact_friction.is_active() {
+        check_tangential_spring(p, balls)?;
+    }
     if p.model == ModelKind::Spring {
         if let Some(mu) = smallest_reduced_mass(balls) {
             // A contact is a harmonic oscillator of angular frequency w = sqrt(k/mu);
@@ -154,6 +171,77 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
         }
     }
     Ok(warnings)
+}
+
+/// `physics.contact_friction`: `mu >= 0`, beta in [-1, 1], a positive stiffness.
+fn check_contact_friction(c: &ContactFriction) -> Result<(), BuildError> {
+    if !(c.mu.is_finite() && c.mu >= 0.0) {
+        return Err(bad(
+            "physics.contact_friction.mu",
+            format!("must be a finite number >= 0 (got {})", c.mu),
+        ));
+    }
+    let beta = c.tangential_restitution;
+    if !(beta.is_finite() && (-1.0..=1.0).contains(&beta)) {
+        return Err(bad(
+            "physics.contact_friction.tangential_restitution",
+            format!("must be in [-1, 1] (got {beta})"),
+        ));
+    }
+    if let Some(k) = c.tangential_stiffness {
+        if !(k.is_finite() && k > 0.0) {
+            return Err(bad(
+                "physics.contact_friction.tangential_stiffness",
+                format!("must be a positive finite number (got {k})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The spring model's tangential springs: the semi-implicit Euler scheme only (the
+/// spring history is advanced with the step's velocities, which the other schemes would
+/// need to average or predict as well), and a time step that resolves the stiffest
+/// tangential oscillation, `sqrt(k_t c_t)` with `c_t` the largest tangential compliance
+/// of a contact (the two most compliant dynamic balls, or one against a wall).
+fn check_tangential_spring(p: &Physics, balls: &Balls) -> Result<(), BuildError> {
+    if p.integrator != Integrator::SemiImplicitEuler {
+        return Err(bad(
+            "physics.integrator",
+            format!(
+                "contact friction in the spring model runs with the semi-implicit-euler \
+                 integrator only (got {})",
+                p.integrator.name()
+            ),
+        ));
+    }
+    let (mut a, mut b) = (0.0f64, 0.0f64);
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let c = balls.inv_m[i] + balls.r[i] * balls.r[i] * balls.inv_inertia[i];
+        if c > a {
+            b = a;
+            a = c;
+        } else if c > b {
+            b = c;
+        }
+    }
+    let k_t = p.contact_friction.tangential_stiffness_for(p.stiffness);
+    let w_dt = p.dt * (k_t * (a + b)).sqrt();
+    if w_dt >= 2.0 {
+        return Err(bad(
+            "physics.contact_friction.tangential_stiffness",
+            format!(
+                "the tangential spring k_t = {k_t} is unstable at dt = {}: \
+                 dt*sqrt(k_t c_t) = {w_dt:.3} >= 2 (largest tangential compliance c_t = {})",
+                p.dt,
+                a + b
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The smallest reduced mass of any possible contact: two lightest dynamic balls

@@ -32,7 +32,11 @@ pub const PRESETS: &[Preset] = &[
     preset!("three-ball", "one ball hits two touching balls at once, mirror symmetric (simultaneous)"),
     preset!("newton-cradle", "five touching balls, the first moving into the chain (simultaneous)"),
     preset!("break", "cue ball into a 15-ball triangular rack, mirror symmetric about the cue line (spring)"),
+    preset!("column", "a frictional column of large and small disks collapsing under gravity into a heap (spring)"),
+    preset!("english", "two balls off a cushion at 45 degrees, one with side spin: different rebound angles (event)"),
     preset!("gas", "random elastic gas of 10,000 unit disks at area fraction 0.3, the benchmark scene (spring)"),
+    preset!("hard-disks", "elastic hard-disk gas, 4,000 disks at area fraction 0.5 in a periodic box (event)"),
+    preset!("cooling", "inelastic gas (e = 0.9) in a periodic box, cooling by Haff's law (event)"),
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::table::Boundary;
+
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it
 /// adds (`model`, `time`, `steps`, `diagnostics`) are accepted here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,6 +58,76 @@ pub struct TableSpec {
     pub width: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<f64>,
+    /// `"walls"` (default), `"periodic"`, or per axis `["periodic", "walls"]` (x, y).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<BoundarySpec>,
+}
+
+/// What closes each axis of the table, as a scenario writes it: one word for both axes
+/// or a list of two (x, then y). Written back as one word when both axes agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundarySpec(pub [Boundary; 2]);
+
+const BOUNDARY_EXPECTED: &str =
+    r#""walls", "periodic", or a list of two of them (x, then y), e.g. ["periodic", "walls"]"#;
+
+impl Serialize for BoundarySpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let name = |b: Boundary| match b {
+            Boundary::Walls => "walls",
+            Boundary::Periodic => "periodic",
+        };
+        if self.0[0] == self.0[1] {
+            s.serialize_str(name(self.0[0]))
+        } else {
+            [name(self.0[0]), name(self.0[1])].serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for BoundarySpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        fn word<E: serde::de::Error>(v: &str) -> Result<Boundary, E> {
+            match v {
+                "walls" => Ok(Boundary::Walls),
+                "periodic" => Ok(Boundary::Periodic),
+                other => Err(E::custom(format!(
+                    "unknown boundary {other:?}: expected {BOUNDARY_EXPECTED}"
+                ))),
+            }
+        }
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BoundarySpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(BOUNDARY_EXPECTED)
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<BoundarySpec, E> {
+                let b = word(v)?;
+                Ok(BoundarySpec([b, b]))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<BoundarySpec, A::Error> {
+                use serde::de::Error;
+                let mut out = [Boundary::Walls; 2];
+                for slot in &mut out {
+                    let v: String = seq.next_element()?.ok_or_else(|| {
+                        A::Error::custom(format!("needs two entries: expected {BOUNDARY_EXPECTED}"))
+                    })?;
+                    *slot = word(&v)?;
+                }
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(A::Error::custom(format!(
+                        "has more than two entries: expected {BOUNDARY_EXPECTED}"
+                    )));
+                }
+                Ok(BoundarySpec(out))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
@@ -166,6 +238,29 @@ pub struct PhysicsSpec {
     pub glitch_prevention: bool,
     #[serde(default)]
     pub friction: Friction,
+    /// Friction at the contact points; left out of files while it is off.
+    #[serde(default, skip_serializing_if = "ContactFrictionSpec::is_default")]
+    pub contact_friction: ContactFrictionSpec,
+}
+
+/// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness }`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactFrictionSpec {
+    #[serde(default)]
+    pub mu: f64,
+    #[serde(default)]
+    pub tangential_restitution: f64,
+    /// The spring model's tangential stiffness; left out: `k / 3` (see
+    /// [`crate::physics::ContactFriction::tangential_stiffness_for`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tangential_stiffness: Option<f64>,
+}
+
+impl ContactFrictionSpec {
+    pub fn is_default(&self) -> bool {
+        *self == ContactFrictionSpec::default()
+    }
 }
 
 fn default_dt() -> f64 {
@@ -191,6 +286,7 @@ impl Default for PhysicsSpec {
             integrator: Integrator::default(),
             glitch_prevention: true,
             friction: Friction::None,
+            contact_friction: ContactFrictionSpec::default(),
         }
     }
 }
@@ -214,6 +310,21 @@ pub struct BallSpec {
     /// Infinite mass: moves only as prescribed; others bounce off it as off a wall.
     #[serde(default, skip_serializing_if = "is_false")]
     pub kinematic: bool,
+    /// Periodic image counts (how many times the ball crossed the x, y side); state
+    /// files write them on periodic axes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ix: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iy: Option<i64>,
+    /// Orientation (radians, +x turning towards +y) and angular velocity; a kinematic
+    /// ball spins as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omega: Option<f64>,
+    /// Moment of inertia; left out: a solid disk, `m r^2 / 2`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertia: Option<f64>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -235,6 +346,11 @@ impl BallSpec {
             m: 1.0,
             color: None,
             kinematic: false,
+            ix: None,
+            iy: None,
+            angle: None,
+            omega: None,
+            inertia: None,
         }
     }
 }

@@ -1,8 +1,11 @@
 //! The state file contract: a scenario plus what a run produced. A state file is
 //! itself a valid scenario, so a run can be resumed from it.
 
+use crate::balls::solid_disk_inertia;
 use crate::diagnostics::Diagnostics;
-use crate::scenario::{BallSpec, PhysicsSpec, Scenario, SymmetrySpec, TableSpec};
+use crate::scenario::{
+    BallSpec, ContactFrictionSpec, PhysicsSpec, Scenario, SymmetrySpec, TableSpec,
+};
 use crate::world::World;
 
 /// The state of `world` as a scenario document with the state keys filled in (`model`,
@@ -10,10 +13,16 @@ use crate::world::World;
 /// expanded into balls.
 pub fn snapshot(world: &World, duration: f64) -> Scenario {
     let p = world.physics();
+    let t = world.table();
+    let (px, py) = (t.is_periodic(0), t.is_periodic(1));
+    let rotation = rotation_in_play(world);
     let balls = world
         .balls()
         .iter()
         .map(|b| BallSpec {
+            angle: rotation.then_some(b.angle),
+            omega: rotation.then_some(b.omega),
+            inertia: rotation.then_some(b.inertia),
             x: b.x,
             y: b.y,
             vx: b.vx,
@@ -22,6 +31,8 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
             m: b.m,
             color: b.color.map(|c| c.to_hex()),
             kinematic: b.kinematic,
+            ix: px.then_some(b.ix),
+            iy: py.then_some(b.iy),
         })
         .collect();
     let d = world.diagnostics();
@@ -32,6 +43,9 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
         table: TableSpec {
             width: Some(world.table().width),
             height: Some(world.table().height),
+            boundary: t
+                .any_periodic()
+                .then_some(crate::scenario::BoundarySpec(t.boundary)),
         },
         physics: PhysicsSpec {
             model: Some(p.model),
@@ -42,6 +56,11 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
             integrator: p.integrator,
             glitch_prevention: p.glitch_prevention,
             friction: p.friction,
+            contact_friction: ContactFrictionSpec {
+                mu: p.contact_friction.mu,
+                tangential_restitution: p.contact_friction.tangential_restitution,
+                tangential_stiffness: p.contact_friction.tangential_stiffness,
+            },
         },
         balls,
         generators: Vec::new(),
@@ -53,13 +72,31 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
     }
 }
 
+/// Rotation is in play, and the balls' `angle`, `omega` and `inertia` are written,
+/// when contact friction is on (spins then change) or any ball is turned, spinning or
+/// not a solid disk: otherwise they are all at their defaults and a state file stays
+/// as it was before rotation existed.
+pub fn rotation_in_play(world: &World) -> bool {
+    let b = world.balls();
+    world.physics().contact_friction.is_active()
+        || (0..b.len()).any(|i| {
+            b.angle[i] != 0.0
+                || b.omega[i] != 0.0
+                || b.inertia[i] != solid_disk_inertia(b.m[i], b.r[i])
+        })
+}
+
 pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
     let mut v = serde_json::json!({
         "kinetic_energy": d.kinetic_energy,
+        "rotational_energy": d.rotational_energy,
         "potential_energy": d.potential_energy,
         "total_energy": d.total_energy,
         "momentum": d.momentum,
         "collisions": d.collisions,
+        "packing_fraction": d.packing_fraction,
+        "temperature": d.temperature,
+        "pressure": d.pressure,
     });
     if let Some(s) = d.symmetry_error {
         v["symmetry_error"] = serde_json::json!(s);

@@ -8,6 +8,7 @@ use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{bad, check_physics, BuildError, Physics};
 use crate::scenario::Friction;
+use crate::scenario::ModelKind;
 use crate::table::Table;
 
 pub struct World {
@@ -23,6 +24,27 @@ pub struct World {
     model: Box<dyn CollisionModel>,
     pool: Option<Arc<rayon::ThreadPool>>,
     warnings: Vec<String>,
+    /// Where the run's averaging window for the pressure began (the world's creation,
+    /// or the last change of model).
+    run_window: Window,
+    /// Whether some ball spins, once known (forgotten when the balls are edited). Only
+    /// contact friction changes spins, so without it this stays true or false.
+    spinning: Option<bool>,
+}
+
+/// The start of a time-averaging window for the pressure: the time, the model's pair
+/// virial and `sum m |v - V|^2` (centre-of-mass frame) at that moment.
+///
+/// The kinetic part of a window's pressure is the mean of `sum m |v - V|^2` at its two
+/// ends: exact for an elastic hard-disk gas, whose kinetic energy only collisions could
+/// change and do not, and a trapezoid estimate otherwise (a cooling gas, a spring gas
+/// whose contacts hold a little energy). Sampling it at the ends keeps every step free
+/// of an O(N) pass that only the observables would need.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    pub time: f64,
+    pub virial: f64,
+    pub kinetic: f64,
 }
 
 impl std::fmt::Debug for World {
@@ -47,11 +69,11 @@ impl World {
         physics: Physics,
         balls: Balls,
     ) -> Result<World, BuildError> {
-        check_table(&table)?;
+        check_table(&table, &balls)?;
         let warnings = check_physics(&physics, &balls)?;
         let model = models::create(physics.model, &balls, &table, &physics)
             .map_err(|e| bad("physics.model", e.to_string()))?;
-        Ok(World {
+        let mut world = World {
             name: name.into(),
             table,
             physics,
@@ -62,7 +84,15 @@ impl World {
             model,
             pool: None,
             warnings,
-        })
+            spinning: None,
+            run_window: Window {
+                time: 0.0,
+                virial: 0.0,
+                kinetic: 0.0,
+            },
+        };
+        world.restart_window();
+        Ok(world)
     }
 
     /// Convenience for tests and examples: balls from plain values.
@@ -114,6 +144,7 @@ impl World {
     /// model forgets whatever it cached about the balls.
     pub fn balls_mut(&mut self) -> &mut Balls {
         self.model.invalidate();
+        self.spinning = None;
         &mut self.balls
     }
 
@@ -130,10 +161,16 @@ impl World {
         if physics.model != self.physics.model {
             self.model = models::create(physics.model, &self.balls, &self.table, &physics)
                 .map_err(|e| bad("physics.model", e.to_string()))?;
+            self.physics = physics;
+            self.warnings = warnings;
+            // A new model's virial starts from zero: so does the window.
+            self.restart_window();
+            return Ok(());
         } else {
             self.model.invalidate();
         }
         self.physics = physics;
+        self.spinning = None;
         self.warnings = warnings;
         Ok(())
     }
@@ -162,6 +199,7 @@ impl World {
 
     /// One step that may leave the balls behind until the model synchronises them.
     fn step_deferred(&mut self) -> Result<(), StepError> {
+        self.turn_in_free_flight();
         let ctx = StepContext {
             balls: &mut self.balls,
             table: &self.table,
@@ -183,6 +221,33 @@ impl World {
     /// model's budget error does): callers need no copy of the last good state.
     pub fn failed_step_restores(&self) -> bool {
         self.model.failed_step_restores()
+    }
+
+    /// Free flight turns every ball, `angle += omega dt`. Done here, before the model's
+    /// step, wherever the spin over the step is the spin at its start: always without
+    /// contact friction (spins never change), and for `impulse` and `simultaneous`,
+    /// whose free flight comes before their collisions. With contact friction, `spring`
+    /// (which turns balls with its kick) and `event` (which turns them along with their
+    /// local clock) do it themselves. Skipped, at the cost of nothing, when nothing spins.
+    fn turn_in_free_flight(&mut self) {
+        let friction = self.physics.contact_friction.is_active();
+        if friction && matches!(self.physics.model, ModelKind::Spring | ModelKind::Event) {
+            return;
+        }
+        if !friction {
+            let b = &self.balls;
+            let spinning = *self
+                .spinning
+                .get_or_insert_with(|| b.omega.iter().any(|&w| w != 0.0));
+            if !spinning {
+                return;
+            }
+        }
+        let dt = self.physics.dt;
+        let b = &mut self.balls;
+        for (a, w) in b.angle.iter_mut().zip(&b.omega) {
+            *a += w * dt;
+        }
     }
 
     /// The state checks every model gets, whether or not it makes its own: positions
@@ -223,26 +288,79 @@ impl World {
         self.model.event_count()
     }
 
+    /// Everything a run reports, the pressure averaged over the run's window (since
+    /// the world was built: a resumed run measures afresh).
     pub fn diagnostics(&self) -> Diagnostics {
+        self.diagnostics_over(&self.run_window)
+    }
+
+    /// The diagnostics with the pressure averaged over the window that began at `w`
+    /// (from [`World::window`]), e.g. the interval since the previous sample.
+    pub fn diagnostics_over(&self, w: &Window) -> Diagnostics {
         let contact = self
             .model
             .contact_energy(&self.balls, &self.table, &self.physics);
-        diagnostics::measure(
+        let mut d = diagnostics::measure(
             &self.balls,
             self.physics.gravity,
             contact,
             self.model.collisions(),
             self.symmetry.as_ref(),
-        )
+        );
+        let (phi, mv2, n) = diagnostics::statistics(&self.balls, &self.table);
+        d.packing_fraction = phi;
+        d.temperature = if n > 0 { 0.5 * mv2 / n as f64 } else { 0.0 };
+        let duration = self.time - w.time;
+        let kinetic = 0.5 * (w.kinetic + mv2);
+        d.pressure = diagnostics::pressure(
+            kinetic,
+            self.model.virial() - w.virial,
+            duration,
+            self.table.area(),
+        );
+        d
+    }
+
+    /// The start of an averaging window here and now.
+    pub fn window(&self) -> Window {
+        Window {
+            time: self.time,
+            virial: self.model.virial(),
+            kinetic: diagnostics::statistics(&self.balls, &self.table).1,
+        }
+    }
+
+    /// Starts the run's averaging window afresh (at the current state).
+    pub fn restart_window(&mut self) {
+        self.run_window = self.window();
+    }
+
+    /// The pair virial the model accumulated since it was created.
+    pub fn virial(&self) -> f64 {
+        self.model.virial()
     }
 }
 
-fn check_table(t: &Table) -> Result<(), BuildError> {
+fn check_table(t: &Table, balls: &Balls) -> Result<(), BuildError> {
     for (name, v) in [("table.width", t.width), ("table.height", t.height)] {
         if !(v.is_finite() && v > 0.0) {
             return Err(bad(
                 name,
                 format!("must be a positive finite number (got {v})"),
+            ));
+        }
+    }
+    // See `Table::min_periodic_side` for why four diameters.
+    let min = Table::min_periodic_side(balls.max_radius());
+    for (axis, name) in [(0, "table.width"), (1, "table.height")] {
+        let side = t.side(axis);
+        if t.is_periodic(axis) && side < min {
+            return Err(bad(
+                name,
+                format!(
+                    "{side} is too short for a periodic axis: it must be at least four largest \
+                     ball diameters ({min})"
+                ),
             ));
         }
     }

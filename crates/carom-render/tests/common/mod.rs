@@ -34,6 +34,7 @@ pub fn scene() -> Frame {
         height: 100.0,
         time: 0.0,
         balls: vec![red, BallView::new(150.0, 50.0, 8.0)],
+        periodic: [false, false],
     }
 }
 

@@ -6,9 +6,11 @@
 
 use rayon::prelude::*;
 
-use super::{CollisionModel, StepContext, StepError};
+use super::{wrap_positions, CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{block_len, ListBlock, NeighbourList};
+use crate::contact::{self, tangential_impulse};
+use crate::physics::ContactFriction;
 use crate::scenario::ModelKind;
 use crate::table::Table;
 
@@ -24,6 +26,8 @@ pub struct Impulse {
     /// Overlapping pairs of this step, per block of the list.
     overlaps: Vec<Vec<(u32, u32)>>,
     collisions: u64,
+    /// Sum of `r_ij . J_ij` over the pair impulses applied (for the pressure).
+    virial: f64,
 }
 
 impl Impulse {
@@ -65,11 +69,18 @@ fn fly(
 
 /// The listed pairs of one block that overlap or touch now (the exact test is
 /// [`collide_pair`]'s).
-fn overlapping(x: &[f64], y: &[f64], r: &[f64], block: &ListBlock, out: &mut Vec<(u32, u32)>) {
+fn overlapping(
+    x: &[f64],
+    y: &[f64],
+    r: &[f64],
+    table: &Table,
+    block: &ListBlock,
+    out: &mut Vec<(u32, u32)>,
+) {
     out.clear();
     for &(i, j) in block.pairs() {
         let (iu, ju) = (i as usize, j as usize);
-        let (dx, dy) = (x[ju] - x[iu], y[ju] - y[iu]);
+        let (dx, dy) = table.min_image(x[ju] - x[iu], y[ju] - y[iu]);
         let reach = r[iu] + r[ju];
         if dx * dx + dy * dy <= reach * reach {
             out.push((i, j));
@@ -119,6 +130,7 @@ impl CollisionModel for Impulse {
             }
         };
         self.list.moved(d2max.sqrt());
+        wrap_positions(balls, table);
         // Radii change only through an edit of the balls, which invalidates the list:
         // while it is current, the skin (from the largest radius) needs no new scan.
         if !self.list.is_current(balls.len()) {
@@ -131,8 +143,9 @@ impl CollisionModel for Impulse {
         let blocks = self.list.blocks();
         self.overlaps.resize_with(blocks.len(), Vec::new);
         let (x, y, r) = (&balls.x[..], &balls.y[..], &balls.r[..]);
-        let find =
-            |(block, out): (&ListBlock, &mut Vec<(u32, u32)>)| overlapping(x, y, r, block, out);
+        let find = |(block, out): (&ListBlock, &mut Vec<(u32, u32)>)| {
+            overlapping(x, y, r, table, block, out)
+        };
         match pool {
             None => blocks.iter().zip(self.overlaps.iter_mut()).for_each(find),
             Some(pool) => pool.install(|| {
@@ -144,9 +157,33 @@ impl CollisionModel for Impulse {
         }
         let e = physics.restitution;
         let glitch_prevention = physics.glitch_prevention;
+        let friction = &physics.contact_friction;
+        if friction.is_active() {
+            // Rough disks: the same order and the same tests, the impulse of
+            // `contact::rough_impulse` (kept apart so frictionless runs stay as they were).
+            for &(i, j) in self.overlaps.iter().flatten() {
+                if let Some(v) = collide_pair_rough(
+                    balls,
+                    table,
+                    i as usize,
+                    j as usize,
+                    e,
+                    glitch_prevention,
+                    friction,
+                ) {
+                    self.collisions += 1;
+                    self.virial += v;
+                }
+            }
+            self.collisions += bounce_walls_rough(balls, table, e, glitch_prevention, friction);
+            return Ok(());
+        }
         for &(i, j) in self.overlaps.iter().flatten() {
-            if collide_pair(balls, i as usize, j as usize, e, glitch_prevention) {
+            if let Some(v) =
+                collide_pair(balls, table, i as usize, j as usize, e, glitch_prevention)
+            {
                 self.collisions += 1;
+                self.virial += v;
             }
         }
         self.collisions += bounce_walls(balls, table, e, glitch_prevention);
@@ -155,6 +192,10 @@ impl CollisionModel for Impulse {
 
     fn collisions(&self) -> u64 {
         self.collisions
+    }
+
+    fn virial(&self) -> f64 {
+        self.virial
     }
 
     fn invalidate(&mut self) {
@@ -171,28 +212,29 @@ type FlightBlock<'a> = (
     &'a [f64],
 );
 
-/// The two-ball collision along the line of centres, if the balls strictly overlap
-/// (and, with glitch prevention, approach). Returns whether an impulse was applied.
+/// The two-ball collision along the line of centres (minimum image on a periodic
+/// axis), if the balls strictly overlap (and, with glitch prevention, approach).
+/// Returns the pair virial `r_ij . J_ij` of the impulse applied, `None` if none was.
 pub fn collide_pair(
     balls: &mut Balls,
+    table: &Table,
     i: usize,
     j: usize,
     e: f64,
     glitch_prevention: bool,
-) -> bool {
-    let dx = balls.x[j] - balls.x[i];
-    let dy = balls.y[j] - balls.y[i];
+) -> Option<f64> {
+    let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
     let d = dx.hypot(dy);
     let (wi, wj) = (balls.inv_m[i], balls.inv_m[j]);
     // Coincident centres have no line of centres; two kinematic balls have no response.
     if d >= balls.r[i] + balls.r[j] || d == 0.0 || wi + wj == 0.0 {
-        return false;
+        return None;
     }
     let (sx, sy) = (dx / d, dy / d);
     let vis = balls.vx[i] * sx + balls.vy[i] * sy;
     let vjs = balls.vx[j] * sx + balls.vy[j] * sy;
     if glitch_prevention && vis <= vjs {
-        return false;
+        return None;
     }
     // Written with inverse masses, m_j/(m_i+m_j) = w_i/(w_i+w_j), so a kinematic ball
     // (w = 0) is an infinite mass without a special case.
@@ -201,36 +243,47 @@ pub fn collide_pair(
     balls.vy[i] += sy * k * wi;
     balls.vx[j] -= sx * k * wj;
     balls.vy[j] -= sy * k * wj;
-    true
+    // i receives k s (k <= 0 when they approach) and sits at -d s from j: r_ij . J_ij
+    // = -d k, positive for a repulsive impulse.
+    Some(-d * k)
 }
 
 /// Reflects the normal velocity of balls overlapping a wall (`v_n' = -e v_n`); with
-/// glitch prevention only if the ball moves into that wall. Returns the bounces.
+/// glitch prevention only if the ball moves into that wall. Periodic axes have no
+/// walls. Returns the bounces.
 pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention: bool) -> u64 {
     let mut bounces = 0;
+    let walls = [!table.is_periodic(0), !table.is_periodic(1)];
+    if walls == [false, false] {
+        return 0;
+    }
     for i in 0..balls.len() {
         if balls.inv_m[i] == 0.0 {
             continue;
         }
         let r = balls.r[i];
-        if reflect(
-            &mut balls.vx[i],
-            balls.x[i],
-            r,
-            table.width,
-            e,
-            glitch_prevention,
-        ) {
+        if walls[0]
+            && reflect(
+                &mut balls.vx[i],
+                balls.x[i],
+                r,
+                table.width,
+                e,
+                glitch_prevention,
+            )
+        {
             bounces += 1;
         }
-        if reflect(
-            &mut balls.vy[i],
-            balls.y[i],
-            r,
-            table.height,
-            e,
-            glitch_prevention,
-        ) {
+        if walls[1]
+            && reflect(
+                &mut balls.vy[i],
+                balls.y[i],
+                r,
+                table.height,
+                e,
+                glitch_prevention,
+            )
+        {
             bounces += 1;
         }
     }
@@ -248,4 +301,77 @@ fn reflect(v: &mut f64, pos: f64, r: f64, size: f64, e: f64, glitch_prevention: 
     } else {
         false
     }
+}
+
+/// [`collide_pair`] for rough disks: the same overlap and approach tests, the normal
+/// impulse `(1 + e) u_n / k_n` (a separating pair, collided only without glitch
+/// prevention, is pulled together as in the smooth rule) and the rough-disk tangential
+/// impulse, capped at `mu |j_n|`. Minimum image on a periodic axis. Returns the pair
+/// virial `r_ij . J_ij` of the impulse applied (the tangential part is perpendicular
+/// to the line of centres and adds nothing), `None` if none was.
+pub fn collide_pair_rough(
+    balls: &mut Balls,
+    table: &Table,
+    i: usize,
+    j: usize,
+    e: f64,
+    glitch_prevention: bool,
+    friction: &ContactFriction,
+) -> Option<f64> {
+    let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
+    let d = dx.hypot(dy);
+    if d >= balls.r[i] + balls.r[j] || d == 0.0 || balls.inv_m[i] + balls.inv_m[j] == 0.0 {
+        return None;
+    }
+    let n = [dx / d, dy / d];
+    let (u_n, u_t, k_n, k_t) = contact::pair_state(balls, i, j, n);
+    if glitch_prevention && u_n <= 0.0 {
+        return None;
+    }
+    let j_n = (1.0 + e) * u_n / k_n;
+    let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
+    contact::apply_pair(balls, i, j, n, j_n, j_t);
+    // i receives -j_n n and sits at -d n from j.
+    Some(d * j_n)
+}
+
+/// [`bounce_walls`] for rough disks: each wall a ball overlaps (and, with glitch
+/// prevention, moves into), in the order x then y, gets the rough-disk impulse.
+pub fn bounce_walls_rough(
+    balls: &mut Balls,
+    table: &Table,
+    e: f64,
+    glitch_prevention: bool,
+    friction: &ContactFriction,
+) -> u64 {
+    let mut bounces = 0;
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let r = balls.r[i];
+        let (x, y) = (balls.x[i], balls.y[i]);
+        // Normals from the ball into the wall; a periodic axis has no walls.
+        let (wx, wy) = (!table.is_periodic(0), !table.is_periodic(1));
+        let walls = [
+            (wx && x < r, [-1.0, 0.0]),
+            (wx && table.width - r < x, [1.0, 0.0]),
+            (wy && y < r, [0.0, -1.0]),
+            (wy && table.height - r < y, [0.0, 1.0]),
+        ];
+        for (overlaps, n) in walls {
+            if !overlaps {
+                continue;
+            }
+            let (u_n, u_t, k_n, k_t) = contact::wall_state(balls, i, n);
+            if glitch_prevention && u_n <= 0.0 {
+                continue;
+            }
+            let j_n = (1.0 + e) * u_n / k_n;
+            let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
+            contact::apply_wall(balls, i, n, j_n, j_t);
+            bounces += 1;
+        }
+    }
+    bounces
 }

@@ -135,6 +135,17 @@ pub fn free_flight(balls: &mut Balls, gravity: [f64; 2], dt: f64) {
     }
 }
 
+/// Brings every ball back onto the table across its periodic axes, counting the sides
+/// crossed in the image counts; nothing at all on a walled table. Called by each model
+/// right after its balls moved (free flight or drift), before contacts are looked for.
+#[inline]
+pub fn wrap_positions(balls: &mut Balls, table: &Table) {
+    if table.any_periodic() {
+        let Balls { x, y, ix, iy, .. } = balls;
+        table.wrap_all(x, y, ix, iy);
+    }
+}
+
 /// One of the table's four walls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Wall {

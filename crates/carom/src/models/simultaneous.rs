@@ -26,8 +26,9 @@
 //! contact graph), and kinetic energy drops by exactly `(1 - e^2) |p|^2 / 2`.
 
 pub mod nnls;
+mod rough;
 
-use super::{free_flight, CollisionModel, Contact, StepContext, StepError, Wall};
+use super::{free_flight, wrap_positions, CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::physics::Physics;
@@ -103,11 +104,12 @@ pub fn iteration_cap(contacts: usize) -> usize {
 /// grown to the largest problem seen.
 pub fn resolve_contacts(
     balls: &mut Balls,
-    _table: &Table,
+    table: &Table,
     contacts: &[Contact],
     restitution: f64,
     solver: &mut ContactSolver,
 ) -> usize {
+    solver.set_table(table);
     solver.resolve(balls, contacts, restitution, None)
 }
 
@@ -150,6 +152,9 @@ struct ContactSet {
     side_b: Vec<u32>,
     nx: Vec<f64>,
     ny: Vec<f64>,
+    /// Centre distance of a ball pair (minimum image), 0 for a wall: `lambda` times it
+    /// is the pair's virial `r_ij . J_ij`.
+    dist: Vec<f64>,
     /// Inverse masses of the two sides (0 for a wall or a kinematic ball).
     w_a: Vec<f64>,
     w_b: Vec<f64>,
@@ -215,6 +220,13 @@ pub struct ContactSolver {
     by_source: Vec<f64>,
     workers: Vec<ClusterWorker>,
     stats: SolverStats,
+    /// The table, when some axis is periodic: pair normals use the minimum image.
+    periodic: Option<Table>,
+    /// Sum of `r_ij . J_ij` over every pair impulse applied so far (for the pressure).
+    virial: f64,
+    /// Per loaded contact: the normal impulse summed over the passes of this call
+    /// (what contact friction's Coulomb cap is measured against).
+    lambda_sum: Vec<f64>,
 }
 
 impl ContactSolver {
@@ -224,6 +236,17 @@ impl ContactSolver {
 
     pub fn stats(&self) -> SolverStats {
         self.stats
+    }
+
+    /// The table whose periodic axes the pair normals wrap across (walled: nothing).
+    pub fn set_table(&mut self, table: &Table) {
+        self.periodic = table.any_periodic().then_some(*table);
+    }
+
+    /// Sum of `r_ij . J_ij` (centre distance times impulse) over every pair impulse
+    /// this solver applied.
+    pub fn virial(&self) -> f64 {
+        self.virial
     }
 
     /// [`resolve_contacts`] with an optional thread pool: clusters are then solved in
@@ -357,11 +380,13 @@ impl ContactSolver {
         set.side_b.clear();
         set.nx.clear();
         set.ny.clear();
+        set.dist.clear();
         set.w_a.clear();
         set.w_b.clear();
         set.source.clear();
         set.slot_ball.clear();
         let ball_slot = &mut self.ball_slot;
+        let periodic = self.periodic;
         let mut slot = |i: usize, slot_ball: &mut Vec<u32>| -> u32 {
             if ball_slot[i] == NONE {
                 ball_slot[i] = slot_ball.len() as u32;
@@ -374,8 +399,11 @@ impl ContactSolver {
                 Contact::Pair(i, j) => {
                     let (i, j) = (i as usize, j as usize);
                     let (wi, wj) = (balls.inv_m[i], balls.inv_m[j]);
-                    let dx = balls.x[j] - balls.x[i];
-                    let dy = balls.y[j] - balls.y[i];
+                    let mut dx = balls.x[j] - balls.x[i];
+                    let mut dy = balls.y[j] - balls.y[i];
+                    if let Some(t) = &periodic {
+                        (dx, dy) = t.min_image(dx, dy);
+                    }
                     let d = dx.hypot(dy);
                     // No line of centres, or nothing that can respond.
                     if i == j || d == 0.0 || !d.is_finite() || wi + wj == 0.0 {
@@ -387,6 +415,7 @@ impl ContactSolver {
                     set.side_b.push(sj);
                     set.nx.push(dx / d);
                     set.ny.push(dy / d);
+                    set.dist.push(d);
                     set.w_a.push(wi);
                     set.w_b.push(wj);
                 }
@@ -402,6 +431,7 @@ impl ContactSolver {
                     set.side_b.push(si);
                     set.nx.push(nx);
                     set.ny.push(ny);
+                    set.dist.push(0.0);
                     set.w_a.push(0.0);
                     set.w_b.push(wi);
                 }
@@ -440,6 +470,8 @@ impl ContactSolver {
         set.pos.resize(n, NONE);
         self.hit.clear();
         self.hit.resize(n, false);
+        self.lambda_sum.clear();
+        self.lambda_sum.resize(n, 0.0);
         self.seen.clear();
         self.seen.resize(n, 0);
         self.changed.clear();
@@ -680,6 +712,10 @@ impl ContactSolver {
             }
         }
         let a = set.side_a[k];
+        if a != NONE {
+            // j gets +lambda n, i = j - d n gets -lambda n: r_ij . J_ij = lambda d.
+            self.virial += lambda * set.dist[k];
+        }
         if a != NONE && set.w_a[k] != 0.0 {
             let i = set.slot_ball[a as usize] as usize;
             balls.vx[i] -= lambda * set.w_a[k] * nx;
@@ -690,6 +726,7 @@ impl ContactSolver {
             }
         }
         self.hit[k] = true;
+        self.lambda_sum[k] += lambda;
     }
 
     /// The contacts next to a ball whose velocity changed in the last pass.
@@ -902,8 +939,9 @@ impl Simultaneous {
     }
 }
 
-/// Every touching contact of the balls as they stand: pairs ascending, then walls by
-/// ball, in the order left, right, top, bottom.
+/// Every touching contact of the balls as they stand: pairs ascending (minimum image
+/// across periodic axes), then walls by ball, in the order left, right, top, bottom
+/// (none on a periodic axis).
 pub fn touching_contacts(
     balls: &Balls,
     table: &Table,
@@ -919,22 +957,23 @@ pub fn touching_contacts(
     grid.rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius() + slack, table);
     grid.touching_pairs(&balls.x, &balls.y, &balls.r, slack, pairs);
     out.extend(pairs.iter().map(|&(i, j)| Contact::Pair(i, j)));
+    let walls = [!table.is_periodic(0), !table.is_periodic(1)];
     for i in 0..balls.len() {
         if balls.inv_m[i] == 0.0 {
             continue;
         }
         let (x, y, r) = (balls.x[i], balls.y[i], balls.r[i]);
         let id = i as u32;
-        if x - r <= slack {
+        if walls[0] && x - r <= slack {
             out.push(Contact::Wall(id, Wall::Left));
         }
-        if x + r >= table.width - slack {
+        if walls[0] && x + r >= table.width - slack {
             out.push(Contact::Wall(id, Wall::Right));
         }
-        if y - r <= slack {
+        if walls[1] && y - r <= slack {
             out.push(Contact::Wall(id, Wall::Top));
         }
-        if y + r >= table.height - slack {
+        if walls[1] && y + r >= table.height - slack {
             out.push(Contact::Wall(id, Wall::Bottom));
         }
     }
@@ -953,6 +992,7 @@ impl CollisionModel for Simultaneous {
             pool,
         } = ctx;
         free_flight(balls, physics.gravity, physics.dt);
+        wrap_positions(balls, table);
         touching_contacts(
             balls,
             table,
@@ -960,9 +1000,19 @@ impl CollisionModel for Simultaneous {
             &mut self.pairs,
             &mut self.contacts,
         );
-        let hits = self
-            .solver
-            .resolve(balls, &self.contacts, physics.restitution, pool);
+        self.solver.set_table(table);
+        let hits = if physics.contact_friction.is_active() {
+            self.solver.resolve_rough(
+                balls,
+                &self.contacts,
+                physics.restitution,
+                &physics.contact_friction,
+                pool,
+            )
+        } else {
+            self.solver
+                .resolve(balls, &self.contacts, physics.restitution, pool)
+        };
         self.collisions += hits as u64;
         // Non-finite states are caught by the world after every step, for every model.
         Ok(())
@@ -970,5 +1020,9 @@ impl CollisionModel for Simultaneous {
 
     fn collisions(&self) -> u64 {
         self.collisions
+    }
+
+    fn virial(&self) -> f64 {
+        self.solver.virial()
     }
 }

@@ -22,9 +22,11 @@
 //! parallel) only when some ball may have moved half the skin since the last build:
 //! the step tracks the largest speed, which bounds every ball's displacement.
 
+mod rough;
+
 use rayon::prelude::*;
 
-use super::{CollisionModel, StepContext, StepError};
+use super::{wrap_positions, CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{Grid, ListBlock, NeighbourList};
 use crate::physics::Physics;
@@ -80,6 +82,15 @@ pub struct Spring {
     /// Whether `ax`/`ay` (Verlet) or `prev_ax`/`prev_ay` hold a valid earlier value.
     have_history: bool,
     collisions: u64,
+    /// Pair virial `sum r_ij . f_ij` of each block of the list at the latest
+    /// evaluation, summed in block order so that the total does not depend on threads.
+    block_virial: Vec<f64>,
+    /// That total at the latest evaluation.
+    last_virial: f64,
+    /// Time integral of the pair virial over the steps taken.
+    virial: f64,
+    /// Tangential springs and scratch for contact friction (empty without it).
+    rough: rough::Rough,
 }
 
 /// The constants of the force law, and the walls.
@@ -87,6 +98,11 @@ pub struct Spring {
 struct Law {
     width: f64,
     height: f64,
+    /// Which axes have walls (a periodic axis has none).
+    walls: [bool; 2],
+    /// For minimum images when some axis is periodic.
+    table: Table,
+    periodic: bool,
     k: f64,
     /// Force factor while surfaces separate.
     unload: f64,
@@ -99,6 +115,9 @@ impl Law {
         Law {
             width: table.width,
             height: table.height,
+            walls: [!table.is_periodic(0), !table.is_periodic(1)],
+            table: *table,
+            periodic: table.any_periodic(),
             k: physics.stiffness,
             unload: physics.restitution * physics.restitution,
             gravity: physics.gravity,
@@ -132,8 +151,16 @@ impl Law {
         w: f64,
         pair: (f64, f64),
     ) -> (f64, f64, u64) {
-        let (fwx, bx) = self.wall(x, vx, r, w, self.width);
-        let (fwy, by) = self.wall(y, vy, r, w, self.height);
+        let (fwx, bx) = if self.walls[0] {
+            self.wall(x, vx, r, w, self.width)
+        } else {
+            (0.0, 0)
+        };
+        let (fwy, by) = if self.walls[1] {
+            self.wall(y, vy, r, w, self.height)
+        } else {
+            (0.0, 0)
+        };
         let (fx, fy) = (pair.0 + fwx, pair.1 + fwy);
         let g = if w > 0.0 { 1.0 } else { 0.0 };
         (
@@ -208,12 +235,15 @@ impl<'a> Pairs<'a> {
         first: usize,
         acc: &mut [[f64; 2]],
         out: &mut Vec<PairForce>,
-    ) -> u64 {
+    ) -> (u64, f64) {
         out.clear();
         for &(i, j) in pairs {
             let (iu, ju) = (i as usize, j as usize);
-            let dx = self.x[ju] - self.x[iu];
-            let dy = self.y[ju] - self.y[iu];
+            let mut dx = self.x[ju] - self.x[iu];
+            let mut dy = self.y[ju] - self.y[iu];
+            if self.law.periodic {
+                (dx, dy) = self.law.table.min_image(dx, dy);
+            }
             let reach = if UNIFORM {
                 reach
             } else {
@@ -239,6 +269,9 @@ impl<'a> Pairs<'a> {
             });
         }
         let mut began = 0;
+        // Sum of r_ij . f_ij: the force f on j, at (dx, dy) from i, dotted with that
+        // vector (positive when the pair repels).
+        let mut virial = 0.0;
         for c in out.iter_mut() {
             let (iu, ju) = (c.i as usize, c.j as usize);
             let (reach, w) = if UNIFORM {
@@ -247,6 +280,7 @@ impl<'a> Pairs<'a> {
                 (self.r[iu] + self.r[ju], self.inv_m[iu] + self.inv_m[ju])
             };
             let (f, b) = self.contact(iu, ju, c.fx, c.fy, reach, w);
+            virial += c.fx * f.0 + c.fy * f.1;
             (c.fx, c.fy) = f;
             began += b;
             let a = &mut acc[iu - first];
@@ -257,7 +291,7 @@ impl<'a> Pairs<'a> {
                 a[1] += f.1;
             }
         }
-        began
+        (began, virial)
     }
 
     /// The force on `j` of an overlapping pair `i < j` (`j` seen from `i` at `(dx, dy)`),
@@ -292,7 +326,10 @@ impl<'a> Pairs<'a> {
 
     /// Spring energy of one pair (`i < j`), scaled as the force is.
     fn energy(&self, i: usize, j: usize) -> f64 {
-        let (dx, dy) = (self.x[j] - self.x[i], self.y[j] - self.y[i]);
+        let (dx, dy) = self
+            .law
+            .table
+            .min_image(self.x[j] - self.x[i], self.y[j] - self.y[i]);
         let reach = self.r[i] + self.r[j];
         let d = dx.hypot(dy);
         if d >= reach {
@@ -313,7 +350,13 @@ impl<'a> Pairs<'a> {
         let law = &self.law;
         let (xi, yi, ri) = (self.x[i], self.y[i], self.r[i]);
         let mut e = 0.0;
-        for (p, v, size) in [(xi, self.vx[i], law.width), (yi, self.vy[i], law.height)] {
+        for (axis, (p, v, size)) in [(xi, self.vx[i], law.width), (yi, self.vy[i], law.height)]
+            .into_iter()
+            .enumerate()
+        {
+            if !law.walls[axis] {
+                continue;
+            }
             let (low, high) = (ri - p, p + ri - size);
             if low > 0.0 {
                 e += 0.5 * law.k * low * low * if v > 0.0 { law.unload } else { 1.0 };
@@ -424,6 +467,10 @@ impl Spring {
             prev_ay: Vec::new(),
             have_history: false,
             collisions: 0,
+            block_virial: Vec::new(),
+            last_virial: 0.0,
+            virial: 0.0,
+            rough: rough::Rough::default(),
         }
     }
 
@@ -471,18 +518,22 @@ impl Spring {
             (Some(r), Some(w)) => Some((r, w)),
             _ => None,
         };
-        let detect = |(b, ((block, out), acc)): (usize, DetectBlock)| {
+        self.block_virial.resize(blocks.len(), 0.0);
+        let detect = |(b, (((block, out), acc), virial)): (usize, (DetectBlock, &mut f64))| {
             let first = b * bl;
-            match uniform {
+            let (began, v) = match uniform {
                 Some((r, w)) => pairs.detect::<true>(block.pairs(), r + r, w, first, acc, out),
                 None => pairs.detect::<false>(block.pairs(), 0.0, 0.0, first, acc, out),
-            }
+            };
+            *virial = v;
+            began
         };
         let began = match pool {
             None => blocks
                 .iter()
                 .zip(self.contacts.iter_mut())
                 .zip(self.pair_f.chunks_mut(bl))
+                .zip(self.block_virial.iter_mut())
                 .enumerate()
                 .map(detect)
                 .sum(),
@@ -491,11 +542,13 @@ impl Spring {
                     .par_iter()
                     .zip(self.contacts.par_iter_mut())
                     .zip(self.pair_f.par_chunks_mut(bl))
+                    .zip(self.block_virial.par_iter_mut())
                     .enumerate()
                     .map(detect)
                     .sum()
             }),
         };
+        self.last_virial = self.block_virial.iter().sum();
         if !cross {
             return began;
         }
@@ -568,7 +621,13 @@ impl Spring {
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
     ) -> Result<u64, ()> {
-        let began = self.pair_forces(balls, table, physics, pool, false);
+        // Pass 2 is folded into pass 3 block by block (see `incoming`) because a block's
+        // pairs reach only a few blocks ahead; across a periodic edge the first rows
+        // pair with the last, which would make every block scan nearly all the earlier
+        // blocks' contacts: there the serial pass 2 (the same sums in the same order)
+        // costs one pass over the contacts instead.
+        let cross = table.any_periodic();
+        let began = self.pair_forces(balls, table, physics, pool, cross);
         let law = Law::new(table, physics);
         let uniform = match (self.list.uniform_radius(), self.uniform_inv_m) {
             (Some(r), Some(w)) => Some((r, w)),
@@ -581,23 +640,32 @@ impl Spring {
             vy,
             r,
             inv_m,
+            ix,
+            iy,
             ..
         } = balls;
         let (r, inv_m) = (&r[..], &inv_m[..]);
         let (list, contacts) = (&self.list, &self.contacts[..]);
-        let run = |(b, (((xy, v), f), (r, w))): (usize, BallsBlock)| {
-            incoming(list, contacts, b, f);
+        type Images<'a> = (&'a mut [i64], &'a mut [i64]);
+        let run = |(b, ((((xy, v), f), (r, w)), img)): (usize, (BallsBlock, Images))| {
+            if !cross {
+                incoming(list, contacts, b, f);
+            }
             let block = BallBlock {
-                x: xy.0,
-                y: xy.1,
+                x: &mut *xy.0,
+                y: &mut *xy.1,
                 vx: v.0,
                 vy: v.1,
                 pair_f: f,
             };
-            match uniform {
+            let out = match uniform {
                 Some(u) => kick_drift::<true>(&law, block, r, w, u),
                 None => kick_drift::<false>(&law, block, r, w, (0.0, 0.0)),
-            }
+            };
+            // Wrapped here, block by block while the positions are still in cache,
+            // rather than in a pass of its own over all balls.
+            table.wrap_all(xy.0, xy.1, img.0, img.1);
+            out
         };
         let bl = self.list.block_len();
         let (began_walls, v2max, finite) = match pool {
@@ -607,6 +675,7 @@ impl Spring {
                 .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
                 .zip(self.pair_f.chunks_mut(bl))
                 .zip(r.chunks(bl).zip(inv_m.chunks(bl)))
+                .zip(ix.chunks_mut(bl).zip(iy.chunks_mut(bl)))
                 .enumerate()
                 .map(run)
                 .fold((0, 0.0, true), join),
@@ -616,6 +685,7 @@ impl Spring {
                     .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
                     .zip(self.pair_f.par_chunks_mut(bl))
                     .zip(r.par_chunks(bl).zip(inv_m.par_chunks(bl)))
+                    .zip(ix.par_chunks_mut(bl).zip(iy.par_chunks_mut(bl)))
                     .enumerate()
                     .map(run)
                     .reduce(|| (0, 0.0, true), join)
@@ -625,6 +695,7 @@ impl Spring {
             return Err(());
         }
         self.list.moved(law.dt * v2max.sqrt());
+        self.virial += law.dt * self.last_virial;
         // Rebuilt now rather than at the next step's start (the same work): between
         // steps the list is always current, so the contact energy of the diagnostics
         // never needs a grid of its own.
@@ -657,6 +728,14 @@ impl CollisionModel for Spring {
         };
         // The largest squared displacement of any ball in this step.
         let mut step2: f64 = 0.0;
+        if physics.contact_friction.is_active() {
+            // The physics check allows only the semi-implicit Euler step here.
+            let began = self
+                .step_rough(balls, table, physics, pool)
+                .map_err(|_| unstable())?;
+            self.collisions += began;
+            return Ok(());
+        }
         let began = match physics.integrator {
             Integrator::SemiImplicitEuler => {
                 let began = self
@@ -743,17 +822,23 @@ impl CollisionModel for Spring {
             }
         };
         self.collisions += began;
+        self.virial += dt * self.last_virial;
         self.list.moved(step2.sqrt());
         if balls.x.iter().chain(&balls.y).any(|v| !v.is_finite()) {
             return Err(unstable());
         }
+        wrap_positions(balls, table);
         self.refresh_list(balls, table, pool);
         Ok(())
     }
 
     fn contact_energy(&self, balls: &Balls, table: &Table, physics: &Physics) -> f64 {
         let pairs = Pairs::new(balls, Law::new(table, physics));
-        let walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
+        let mut walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
+        if physics.contact_friction.is_active() {
+            // The tangential springs, loaded as the last step left them.
+            walls += self.rough.energy(physics);
+        }
         if self.list.is_current(balls.len()) {
             // Every overlapping pair is listed: no need to bin the balls again.
             return walls
@@ -778,6 +863,10 @@ impl CollisionModel for Spring {
 
     fn collisions(&self) -> u64 {
         self.collisions
+    }
+
+    fn virial(&self) -> f64 {
+        self.virial
     }
 
     fn invalidate(&mut self) {

@@ -35,6 +35,9 @@ pub struct Cells {
     /// Singly linked: a cell holds a ball or two, so unlinking walks its short list
     /// instead of keeping a fourth array per ball.
     next: Vec<u32>,
+    /// Periodic axes (x, y): there the grid wraps around, the last cell's neighbour
+    /// being the first.
+    pub periodic: [bool; 2],
     /// The cell each ball is filed under. It changes only when the ball's crossing
     /// event fires, so round-off can leave a ball a hair outside its cell; the margin
     /// on the cell size keeps neighbours neighbours all the same.
@@ -55,6 +58,18 @@ impl Cells {
         }
         self.nx = ((table.width / reach).floor() as usize).clamp(1, 1 << 20);
         self.ny = ((table.height / reach).floor() as usize).clamp(1, 1 << 20);
+        // A periodic axis needs at least four cells, so that the column (row) that
+        // becomes a neighbour on a crossing is never one already next to the ball, and
+        // neighbours are always less than half a side apart (their minimum image is the
+        // one that collides). `Table::min_periodic_side` guarantees four diameters fit.
+        let diameter = 2.0 * r_max * (1.0 + 1e-6);
+        self.periodic = [table.is_periodic(0), table.is_periodic(1)];
+        if self.periodic[0] && self.nx < 4 {
+            self.nx = ((table.width / diameter).floor() as usize).clamp(1, 4);
+        }
+        if self.periodic[1] && self.ny < 4 {
+            self.ny = ((table.height / diameter).floor() as usize).clamp(1, 4);
+        }
         self.cw = table.width / self.nx as f64;
         self.ch = table.height / self.ny as f64;
         self.head.clear();
@@ -121,16 +136,67 @@ impl Cells {
         }
     }
 
-    /// The neighbour of cell `c` in direction `d`, if inside the grid.
+    /// The neighbour of cell `c` in direction `d`, if inside the grid (on a periodic
+    /// axis there always is one: past the last cell comes the first).
     pub fn step(&self, c: u32, d: Dir) -> Option<u32> {
         let (cx, cy) = self.coords(c);
         let (nx, ny) = match d {
-            Dir::Left => (cx.checked_sub(1)?, cy),
-            Dir::Right => (cx + 1, cy),
-            Dir::Up => (cx, cy.checked_sub(1)?),
-            Dir::Down => (cx, cy + 1),
+            Dir::Left => (self.back(cx, self.nx, 0)?, cy),
+            Dir::Right => (self.ahead(cx, self.nx, 0)?, cy),
+            Dir::Up => (cx, self.back(cy, self.ny, 1)?),
+            Dir::Down => (cx, self.ahead(cy, self.ny, 1)?),
         };
-        (nx < self.nx && ny < self.ny).then_some((ny * self.nx + nx) as u32)
+        Some((ny * self.nx + nx) as u32)
+    }
+
+    /// Whether leaving cell `c` in direction `d` crosses a periodic edge of the table:
+    /// the ball then re-enters at the other side.
+    pub fn wraps(&self, c: u32, d: Dir) -> bool {
+        let (cx, cy) = self.coords(c);
+        match d {
+            Dir::Left => self.periodic[0] && cx == 0,
+            Dir::Right => self.periodic[0] && cx + 1 == self.nx,
+            Dir::Up => self.periodic[1] && cy == 0,
+            Dir::Down => self.periodic[1] && cy + 1 == self.ny,
+        }
+    }
+
+    /// The cell before `c` on an axis of `n` cells (wrapping if that axis is periodic).
+    #[inline]
+    fn back(&self, c: usize, n: usize, axis: usize) -> Option<usize> {
+        match c.checked_sub(1) {
+            Some(b) => Some(b),
+            None => self.periodic[axis].then_some(n - 1),
+        }
+    }
+
+    /// The cell after `c` on an axis of `n` cells (wrapping if that axis is periodic).
+    #[inline]
+    fn ahead(&self, c: usize, n: usize, axis: usize) -> Option<usize> {
+        if c + 1 < n {
+            Some(c + 1)
+        } else if self.periodic[axis] {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The distinct cells `c - 1, c, c + 1` along one axis, clamped at walls, wrapped
+    /// on a periodic axis; and how many there are.
+    #[inline]
+    fn around(&self, c: usize, n: usize, axis: usize) -> ([usize; 3], usize) {
+        if self.periodic[axis] && n >= 3 {
+            let lo = if c == 0 { n - 1 } else { c - 1 };
+            let hi = if c + 1 == n { 0 } else { c + 1 };
+            ([lo, c, hi], 3)
+        } else if self.periodic[axis] {
+            ([0, 1, 0], n)
+        } else {
+            let lo = c.saturating_sub(1);
+            let hi = (c + 1).min(n - 1);
+            ([lo, lo + 1, lo + 2], hi - lo + 1)
+        }
     }
 
     #[inline]
@@ -146,6 +212,16 @@ impl Cells {
     #[inline]
     pub fn for_block(&self, c: u32, mut f: impl FnMut(usize)) {
         let (cx, cy) = self.coords(c);
+        if self.periodic != [false, false] {
+            let (xs, nxs) = self.around(cx, self.nx, 0);
+            let (ys, nys) = self.around(cy, self.ny, 1);
+            for &gy in &ys[..nys] {
+                for &gx in &xs[..nxs] {
+                    self.for_cell(gx, gy, &mut f);
+                }
+            }
+            return;
+        }
         for gy in cy.saturating_sub(1)..=(cy + 1).min(self.ny - 1) {
             for gx in cx.saturating_sub(1)..=(cx + 1).min(self.nx - 1) {
                 self.for_cell(gx, gy, &mut f);
@@ -157,6 +233,23 @@ impl Cells {
     /// three cells that just became neighbours (the row or column beyond `c`).
     pub fn for_new_strip(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
         let (cx, cy) = self.coords(c);
+        if self.periodic != [false, false] {
+            // The strip one beyond `c`, wrapped; its cross-range wrapped too.
+            let (strip, across) = match d {
+                Dir::Left => (self.back(cx, self.nx, 0), self.around(cy, self.ny, 1)),
+                Dir::Right => (self.ahead(cx, self.nx, 0), self.around(cy, self.ny, 1)),
+                Dir::Up => (self.back(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+                Dir::Down => (self.ahead(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+            };
+            let Some(g) = strip else { return };
+            for &h in &across.0[..across.1] {
+                match d {
+                    Dir::Left | Dir::Right => self.for_cell(g, h, &mut f),
+                    Dir::Up | Dir::Down => self.for_cell(h, g, &mut f),
+                }
+            }
+            return;
+        }
         match d {
             Dir::Left | Dir::Right => {
                 let gx = if d == Dir::Left {
@@ -205,7 +298,12 @@ impl Cells {
                 cy as f64 * self.ch,
                 (cy + 1) as f64 * self.ch,
             ],
-            [cx > 0, cx + 1 < self.nx, cy > 0, cy + 1 < self.ny],
+            [
+                cx > 0 || self.periodic[0],
+                cx + 1 < self.nx || self.periodic[0],
+                cy > 0 || self.periodic[1],
+                cy + 1 < self.ny || self.periodic[1],
+            ],
         )
     }
 }

@@ -32,7 +32,13 @@ impl Event {
             }
             let (x, y, r) = (self.audit_x[i], self.audit_y[i], b.r[i]);
             let (w, h) = (self.table.width, self.table.height);
-            let depth = (r - x).max(x - (w - r)).max(r - y).max(y - (h - r));
+            let mut depth = f64::NEG_INFINITY;
+            if !self.table.is_periodic(0) {
+                depth = depth.max(r - x).max(x - (w - r));
+            }
+            if !self.table.is_periodic(1) {
+                depth = depth.max(r - y).max(y - (h - r));
+            }
             worst = worst.max(depth / r);
         }
         self.audit_grid.rebuild(
@@ -53,8 +59,11 @@ impl Event {
             if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
                 continue;
             }
-            let d = (self.audit_x[j] - self.audit_x[i]).hypot(self.audit_y[j] - self.audit_y[i]);
-            let depth = b.r[i] + b.r[j] - d;
+            let (dx, dy) = self.table.min_image(
+                self.audit_x[j] - self.audit_x[i],
+                self.audit_y[j] - self.audit_y[i],
+            );
+            let depth = b.r[i] + b.r[j] - dx.hypot(dy);
             worst = worst.max(depth / b.r[i].min(b.r[j]));
         }
         self.worst_overlap = worst;
@@ -98,6 +107,8 @@ impl Event {
             let u = self.undo[k];
             let i = u.i as usize;
             (b.x[i], b.y[i], b.vx[i], b.vy[i]) = (u.x, u.y, u.vx, u.vy);
+            (b.ix[i], b.iy[i]) = (u.ix, u.iy);
+            (b.angle[i], b.omega[i]) = (u.angle, u.omega);
             self.t[i] = u.t;
             self.rest[i] = u.rest;
         }

@@ -73,7 +73,7 @@ use super::simultaneous::ContactSolver;
 use super::{CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
-use crate::physics::Physics;
+use crate::physics::{ContactFriction, Physics};
 use crate::scenario::Friction;
 use crate::scenario::ModelKind;
 use crate::table::Table;
@@ -123,6 +123,10 @@ const PARTNERS_OVERFLOW: u8 = u8::MAX;
 struct Undo {
     i: u32,
     rest: u8,
+    ix: i64,
+    iy: i64,
+    angle: f64,
+    omega: f64,
     t: f64,
     x: f64,
     y: f64,
@@ -173,6 +177,8 @@ pub struct Event {
     eps_t: f64,
     tc: f64,
     restitution: f64,
+    /// Friction at the contacts (rough disks); off: the smooth collisions, untouched.
+    friction: ContactFriction,
     gravity: [f64; 2],
     table: Table,
     r_min: f64,
@@ -180,6 +186,9 @@ pub struct Event {
     v2_max: f64,
     serial: u32,
     needs_rebuild: bool,
+    /// The pending rebuild continues from balls that were read (as a run resumed from
+    /// a state file would begin): it forgets the collapse guard's memory as well.
+    resumed: bool,
 
     // Scratch, kept to avoid allocating inside a step.
     group_events: Vec<Ev>,
@@ -201,6 +210,9 @@ pub struct Event {
     events: u64,
     crossings: u64,
     worst_overlap: f64,
+    /// Sum of `r_ij . J_ij` over the pair collisions resolved two balls at a time (the
+    /// contact solver keeps its own for groups).
+    pair_virial: f64,
 }
 
 impl Event {
@@ -233,12 +245,14 @@ impl Event {
             eps_t: 0.0,
             tc: 0.0,
             restitution: 1.0,
+            friction: ContactFriction::NONE,
             gravity: [0.0, 0.0],
             table: *table,
             r_min: 0.0,
             v2_max: 0.0,
             serial: 0,
             needs_rebuild: true,
+            resumed: true,
             group_events: Vec::new(),
             cand: Vec::new(),
             involved: Vec::new(),
@@ -255,6 +269,7 @@ impl Event {
             events: 0,
             crossings: 0,
             worst_overlap: 0.0,
+            pair_virial: 0.0,
         })
     }
 
@@ -337,6 +352,11 @@ impl Event {
             b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
             b.vx[i] += gx * tau;
             b.vy[i] += gy * tau;
+            // The ball turns with its own clock (free of torque between collisions);
+            // without contact friction the world turns it once per interval instead.
+            if self.friction.is_active() {
+                b.angle[i] += b.omega[i] * tau;
+            }
         }
         self.t[i] = t;
     }
@@ -362,12 +382,14 @@ impl Event {
         self.gravity = physics.gravity;
         self.table = *table;
         self.restitution = physics.restitution;
+        self.friction = physics.contact_friction;
         self.tc = TC_FRACTION * dt;
 
         // Friction changed the velocities of (nearly) every moving ball after the last
         // step: every prediction of a changed ball is void, so all are redone.
         if !matches!(physics.friction, Friction::None) {
             self.needs_rebuild = true;
+            self.resumed = false;
         }
         if self.needs_rebuild {
             // The balls come from outside: check them, and measure them afresh.
@@ -394,7 +416,15 @@ impl Event {
         let v_est = 2.0 * self.v2_max.sqrt() + g * dt;
 
         let rebase = v_est > 0.0 && self.step_start * v_est > REBASE_AFTER * self.r_min;
-        if !self.needs_rebuild && rebase {
+        if self.needs_rebuild {
+            // A rebuild restarts the epoch at the start of this interval, before the
+            // interval's end is computed: `0 + dt` exactly, as in a run resumed here.
+            let shift = self.step_start;
+            for t in &mut self.t_last {
+                *t -= shift;
+            }
+            self.step_start = 0.0;
+        } else if rebase {
             self.rebase();
         }
         self.horizon = self.step_start + dt;
@@ -463,12 +493,9 @@ impl Event {
         self.t.resize(n, 0.0);
         self.counter.clear();
         self.counter.resize(n, 0);
-        if same_balls {
-            // Keep the collapse guard's memory across friction rebuilds.
-            for t in &mut self.t_last {
-                *t -= shift;
-            }
-        } else {
+        // The collapse guard's memory is kept across friction rebuilds (its times moved
+        // to the new epoch by `prepare`), forgotten when the balls were read or replaced.
+        if !same_balls || self.resumed {
             self.t_last.clear();
             self.t_last.resize(n, f64::NEG_INFINITY);
             self.quick.clear();
@@ -557,14 +584,41 @@ impl Event {
     }
 
     /// A ball has left its cell: file it in the next one and predict its collisions with
-    /// the balls that have just become neighbours.
-    fn cross(&mut self, b: &Balls, ev: Ev) {
+    /// the balls that have just become neighbours. Leaving through a periodic edge, the
+    /// ball re-enters at the other side: its whole trajectory shifts by one side (the
+    /// stored state, at its own time, moves; its velocity and predictions, which use
+    /// minimum images, stand) and its image count records the crossing.
+    fn cross(&mut self, b: &mut Balls, ev: Ev) {
         self.crossings += 1;
         let i = ev.i as usize;
         let dir = match ev.kind() {
             Kind::Cross(d) => Dir::from_index(d),
             _ => return,
         };
+        if self.cells.wraps(self.cells.cell_of(i), dir) {
+            // Remembered for a failed step (the oldest record of a ball wins).
+            self.undo.push(Undo {
+                i: i as u32,
+                rest: self.rest[i],
+                ix: b.ix[i],
+                iy: b.iy[i],
+                angle: b.angle[i],
+                omega: b.omega[i],
+                t: self.t[i],
+                x: b.x[i],
+                y: b.y[i],
+                vx: b.vx[i],
+                vy: b.vy[i],
+            });
+            let (w, h) = (self.table.width, self.table.height);
+            match dir {
+                Dir::Left => (b.x[i], b.ix[i]) = (b.x[i] + w, b.ix[i] - 1),
+                Dir::Right => (b.x[i], b.ix[i]) = (b.x[i] - w, b.ix[i] + 1),
+                Dir::Up => (b.y[i], b.iy[i]) = (b.y[i] + h, b.iy[i] - 1),
+                Dir::Down => (b.y[i], b.iy[i]) = (b.y[i] - h, b.iy[i] + 1),
+            }
+        }
+        let b = &*b;
         if let Some(c) = self.cells.step(self.cells.cell_of(i), dir) {
             self.cells.move_to(i, c);
             self.nbrs.clear();
@@ -707,6 +761,12 @@ impl CollisionModel for Event {
         for i in 0..balls.len() {
             self.advance(balls, i, now);
         }
+        // What is read may be written to a state file and resumed: the next step starts
+        // afresh from exactly these balls (epoch, predictions, collapse-guard memory), as
+        // the resumed run will, so that both continue bit for bit. The cost, O(N)
+        // predictions, falls on reads, never on steps that sample nothing.
+        self.needs_rebuild = true;
+        self.resumed = true;
     }
 
     fn failed_step_restores(&self) -> bool {
@@ -715,6 +775,10 @@ impl CollisionModel for Event {
 
     fn collisions(&self) -> u64 {
         self.collisions
+    }
+
+    fn virial(&self) -> f64 {
+        self.pair_virial + self.solver.virial()
     }
 
     fn event_count(&self) -> Option<u64> {

@@ -6,6 +6,8 @@
 use super::super::simultaneous::{resolve_contacts, ContactSolver};
 use super::super::{Contact, Wall};
 use crate::balls::Balls;
+use crate::contact;
+use crate::physics::ContactFriction;
 use crate::table::Table;
 
 /// A ball's acceleration: none for a kinematic ball; gravity for a flying one, less the
@@ -59,8 +61,20 @@ pub(super) fn settle(
     }
 }
 
+/// Whether the table has wall `w` (a periodic axis has none).
+#[inline]
+pub(super) fn has_wall(table: &Table, w: Wall) -> bool {
+    match w {
+        Wall::Left | Wall::Right => !table.is_periodic(0),
+        Wall::Top | Wall::Bottom => !table.is_periodic(1),
+    }
+}
+
 /// Whether ball `i` touches wall `w`, within a billionth of its radius.
 pub(super) fn touches_wall(b: &Balls, table: &Table, i: usize, w: Wall) -> bool {
+    if !has_wall(table, w) {
+        return false;
+    }
     let (x, y, r) = (b.x[i], b.y[i], b.r[i]);
     let gap = match w {
         Wall::Left => x - r,
@@ -78,8 +92,8 @@ pub(super) fn wall_from_index(k: usize) -> Wall {
 
 /// Normal relative velocity of `j` with respect to `i` is negative: they approach.
 #[inline]
-pub(super) fn approaching_pair(b: &Balls, i: usize, j: usize) -> bool {
-    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+pub(super) fn approaching_pair(b: &Balls, table: &Table, i: usize, j: usize) -> bool {
+    let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let (dvx, dvy) = (b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]);
     dx * dvx + dy * dvy < 0.0
 }
@@ -90,10 +104,18 @@ pub(super) fn approaching_wall(b: &Balls, i: usize, w: Wall) -> bool {
     b.vx[i] * nx + b.vy[i] * ny < 0.0
 }
 
-/// The two-ball collision along the line of centres, with inverse masses so that a
-/// kinematic ball is an infinite mass. Returns whether an impulse was applied.
-pub(super) fn collide_pair(b: &mut Balls, i: usize, j: usize, e: f64) -> bool {
-    let (dx, dy) = (b.x[j] - b.x[i], b.y[j] - b.y[i]);
+/// The two-ball collision along the line of centres (minimum image), with inverse
+/// masses so that a kinematic ball is an infinite mass. Returns whether an impulse was
+/// applied; adds its `r_ij . J_ij` to `virial`.
+pub(super) fn collide_pair(
+    b: &mut Balls,
+    table: &Table,
+    i: usize,
+    j: usize,
+    e: f64,
+    virial: &mut f64,
+) -> bool {
+    let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let d = (dx * dx + dy * dy).sqrt();
     let (wi, wj) = (b.inv_m[i], b.inv_m[j]);
     if d == 0.0 || wi + wj == 0.0 {
@@ -109,7 +131,42 @@ pub(super) fn collide_pair(b: &mut Balls, i: usize, j: usize, e: f64) -> bool {
     b.vy[i] -= ny * k * wi;
     b.vx[j] += nx * k * wj;
     b.vy[j] += ny * k * wj;
+    // i (at -d n from j) receives -k n: r_ij . J_ij = k d.
+    *virial += k * d;
     true
+}
+
+/// [`collide_pair`] for rough disks: the impulse of [`contact::rough_impulse`], exact
+/// at the contact point, spins included (minimum image; the normal impulse times the
+/// distance goes into the virial).
+fn collide_pair_rough(
+    b: &mut Balls,
+    table: &Table,
+    i: usize,
+    j: usize,
+    e: f64,
+    f: &ContactFriction,
+    virial: &mut f64,
+) -> u64 {
+    let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+    let d = (dx * dx + dy * dy).sqrt();
+    if d == 0.0 || b.inv_m[i] + b.inv_m[j] == 0.0 {
+        return 0;
+    }
+    let c = contact::collide_pair_rough(b, i, j, [dx / d, dy / d], e, f);
+    *virial += c.j_n * d;
+    u64::from(c.j_n > 0.0)
+}
+
+/// [`collide_wall`] for rough disks (the wall's normal into the table, reversed, is the
+/// contact normal from the ball into the wall).
+fn collide_wall_rough(b: &mut Balls, i: usize, w: Wall, e: f64, f: &ContactFriction) -> u64 {
+    if b.inv_m[i] == 0.0 {
+        return 0;
+    }
+    let [nx, ny] = w.normal();
+    let c = contact::collide_wall_rough(b, i, [-nx, -ny], e, f);
+    u64::from(c.j_n > 0.0)
 }
 
 /// `v_n' = -e v_n` for a ball moving into a wall.
@@ -133,10 +190,23 @@ pub(super) fn resolve_cluster(
     table: &Table,
     contacts: &[Contact],
     e: f64,
+    friction: &ContactFriction,
     solver: &mut ContactSolver,
+    pair_virial: &mut f64,
 ) -> u64 {
+    if friction.is_active() {
+        return match *contacts {
+            [Contact::Pair(i, j)] => {
+                collide_pair_rough(b, table, i as usize, j as usize, e, friction, pair_virial)
+            }
+            [Contact::Wall(i, w)] => collide_wall_rough(b, i as usize, w, e, friction),
+            _ => solver.resolve_rough(b, contacts, e, friction, None) as u64,
+        };
+    }
     match *contacts {
-        [Contact::Pair(i, j)] => collide_pair(b, i as usize, j as usize, e) as u64,
+        [Contact::Pair(i, j)] => {
+            collide_pair(b, table, i as usize, j as usize, e, pair_virial) as u64
+        }
         [Contact::Wall(i, w)] => collide_wall(b, i as usize, w, e) as u64,
         _ => resolve_contacts(b, table, contacts, e, solver) as u64,
     }

@@ -2,7 +2,7 @@
 //! computed from the balls' stored states and local times without moving anything.
 
 use super::cells::{Cells, Dir};
-use super::motion::accel_of;
+use super::motion::{accel_of, has_wall};
 use super::queue::{Ev, CROSS, WALL};
 use super::{times, MAX_PARTNERS, PARTNERS_OVERFLOW};
 use crate::balls::Balls;
@@ -109,7 +109,10 @@ impl Kin<'_> {
             return None;
         }
         let sj = self.state(j, now);
-        let p = [sj[0] - si[0], sj[1] - si[1]];
+        // Neighbouring cells are under half a periodic side apart, so the minimum image
+        // is the one that can collide.
+        let (px, py) = self.table.min_image(sj[0] - si[0], sj[1] - si[1]);
+        let p = [px, py];
         let v = [sj[2] - si[2], sj[3] - si[3]];
         let sigma = b.r[i] + b.r[j];
         let tau = if linear {
@@ -142,8 +145,10 @@ impl Kin<'_> {
         let (w, h) = (self.table.width, self.table.height);
         if self.flat {
             // Straight lines: only the wall ahead on each axis can be met.
-            let ex = linear_exit(vx, x - r, w - r - x, [true, true]);
-            let ey = linear_exit(vy, y - r, h - r - y, [true, true]);
+            let walls_x = !self.table.is_periodic(0);
+            let walls_y = !self.table.is_periodic(1);
+            let ex = linear_exit(vx, x - r, w - r - x, [walls_x, walls_x]);
+            let ey = linear_exit(vy, y - r, h - r - y, [walls_y, walls_y]);
             let (tau, axis, hi) = earlier(ex, ey)?;
             let wall = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]][axis][hi as usize];
             return Some(Ev {
@@ -165,7 +170,7 @@ impl Kin<'_> {
         ];
         let mut best: Option<(f64, Wall)> = None;
         for (wall, a, b, c) in gaps {
-            if self.rest[i] & (1 << wall as u8) != 0 {
+            if self.rest[i] & (1 << wall as u8) != 0 || !has_wall(self.table, wall) {
                 continue;
             }
             if let Some(tau) = times::first_exit(a, b, c) {

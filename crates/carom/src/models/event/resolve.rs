@@ -36,6 +36,10 @@ impl Event {
                 self.undo.push(Undo {
                     i: i as u32,
                     rest: self.rest[i],
+                    ix: b.ix[i],
+                    iy: b.iy[i],
+                    angle: b.angle[i],
+                    omega: b.omega[i],
                     t: self.t[i],
                     x: b.x[i],
                     y: b.y[i],
@@ -53,7 +57,7 @@ impl Event {
             let i = e.i as usize;
             match e.kind() {
                 Kind::Pair(j) => {
-                    if approaching_pair(b, i, j) {
+                    if approaching_pair(b, &self.table, i, j) {
                         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
                         self.contacts.push(Contact::Pair(lo as u32, hi as u32));
                     }
@@ -146,7 +150,9 @@ impl Event {
                 &self.table,
                 &self.contacts[start..end],
                 e,
+                &self.friction,
                 &mut self.solver,
+                &mut self.pair_virial,
             );
             start = end;
         }

@@ -1,9 +1,76 @@
-//! `--set KEY=VALUE` (and `--model`, `--dt`): edits of the scenario document before it
-//! is turned into a scenario. TOML scenarios are edited as `toml::Value`, JSON ones as
+//! Overrides (the command line's `--set KEY=VALUE`, `--model`, `--dt`; the Python
+//! package's `overrides=`): edits of the scenario document before it is turned into a
+//! scenario. TOML scenarios are edited as `toml::Value`, JSON ones as
 //! `serde_json::Value`, so each keeps its own value range (JSON's 64-bit unsigned
-//! integers, TOML's `nan`).
+//! integers, TOML's `nan`). Every front end goes through here, so an override means the
+//! same thing and fails with the same message wherever it is given.
 
-use carom::parse::PathSeg;
+use crate::parse::{field_path, PathSeg};
+use crate::scenario::ModelKind;
+
+/// One edit of the scenario: the value to put at a dotted path, and how the user wrote
+/// it (`--set balls.2.vx=3`), to name it in errors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Override {
+    pub label: String,
+    pub path: Vec<PathSeg>,
+    pub value: toml::Value,
+}
+
+impl Override {
+    /// `physics.model = m`, as `--model` sets it.
+    pub fn model(m: ModelKind) -> Override {
+        Override {
+            label: format!("--model {}", m.name()),
+            path: field_path("physics.model"),
+            value: toml::Value::String(m.name().to_string()),
+        }
+    }
+
+    /// `physics.dt = dt`, as `--dt` sets it.
+    pub fn dt(dt: f64) -> Override {
+        Override {
+            label: format!("--dt {dt}"),
+            path: field_path("physics.dt"),
+            value: toml::Value::Float(dt),
+        }
+    }
+
+    /// `KEY=VALUE` as `--set` takes it: VALUE is a TOML value if it reads as one
+    /// (`3`, `0.5`, `true`, `[1, 2]`), else the text itself as a string
+    /// (`physics.model=spring`).
+    pub fn parse(s: &str) -> Result<Override, String> {
+        let (key, value) = s
+            .split_once('=')
+            .ok_or_else(|| "expected KEY=VALUE (e.g. physics.stiffness=10)".to_string())?;
+        let mut o = Override::with_value(key, value_of_text(value.trim()))?;
+        o.label = format!("--set {s}");
+        Ok(o)
+    }
+
+    /// `KEY` set to an already typed value; labelled as the equivalent `--set`.
+    pub fn with_value(key: &str, value: toml::Value) -> Result<Override, String> {
+        let key = key.trim();
+        if key.is_empty() || key.split('.').any(str::is_empty) {
+            return Err(format!("'{key}' is not a dotted path (e.g. balls.0.vx)"));
+        }
+        Ok(Override {
+            label: format!("--set {key}={value}"),
+            path: field_path(key),
+            value,
+        })
+    }
+}
+
+/// A TOML value if the text is one, else the text as a string.
+pub fn value_of_text(text: &str) -> toml::Value {
+    match format!("v = {text}").parse::<toml::Table>() {
+        Ok(mut t) => t
+            .remove("v")
+            .unwrap_or_else(|| toml::Value::String(text.to_string())),
+        Err(_) => toml::Value::String(text.to_string()),
+    }
+}
 
 /// The path as errors name fields: `balls[2].vx`.
 pub fn path_name(path: &[PathSeg]) -> String {
@@ -173,7 +240,6 @@ pub fn toml_to_json(v: &toml::Value) -> Result<serde_json::Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use carom::parse::field_path;
 
     fn doc() -> toml::Value {
         toml::Value::Table(

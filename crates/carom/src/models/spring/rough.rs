@@ -1,0 +1,567 @@
+//! Contact friction in the spring model: a tangential spring at every contact
+//! (Cundall and Strack's model, in 2D), capped by Coulomb.
+//!
+//! Each contact carries a tangential stretch `xi`, the slip of its contact point
+//! integrated over the contact's life: `xi += u_t dt`, with `u_t` the tangential
+//! velocity of ball `i`'s surface against ball `j`'s (`contact`'s conventions, spins
+//! included). The spring pushes `i` with `f_t = -k_t xi` along the tangent `t` (and `j`
+//! with the opposite force), and both balls feel the torque `r f_t`. When `|f_t|`
+//! exceeds `mu` times the normal force the contact slides: the force is held at the cap
+//! and the stretch set back to `|xi| = mu f_n / k_t`, so that the spring stores only
+//! what it can give back. In 2D the tangent is a single direction, so `xi` is a scalar
+//! and follows the contact as it turns without any rotation of the history. A contact
+//! that stops overlapping forgets its stretch. Wall contacts see the wall at rest.
+//!
+//! The history lives with the neighbour list, one stretch per listed pair (aligned with
+//! the block's pairs), so a step reads and writes it in list order without a lookup.
+//! When the list is rebuilt, the stretches of loaded pairs are carried over by pair
+//! identity: both the old and the new block list their pairs in ascending `(i, j)`
+//! order, so one merge per block finds them. Blocks are fixed ranges of ball indices
+//! and every ball's forces and torques are summed in list order, as in the frictionless
+//! step, so the results are bit-identical whatever the thread count. A wall spring is
+//! per ball and axis (a ball touches at most one wall per axis).
+//!
+//! Only the semi-implicit Euler step has this path (the physics check refuses the
+//! other integrators with contact friction); the frictionless step is untouched.
+
+use rayon::prelude::*;
+
+use super::{Law, Spring};
+use crate::balls::Balls;
+use crate::broadphase::NeighbourList;
+use crate::physics::Physics;
+use crate::table::Table;
+
+/// One overlapping pair `i < j`, as its higher ball `j` needs it when that lies in a
+/// later block: the force on `j` and the torque on `j` (ball `i` took its share in the
+/// pair pass).
+#[derive(Debug, Clone, Copy)]
+struct RoughForce {
+    j: u32,
+    fx: f64,
+    fy: f64,
+    tj: f64,
+}
+
+/// The tangential spring state and the scratch of the frictional step.
+#[derive(Debug, Default)]
+pub(super) struct Rough {
+    /// Stretch per neighbour-list entry, block by block, aligned with the pairs.
+    xi: Vec<Vec<f64>>,
+    /// Per ball: the stretch of its spring on an x wall and on a y wall.
+    wall_xi: Vec<[f64; 2]>,
+    /// Overlapping pairs of the latest step, per block.
+    contacts: Vec<Vec<RoughForce>>,
+    /// Per ball: summed pair force and torque; zero between steps.
+    acc: Vec<[f64; 3]>,
+    /// Loaded springs saved across a list rebuild: per block, `(i, j, xi)` ascending.
+    carry: Vec<Vec<(u32, u32, f64)>>,
+    /// Per block: the pair virial `sum r_ij . f_ij` of the latest step, summed in block
+    /// order afterwards so that the total does not depend on the thread count.
+    virial: Vec<f64>,
+    /// Ball count the history belongs to.
+    balls: usize,
+}
+
+/// One block of the new list, its stretches to fill, and the springs carried to it.
+type RestoreBlock<'a> = (
+    (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
+    &'a mut Vec<(u32, u32, f64)>,
+);
+
+/// The constants of the tangential law.
+#[derive(Clone, Copy)]
+struct Tangential {
+    mu: f64,
+    k_t: f64,
+    dt: f64,
+}
+
+impl Tangential {
+    /// Advances a spring's stretch by the slip `u_t` and returns the tangential force
+    /// on the first body, capped at `mu f_n`; `xi` is left as the force implies.
+    #[inline(always)]
+    fn force(&self, xi: &mut f64, u_t: f64, f_n: f64) -> f64 {
+        let stretch = *xi + u_t * self.dt;
+        let f = -self.k_t * stretch;
+        let cap = self.mu * f_n;
+        if f.abs() <= cap {
+            *xi = stretch;
+            f
+        } else {
+            let f = -cap.copysign(stretch);
+            *xi = -f / self.k_t;
+            f
+        }
+    }
+}
+
+impl Rough {
+    /// Makes the neighbour list current, carrying loaded springs over a rebuild.
+    fn refresh(
+        &mut self,
+        spring: &mut Spring,
+        balls: &Balls,
+        table: &Table,
+        pool: Option<&rayon::ThreadPool>,
+    ) {
+        let n = balls.len();
+        let list_current = spring.list.is_current(n);
+        if self.balls != n {
+            // New balls: no history to keep.
+            self.xi.clear();
+            self.carry.clear();
+            self.wall_xi.clear();
+            self.wall_xi.resize(n, [0.0; 2]);
+            self.acc.clear();
+            self.acc.resize(n, [0.0; 3]);
+            self.balls = n;
+        } else if !list_current {
+            self.save(&spring.list);
+        }
+        spring.refresh_list(balls, table, pool);
+        let blocks = spring.list.blocks();
+        let aligned = self.xi.len() == blocks.len()
+            && self
+                .xi
+                .iter()
+                .zip(blocks)
+                .all(|(x, b)| x.len() == b.pairs().len());
+        if list_current && aligned {
+            return;
+        }
+        self.xi.resize_with(blocks.len(), Vec::new);
+        self.carry.resize_with(blocks.len(), Vec::new);
+        let restore = |((block, xi), carry): RestoreBlock| {
+            xi.clear();
+            xi.resize(block.pairs().len(), 0.0);
+            let mut c = 0;
+            for (k, &(i, j)) in block.pairs().iter().enumerate() {
+                while c < carry.len() && (carry[c].0, carry[c].1) < (i, j) {
+                    c += 1;
+                }
+                if c < carry.len() && (carry[c].0, carry[c].1) == (i, j) {
+                    xi[k] = carry[c].2;
+                }
+            }
+            carry.clear();
+        };
+        match pool {
+            None => blocks
+                .iter()
+                .zip(self.xi.iter_mut())
+                .zip(self.carry.iter_mut())
+                .for_each(restore),
+            Some(pool) => pool.install(|| {
+                blocks
+                    .par_iter()
+                    .zip(self.xi.par_iter_mut())
+                    .zip(self.carry.par_iter_mut())
+                    .for_each(restore)
+            }),
+        }
+    }
+
+    /// Keeps the loaded springs of the list about to be rebuilt, by pair.
+    fn save(&mut self, list: &NeighbourList) {
+        let blocks = list.blocks();
+        self.carry.resize_with(blocks.len(), Vec::new);
+        for (b, block) in blocks.iter().enumerate() {
+            let carry = &mut self.carry[b];
+            carry.clear();
+            if let Some(xi) = self.xi.get(b) {
+                if xi.len() == block.pairs().len() {
+                    for (&(i, j), &s) in block.pairs().iter().zip(xi) {
+                        if s != 0.0 {
+                            carry.push((i, j, s));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Energy stored in the tangential springs, `k_t xi^2 / 2` each.
+    pub(super) fn energy(&self, physics: &Physics) -> f64 {
+        let k_t = physics
+            .contact_friction
+            .tangential_stiffness_for(physics.stiffness);
+        let pairs: f64 = self.xi.iter().flatten().map(|x| x * x).sum();
+        let walls: f64 = self.wall_xi.iter().map(|w| w[0] * w[0] + w[1] * w[1]).sum();
+        0.5 * k_t * (pairs + walls)
+    }
+}
+
+/// What the pair pass reads.
+struct View<'a> {
+    x: &'a [f64],
+    y: &'a [f64],
+    vx: &'a [f64],
+    vy: &'a [f64],
+    r: &'a [f64],
+    inv_m: &'a [f64],
+    omega: &'a [f64],
+    law: Law,
+    tan: Tangential,
+}
+
+impl View<'_> {
+    /// The pair pass on one block (lower balls from `first`): stretches advanced,
+    /// overlapping pairs with their forces into `out`, summed into `acc` for the block's
+    /// own balls. Returns the contacts that began.
+    fn block(
+        &self,
+        pairs: &[(u32, u32)],
+        xi: &mut [f64],
+        first: usize,
+        acc: &mut [[f64; 3]],
+        out: &mut Vec<RoughForce>,
+        virial: &mut f64,
+    ) -> u64 {
+        out.clear();
+        let (law, tan) = (&self.law, &self.tan);
+        let mut began = 0;
+        // r_ij . f_ij of each overlapping pair: only the normal force counts, the
+        // tangential one being perpendicular to the line of centres.
+        let mut w_sum = 0.0;
+        for (&(i, j), xi) in pairs.iter().zip(xi.iter_mut()) {
+            let (iu, ju) = (i as usize, j as usize);
+            let mut dx = self.x[ju] - self.x[iu];
+            let mut dy = self.y[ju] - self.y[iu];
+            if law.periodic {
+                (dx, dy) = law.table.min_image(dx, dy);
+            }
+            let (ri, rj) = (self.r[iu], self.r[ju]);
+            let reach = ri + rj;
+            let d2 = dx * dx + dy * dy;
+            if d2 >= reach * reach {
+                if *xi != 0.0 {
+                    *xi = 0.0;
+                }
+                continue;
+            }
+            let d = d2.sqrt();
+            let (nx, ny) = if d > 0.0 {
+                (dx / d, dy / d)
+            } else {
+                (1.0, 0.0)
+            };
+            let (dvx, dvy) = (self.vx[ju] - self.vx[iu], self.vy[ju] - self.vy[iu]);
+            let s = reach - d;
+            let w = self.inv_m[iu] + self.inv_m[ju];
+            let f_n = law.k * s * law.phase(dvx * nx + dvy * ny, s, w);
+            w_sum += f_n * d;
+            // Slip of i's surface against j's along t = (-ny, nx).
+            let u_t = dvx * ny - dvy * nx + self.omega[iu] * ri + self.omega[ju] * rj;
+            let f_t = tan.force(xi, u_t, f_n);
+            // Force on j: the normal push minus the tangential force on i.
+            let fx = f_n * nx + f_t * ny;
+            let fy = f_n * ny - f_t * nx;
+            let (ti, tj) = (ri * f_t, rj * f_t);
+            let (px, py) = (dx - law.dt * dvx, dy - law.dt * dvy);
+            began += u64::from(px * px + py * py >= reach * reach);
+            let a = &mut acc[iu - first];
+            a[0] -= fx;
+            a[1] -= fy;
+            a[2] += ti;
+            match acc.get_mut(ju - first) {
+                Some(a) => {
+                    a[0] += fx;
+                    a[1] += fy;
+                    a[2] += tj;
+                }
+                // Ball j lies in a later block, which adds it itself (`incoming`).
+                None => out.push(RoughForce { j, fx, fy, tj }),
+            }
+        }
+        *virial = w_sum;
+        began
+    }
+}
+
+/// One block of balls as the kick sees it.
+struct Kick<'a> {
+    x: &'a mut [f64],
+    y: &'a mut [f64],
+    vx: &'a mut [f64],
+    vy: &'a mut [f64],
+    angle: &'a mut [f64],
+    omega: &'a mut [f64],
+    acc: &'a mut [[f64; 3]],
+    wall_xi: &'a mut [[f64; 2]],
+    r: &'a [f64],
+    inv_m: &'a [f64],
+    inv_i: &'a [f64],
+}
+
+/// Wall contacts begun, largest squared speed, all positions finite.
+type Out = (u64, f64, bool);
+
+fn join(a: Out, b: Out) -> Out {
+    (a.0 + b.0, a.1.max(b.1), a.2 & b.2)
+}
+
+/// Walls (normal and tangential springs), gravity, the kick (velocity and spin) and
+/// the drift (position and angle) of one block of balls.
+fn kick_drift(law: &Law, tan: &Tangential, b: Kick<'_>) -> Out {
+    let dt = law.dt;
+    let (mut began, mut v2max, mut finite) = (0, 0.0f64, true);
+    for k in 0..b.x.len() {
+        let [px, py, mut torque] = b.acc[k];
+        b.acc[k] = [0.0; 3];
+        let (x, y, vx, vy, om) = (b.x[k], b.y[k], b.vx[k], b.vy[k], b.omega[k]);
+        let (r, w) = (b.r[k], b.inv_m[k]);
+        let (mut fx, mut fy) = (px, py);
+        // x walls: sigma = -1 left, +1 right; normal (sigma, 0), tangent (0, sigma).
+        let (fwx, bx) = if law.walls[0] {
+            law.wall(x, vx, r, w, law.width)
+        } else {
+            (0.0, 0)
+        };
+        if fwx != 0.0 {
+            let sigma = if fwx > 0.0 { -1.0 } else { 1.0 };
+            let f_t = tan.force(&mut b.wall_xi[k][0], sigma * vy + om * r, fwx.abs());
+            fx += fwx;
+            fy += sigma * f_t;
+            torque += r * f_t;
+        } else {
+            b.wall_xi[k][0] = 0.0;
+        }
+        // y walls: sigma = -1 top, +1 bottom; normal (0, sigma), tangent (-sigma, 0).
+        let (fwy, by) = if law.walls[1] {
+            law.wall(y, vy, r, w, law.height)
+        } else {
+            (0.0, 0)
+        };
+        if fwy != 0.0 {
+            let sigma = if fwy > 0.0 { -1.0 } else { 1.0 };
+            let f_t = tan.force(&mut b.wall_xi[k][1], -sigma * vx + om * r, fwy.abs());
+            fy += fwy;
+            fx -= sigma * f_t;
+            torque += r * f_t;
+        } else {
+            b.wall_xi[k][1] = 0.0;
+        }
+        let g = if w > 0.0 { 1.0 } else { 0.0 };
+        let vx = vx + dt * (fx * w + g * law.gravity[0]);
+        let vy = vy + dt * (fy * w + g * law.gravity[1]);
+        let om = om + dt * torque * b.inv_i[k];
+        let (x, y) = (x + dt * vx, y + dt * vy);
+        (b.vx[k], b.vy[k], b.x[k], b.y[k], b.omega[k]) = (vx, vy, x, y, om);
+        b.angle[k] += dt * om;
+        began += bx + by;
+        v2max = v2max.max(vx * vx + vy * vy);
+        finite &= x.is_finite() & y.is_finite() & om.is_finite();
+    }
+    (began, v2max, finite)
+}
+
+impl Spring {
+    /// The semi-implicit Euler step with contact friction: pair springs (normal and
+    /// tangential), then walls, kick and drift per ball. Returns the contacts begun, or
+    /// `Err` when a state stopped being finite.
+    pub(super) fn step_rough(
+        &mut self,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<u64, ()> {
+        let mut rough = std::mem::take(&mut self.rough);
+        let result = self.step_rough_with(&mut rough, balls, table, physics, pool);
+        self.rough = rough;
+        result
+    }
+
+    fn step_rough_with(
+        &mut self,
+        rough: &mut Rough,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<u64, ()> {
+        rough.refresh(self, balls, table, pool);
+        let law = Law::new(table, physics);
+        let cf = &physics.contact_friction;
+        let tan = Tangential {
+            mu: cf.mu,
+            k_t: cf.tangential_stiffness_for(physics.stiffness),
+            dt: physics.dt,
+        };
+        let bl = self.list.block_len();
+        let blocks = self.list.blocks();
+        rough.contacts.resize_with(blocks.len(), Vec::new);
+        rough.virial.resize(blocks.len(), 0.0);
+        let began = {
+            let view = View {
+                x: &balls.x,
+                y: &balls.y,
+                vx: &balls.vx,
+                vy: &balls.vy,
+                r: &balls.r,
+                inv_m: &balls.inv_m,
+                omega: &balls.omega,
+                law,
+                tan,
+            };
+            type Block<'a> = (
+                usize,
+                (
+                    (
+                        (
+                            (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
+                            &'a mut Vec<RoughForce>,
+                        ),
+                        &'a mut [[f64; 3]],
+                    ),
+                    &'a mut f64,
+                ),
+            );
+            let pass = |(b, ((((block, xi), out), acc), virial)): Block| {
+                view.block(block.pairs(), xi, b * bl, acc, out, virial)
+            };
+            match pool {
+                None => blocks
+                    .iter()
+                    .zip(rough.xi.iter_mut())
+                    .zip(rough.contacts.iter_mut())
+                    .zip(rough.acc.chunks_mut(bl))
+                    .zip(rough.virial.iter_mut())
+                    .enumerate()
+                    .map(pass)
+                    .sum::<u64>(),
+                Some(pool) => pool.install(|| {
+                    blocks
+                        .par_iter()
+                        .zip(rough.xi.par_iter_mut())
+                        .zip(rough.contacts.par_iter_mut())
+                        .zip(rough.acc.par_chunks_mut(bl))
+                        .zip(rough.virial.par_iter_mut())
+                        .enumerate()
+                        .map(pass)
+                        .sum::<u64>()
+                }),
+            }
+        };
+        let Balls {
+            x,
+            y,
+            vx,
+            vy,
+            r,
+            inv_m,
+            angle,
+            omega,
+            inv_inertia,
+            ..
+        } = balls;
+        let (list, contacts) = (&self.list, &rough.contacts[..]);
+        let run = |(
+            t,
+            ((((x, y), (vx, vy)), (angle, omega)), ((acc, wall_xi), ((r, inv_m), inv_i))),
+        ): KickBlock| {
+            incoming(list, contacts, t, acc);
+            let block = Kick {
+                x,
+                y,
+                vx,
+                vy,
+                angle,
+                omega,
+                acc,
+                wall_xi,
+                r,
+                inv_m,
+                inv_i,
+            };
+            kick_drift(&law, &tan, block)
+        };
+        let (began_walls, v2max, finite) = match pool {
+            None => x
+                .chunks_mut(bl)
+                .zip(y.chunks_mut(bl))
+                .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
+                .zip(angle.chunks_mut(bl).zip(omega.chunks_mut(bl)))
+                .zip(
+                    rough
+                        .acc
+                        .chunks_mut(bl)
+                        .zip(rough.wall_xi.chunks_mut(bl))
+                        .zip(
+                            r.chunks(bl)
+                                .zip(inv_m.chunks(bl))
+                                .zip(inv_inertia.chunks(bl)),
+                        ),
+                )
+                .enumerate()
+                .map(run)
+                .fold((0, 0.0, true), join),
+            Some(pool) => pool.install(|| {
+                x.par_chunks_mut(bl)
+                    .zip(y.par_chunks_mut(bl))
+                    .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
+                    .zip(angle.par_chunks_mut(bl).zip(omega.par_chunks_mut(bl)))
+                    .zip(
+                        rough
+                            .acc
+                            .par_chunks_mut(bl)
+                            .zip(rough.wall_xi.par_chunks_mut(bl))
+                            .zip(
+                                r.par_chunks(bl)
+                                    .zip(inv_m.par_chunks(bl))
+                                    .zip(inv_inertia.par_chunks(bl)),
+                            ),
+                    )
+                    .enumerate()
+                    .map(run)
+                    .reduce(|| (0, 0.0, true), join)
+            }),
+        };
+        if !finite {
+            return Err(());
+        }
+        // The pair forces acted over the whole step (semi-implicit Euler): their virial
+        // integrates as force times dt, summed in block order.
+        self.virial += law.dt * rough.virial.iter().sum::<f64>();
+        self.list.moved(law.dt * v2max.sqrt());
+        super::wrap_positions(balls, table);
+        rough.refresh(self, balls, table, pool);
+        Ok(began + began_walls)
+    }
+}
+
+type KickBlock<'a> = (
+    usize,
+    (
+        (
+            (
+                (&'a mut [f64], &'a mut [f64]),
+                (&'a mut [f64], &'a mut [f64]),
+            ),
+            (&'a mut [f64], &'a mut [f64]),
+        ),
+        (
+            (&'a mut [[f64; 3]], &'a mut [[f64; 2]]),
+            ((&'a [f64], &'a [f64]), &'a [f64]),
+        ),
+    ),
+);
+
+/// The earlier blocks' contacts whose higher ball lies in block `t`, added in list
+/// order (as the frictionless step's `incoming`).
+fn incoming(list: &NeighbourList, contacts: &[Vec<RoughForce>], t: usize, acc: &mut [[f64; 3]]) {
+    let first = t * list.block_len();
+    for block in &contacts[list.sources(t)] {
+        for c in block {
+            if let Some(a) = (c.j as usize)
+                .checked_sub(first)
+                .and_then(|k| acc.get_mut(k))
+            {
+                a[0] += c.fx;
+                a[1] += c.fy;
+                a[2] += c.tj;
+            }
+        }
+    }
+}

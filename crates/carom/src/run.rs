@@ -1,0 +1,282 @@
+//! Running a loaded scenario the way every front end does: the number of steps a run
+//! length means, the default thread count, and stepping with a checkpoint of the last
+//! good state so that a run that fails (an unstable integration, say) stops at a state
+//! worth keeping. The command line and the Python package share this, so their runs
+//! and their failures are the same.
+
+use crate::balls::Balls;
+use crate::load::Loaded;
+use crate::models::StepError;
+use crate::parse::ScenarioError;
+use crate::scenario::Scenario;
+use crate::state;
+use crate::world::World;
+
+/// Steps between checkpoints when no sample falls sooner. Copying the balls costs
+/// about as much as a small fraction of one step; every 16 steps it is below 1% of
+/// the run while the state kept after a failure is at most 16 steps old.
+pub const CHECKPOINT_EVERY: u64 = 16;
+
+/// Scenes at least this large get all cores by default: below it the spring model's
+/// parallel chunks (4096 balls) leave little to share and a pool only costs.
+pub const PARALLEL_FROM_BALLS: usize = 8192;
+
+/// The most steps a run may ask for (about 10^15: years of stepping even for one ball).
+pub const MAX_STEPS: f64 = 1e15;
+
+/// Whole steps covering `t`, to the nearest (so 200 / 0.05 is 4000 despite rounding).
+/// `what` names the length in the error (`--time`, `duration`, `time=`).
+pub fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, String> {
+    let n = (t / dt).round();
+    if !(n.is_finite() && n >= 0.0) {
+        return Err(format!("{what} {t}: not a run length"));
+    }
+    if n > MAX_STEPS {
+        return Err(format!(
+            "{what} {t}: {n:e} steps of dt = {dt} is more than any run can take ({MAX_STEPS:e})"
+        ));
+    }
+    Ok(n as u64)
+}
+
+/// The thread count a run uses unless told: all cores for scenes large enough to pay
+/// for them, else one. Results are the same whatever the count.
+pub fn default_threads(balls: usize) -> usize {
+    if balls >= PARALLEL_FROM_BALLS {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    }
+}
+
+/// A copy of the last state known to be good.
+pub struct Checkpoint {
+    balls: Balls,
+    time: f64,
+    steps: u64,
+    /// The model's collision count at the checkpoint.
+    pub collisions: u64,
+}
+
+impl Checkpoint {
+    pub fn new(world: &World) -> Checkpoint {
+        Checkpoint {
+            balls: world.balls().clone(),
+            time: world.time,
+            steps: world.steps,
+            collisions: world.collisions(),
+        }
+    }
+
+    /// Copies the world's state in (reusing the buffers), unless it is no longer
+    /// physical: then the previous checkpoint stays the last good one.
+    pub fn update(&mut self, world: &World) -> Result<(), StepError> {
+        world.check_physical()?;
+        self.balls.clone_from(world.balls());
+        self.time = world.time;
+        self.steps = world.steps;
+        self.collisions = world.collisions();
+        Ok(())
+    }
+
+    pub fn restore(&self, world: &mut World) {
+        world.balls_mut().clone_from(&self.balls);
+        world.time = self.time;
+        world.steps = self.steps;
+    }
+}
+
+/// A run that could not go on: what went wrong, where, and the state it stopped at.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub error: StepError,
+    /// The step and time at which the failure showed.
+    pub failed_step: u64,
+    pub failed_time: f64,
+    /// The last good state, where the world now is.
+    pub step: u64,
+    pub time: f64,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "carom: {} (step {}, t = {}); stopped at the last good state, step {} (t = {})",
+            self.error, self.failed_step, self.failed_time, self.step, self.time
+        )
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// A loaded scenario being run, for front ends that step it in pieces (the Python
+/// package): it keeps what the state file needs besides the world (the scenario's
+/// duration and description, the collisions counted before a resume) and leaves the
+/// world at its last good state when a run fails.
+pub struct Session {
+    pub scenario: Scenario,
+    pub world: World,
+    /// Collisions counted by the model after its last good state, before a failure
+    /// rewound the balls (the model's own counter cannot be rewound).
+    uncounted: u64,
+}
+
+impl Session {
+    pub fn new(loaded: Loaded) -> Session {
+        Session {
+            scenario: loaded.scenario,
+            world: loaded.world,
+            uncounted: 0,
+        }
+    }
+
+    /// Collisions since the scenario's run began: a resumed state's count continues.
+    pub fn collisions(&self) -> u64 {
+        let before = self
+            .scenario
+            .diagnostics
+            .as_ref()
+            .and_then(|d| d.get("collisions"))
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0);
+        before + self.world.collisions() - self.uncounted
+    }
+
+    /// The diagnostics as the state file has them.
+    pub fn diagnostics(&self) -> serde_json::Value {
+        let mut d = state::diagnostics_json(&self.world.diagnostics());
+        d["collisions"] = serde_json::json!(self.collisions());
+        d
+    }
+
+    /// The state file `carom run --out` writes for this world.
+    pub fn state(&self) -> Scenario {
+        let mut s = state::snapshot(&self.world, self.scenario.duration);
+        s.description = self.scenario.description.clone();
+        s.diagnostics = Some(self.diagnostics());
+        s
+    }
+
+    /// The state file's text, exactly as `--out` writes it.
+    pub fn state_json(&self) -> String {
+        state_text(&self.state())
+    }
+
+    /// `steps` steps, calling `sample` after every `every`-th one and after the last
+    /// (`every = 0`: never). Checks the state at each sample and every
+    /// [`CHECKPOINT_EVERY`] steps; on a failure the world goes back to the last good
+    /// state and the failure says where. `Unsupported` (the model cannot run this scene)
+    /// comes back as it is, a matter of input rather than of running.
+    pub fn advance(
+        &mut self,
+        steps: u64,
+        every: u64,
+        mut sample: impl FnMut(&World),
+    ) -> Result<(), Failure> {
+        let mut checkpoint = Checkpoint::new(&self.world);
+        let world = &mut self.world;
+        for k in 1..=steps {
+            let due = every > 0 && (k % every == 0 || k == steps);
+            let result = world.step().and_then(|()| {
+                if due || k % CHECKPOINT_EVERY == 0 || k == steps {
+                    checkpoint.update(world)
+                } else {
+                    Ok(())
+                }
+            });
+            if let Err(error) = result {
+                let (failed_step, failed_time) = (world.steps, world.time);
+                self.uncounted += world.collisions() - checkpoint.collisions;
+                checkpoint.restore(world);
+                return Err(Failure {
+                    error,
+                    failed_step,
+                    failed_time,
+                    step: world.steps,
+                    time: world.time,
+                });
+            }
+            if due {
+                sample(world);
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts new positions (x, y per ball) in, checked as a state file's are: finite,
+    /// centres on the table. Nothing changes unless every value passes.
+    pub fn set_positions(&mut self, xy: &[f64]) -> Result<(), ScenarioError> {
+        let t = *self.world.table();
+        self.check_len(xy)?;
+        for (i, p) in xy.chunks_exact(2).enumerate() {
+            let (x, y) = (p[0], p[1]);
+            for (name, v) in [("x", x), ("y", y)] {
+                if !v.is_finite() {
+                    return Err(ScenarioError::field(
+                        format!("balls[{i}].{name}"),
+                        format!("must be finite (got {v})"),
+                    ));
+                }
+            }
+            if x < 0.0 || x > t.width || y < 0.0 || y > t.height {
+                return Err(ScenarioError::field(
+                    format!("balls[{i}]"),
+                    format!(
+                        "ball at ({x}, {y}) has its centre outside the {} x {} table",
+                        t.width, t.height
+                    ),
+                ));
+            }
+        }
+        let b = self.world.balls_mut();
+        for (i, p) in xy.chunks_exact(2).enumerate() {
+            b.x[i] = p[0];
+            b.y[i] = p[1];
+        }
+        Ok(())
+    }
+
+    /// Puts new velocities (vx, vy per ball) in, checked as a scenario's are: finite.
+    pub fn set_velocities(&mut self, v: &[f64]) -> Result<(), ScenarioError> {
+        self.check_len(v)?;
+        for (i, p) in v.chunks_exact(2).enumerate() {
+            for (name, c) in [("vx", p[0]), ("vy", p[1])] {
+                if !c.is_finite() {
+                    return Err(ScenarioError::field(
+                        format!("balls[{i}].{name}"),
+                        format!("must be finite (got {c})"),
+                    ));
+                }
+            }
+        }
+        let b = self.world.balls_mut();
+        for (i, p) in v.chunks_exact(2).enumerate() {
+            b.vx[i] = p[0];
+            b.vy[i] = p[1];
+        }
+        Ok(())
+    }
+
+    fn check_len(&self, values: &[f64]) -> Result<(), ScenarioError> {
+        let n = self.world.balls().len();
+        if values.len() != 2 * n {
+            return Err(ScenarioError::field(
+                "balls",
+                format!(
+                    "expected {n} rows of 2 values (one per ball), got {} values",
+                    values.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A state as the state file's text: pretty JSON and a final newline.
+pub fn state_text(state: &Scenario) -> String {
+    // Serialising plain numbers, strings and maps cannot fail.
+    let mut s = serde_json::to_string_pretty(state).unwrap_or_default();
+    s.push('\n');
+    s
+}

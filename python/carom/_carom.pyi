@@ -1,0 +1,136 @@
+"""Types of the extension module behind ``import carom`` (see ``carom.World``)."""
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+class ScenarioError(ValueError):
+    """Bad input, with the command line's one-line message."""
+
+class SimulationError(RuntimeError):
+    """A failure while running; the world is left at its last good state."""
+
+Source = str | os.PathLike[str] | Mapping[str, Any]
+
+class World:
+    """A simulated table with its balls."""
+
+    @staticmethod
+    def load(
+        source: Source,
+        model: str | None = None,
+        overrides: Mapping[str, Any] | None = None,
+        threads: int | None = None,
+    ) -> World:
+        """Loads a preset, a scenario or state file, or a scenario dict."""
+    @staticmethod
+    def from_toml(
+        text: str,
+        model: str | None = None,
+        overrides: Mapping[str, Any] | None = None,
+        threads: int | None = None,
+    ) -> World:
+        """Loads a world from scenario text in TOML."""
+    def step(self, n: int = 1) -> None:
+        """Advances by ``n`` steps (GIL released)."""
+    def run(self, time: float | None = None, steps: int | None = None) -> None:
+        """Advances by ``time``, ``steps``, or the duration (GIL released)."""
+    def record(self, time: float, every: int = 1) -> dict[str, npt.NDArray[np.float64]]:
+        """Runs for ``time``; returns ``time`` (T,), ``positions`` and ``velocities``
+        (T, N, 2)."""
+    @property
+    def time(self) -> float:
+        """Simulated time."""
+    @property
+    def steps(self) -> int:
+        """Steps since the scenario's run began."""
+    @property
+    def collisions(self) -> int:
+        """Collisions since the scenario's run began."""
+    @property
+    def name(self) -> str:
+        """The scenario's name."""
+    @property
+    def model(self) -> str:
+        """The collision model."""
+    @property
+    def dt(self) -> float:
+        """The time step."""
+    @property
+    def table(self) -> tuple[float, float]:
+        """Table width and height."""
+    @property
+    def warnings(self) -> list[str]:
+        """Warnings found when the world was built."""
+    @property
+    def threads(self) -> int:
+        """Worker threads of the parallel parts (results identical for any count)."""
+    @threads.setter
+    def threads(self, n: int) -> None: ...
+    def __len__(self) -> int:
+        """Number of balls."""
+    @property
+    def positions(self) -> npt.NDArray[np.float64]:
+        """Ball centres, (N, 2), read-only; assign an (N, 2) array to move balls."""
+    @positions.setter
+    def positions(self, value: npt.ArrayLike) -> None: ...
+    @property
+    def velocities(self) -> npt.NDArray[np.float64]:
+        """Ball velocities, (N, 2), read-only; assign an (N, 2) array to change them."""
+    @velocities.setter
+    def velocities(self, value: npt.ArrayLike) -> None: ...
+    @property
+    def radii(self) -> npt.NDArray[np.float64]:
+        """Ball radii, (N,), read-only."""
+    @property
+    def masses(self) -> npt.NDArray[np.float64]:
+        """Ball masses, (N,), read-only."""
+    @property
+    def omega(self) -> npt.NDArray[np.float64]:
+        """Angular velocities, (N,), read-only."""
+    def diagnostics(self) -> dict[str, Any]:
+        """The state file's diagnostics."""
+    def state(self) -> dict[str, Any]:
+        """The state as a dict, equal to what ``carom run --out`` writes."""
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the state file ``carom run --out`` would write."""
+    def render(
+        self,
+        path: str | os.PathLike[str],
+        time: float | None = None,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        """Draws the world (PNG, SVG or GIF by extension), after running ``time``."""
+    def _picture(
+        self,
+        format: str,
+        time: float | None = None,
+        size: tuple[int, int] | None = None,
+    ) -> bytes: ...
+    def _repr_png_(self) -> bytes:
+        """The world as a PNG, for Jupyter."""
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+def presets() -> list[str]:
+    """The names of the built-in scenarios."""
+
+def preset_summaries() -> list[tuple[str, str]]:
+    """Each built-in scenario's name and summary."""
+
+def compare(
+    source: Source,
+    models: Sequence[str] | None = None,
+    time: float | None = None,
+    steps: int | None = None,
+    integrators: Sequence[str] | None = None,
+    glitch_prevention: Sequence[bool] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+) -> list[dict[str, Any]]:
+    """The ``carom compare`` table: one dict per variant."""
+
+def _world_from_state(text: str, threads: int) -> World: ...
+def _panic_for_tests() -> None: ...
