@@ -91,6 +91,12 @@ class World:
     @property
     def omega(self) -> npt.NDArray[np.float64]:
         """Angular velocities, (N,), read-only."""
+    @property
+    def angles(self) -> npt.NDArray[np.float64]:
+        """Ball orientations in radians, (N,), read-only."""
+    @property
+    def images(self) -> npt.NDArray[np.int64]:
+        """Periodic image counts (ix, iy), (N, 2) int64, read-only."""
     def diagnostics(self) -> dict[str, Any]:
         """The state file's diagnostics."""
     def state(self) -> dict[str, Any]:

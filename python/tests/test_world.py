@@ -49,11 +49,53 @@ def test_shapes_and_dtypes():
         (w.radii, (n,)),
         (w.masses, (n,)),
         (w.omega, (n,)),
+        (w.angles, (n,)),
     ):
         assert arr.shape == shape
         assert arr.dtype == np.float64
         # A copy: writing into it would not reach the engine, so numpy refuses.
         assert not arr.flags.writeable
+    assert w.images.shape == (n, 2) and w.images.dtype == np.int64
+    assert not w.images.flags.writeable
+
+
+def test_images_unwrap_periodic_motion():
+    # One ball crossing a periodic box: its unwrapped position is the free flight
+    # x0 + v t, up to the round-off of 100 additions.
+    w = carom.World.load(
+        {
+            "table": {"width": 40.0, "height": 30.0, "boundary": "periodic"},
+            "physics": {"model": "impulse", "dt": 0.1},
+            "balls": [{"x": 20.0, "y": 15.0, "vx": 10.8, "vy": -3.9, "r": 1.0}],
+        }
+    )
+    w.step(100)
+    unwrapped = w.positions + w.images * np.array([40.0, 30.0])
+    assert w.images.tolist() == [[3, -1]]
+    assert np.allclose(unwrapped, [[128.0, -24.0]], rtol=0, atol=1e-9)
+
+
+def test_spins_follow_contact_friction():
+    # A ball sliding without spin onto a rough wall leaves it spinning: the friction
+    # impulse at the contact point turns it; with mu = 0 it stays unspun.
+    def spin(mu):
+        w = carom.World.load(
+            {
+                "table": {"width": 100.0, "height": 100.0},
+                "physics": {
+                    "model": "event",
+                    "dt": 0.1,
+                    "contact_friction": {"mu": mu, "tangential_restitution": 0.0},
+                },
+                "balls": [{"x": 50.0, "y": 50.0, "vx": 2.0, "vy": 1.0, "r": 5.0}],
+            }
+        )
+        w.run(time=30.0)
+        return w.omega[0], w.angles[0]
+
+    assert spin(0.0) == (0.0, 0.0)
+    omega, angle = spin(0.5)
+    assert omega != 0.0 and angle != 0.0
 
 
 def test_model_and_overrides_mean_what_the_cli_options_mean():

@@ -43,17 +43,17 @@ fn rotation_columns_appear_only_when_rotation_is_in_play() {
     );
     assert_eq!(
         first_line(&dir.path().join("t.csv")),
-        "step,time,id,x,y,vx,vy,angle,omega"
+        "step,time,id,x,y,vx,vy,ix,iy,angle,omega"
     );
     let d = first_line(&dir.path().join("d.csv"));
-    assert!(d.ends_with(",symmetry_error,rotational_energy"), "{d}");
+    assert!(d.ends_with(",pressure,rotational_energy"), "{d}");
     // A spinning ball's rows: the angle column turns at omega (-0.8) per unit time.
     let t = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
     let last = t.lines().last().unwrap();
     let cols: Vec<f64> = last.split(',').map(|c| c.parse().unwrap()).collect();
     assert_eq!(cols[2], 1.0, "the spun ball is ball 1");
     assert!(
-        (cols[7] - (-0.8 * 2.0)).abs() < 1e-12 && cols[8] == -0.8,
+        (cols[9] - (-0.8 * 2.0)).abs() < 1e-12 && cols[10] == -0.8,
         "{last}"
     );
 
@@ -61,9 +61,9 @@ fn rotation_columns_appear_only_when_rotation_is_in_play() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         first_line(&dir.path().join("t.csv")),
-        "step,time,id,x,y,vx,vy"
+        "step,time,id,x,y,vx,vy,ix,iy"
     );
-    assert!(first_line(&dir.path().join("d.csv")).ends_with(",symmetry_error"));
+    assert!(first_line(&dir.path().join("d.csv")).ends_with(",pressure"));
 }
 
 #[test]

@@ -269,7 +269,11 @@ fn build(
 
 /// Interleaved (x, y) pairs as an (N, 2) float64 array, made read-only: writing into a
 /// copy would not reach the engine, so the array says so; assign the property instead.
-fn pairs<'py>(py: Python<'py>, a: &[f64], b: &[f64]) -> PyResult<Bound<'py, PyAny>> {
+fn pairs<'py, T: numpy::Element + Copy>(
+    py: Python<'py>,
+    a: &[T],
+    b: &[T],
+) -> PyResult<Bound<'py, PyAny>> {
     let mut v = Vec::with_capacity(2 * a.len());
     for (x, y) in a.iter().zip(b) {
         v.push(*x);
@@ -567,6 +571,26 @@ impl PyWorld {
     #[getter]
     fn omega<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| column(py, &self.lock(py)?.session.world.balls().omega))
+    }
+
+    /// Ball orientations in radians (same sense as `omega`), float64 array of shape
+    /// (N,), read-only.
+    #[getter]
+    fn angles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| column(py, &self.lock(py)?.session.world.balls().angle))
+    }
+
+    /// Periodic image counts `(ix, iy)`, int64 array of shape (N, 2), read-only: how
+    /// many times each ball crossed a periodic side, so that
+    /// `positions + images * (width, height)` is the unwrapped position. Zero on a
+    /// walled axis.
+    #[getter]
+    fn images<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let g = self.lock(py)?;
+            let b = g.session.world.balls();
+            pairs(py, &b.ix, &b.iy)
+        })
     }
 
     /// The state file's diagnostics: kinetic, potential and total energy, momentum,
