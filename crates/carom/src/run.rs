@@ -185,10 +185,10 @@ impl Session {
         while k < steps {
             let next = if !clean {
                 k + 1
-            } else if every > 0 {
-                ((k / every + 1) * every).min(steps)
             } else {
-                steps
+                // The next multiple of `every`, or the end (`every = 0`: never due).
+                k.checked_div(every)
+                    .map_or(steps, |q| ((q + 1) * every).min(steps))
             };
             let before = k;
             k = next;
