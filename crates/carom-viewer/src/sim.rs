@@ -216,13 +216,19 @@ impl Sim {
     }
 
     /// One displayed frame: applies the panel's physics if it changed, drives the mouse
-    /// ball, runs this frame's steps and records the diagnostics.
+    /// ball, runs this frame's steps and records the diagnostics. The steps run in one
+    /// call, so that the event model synchronises its balls once per frame rather than
+    /// once per sub-step.
     pub fn frame(&mut self) {
-        self.frame_observed(|_| {});
+        self.run_frame(None);
     }
 
     /// [`Self::frame`], calling `observe` after every step (tests look inside a frame).
     pub fn frame_observed(&mut self, mut observe: impl FnMut(&World)) {
+        self.run_frame(Some(&mut observe));
+    }
+
+    fn run_frame(&mut self, mut observe: Option<&mut dyn FnMut(&World)>) {
         self.apply_draft();
         let n = self.steps_this_frame();
         self.drive_drag(n);
@@ -233,20 +239,25 @@ impl Sim {
         self.backup.clone_from(self.world.balls());
         let (time, steps) = (self.world.time, self.world.steps);
         let start = Instant::now();
-        for _ in 0..n {
-            if let Err(e) = self.world.step() {
-                // The balls may be half-way through the failed step: go back to the
-                // frame's start and stay there until the user changes something.
-                let good = std::mem::take(&mut self.backup);
-                *self.world.balls_mut() = good;
-                self.world.time = time;
-                self.world.steps = steps;
-                self.running = false;
-                self.step_error = Some(format!("stopped at t = {time}: {e}"));
-                break;
-            }
-            self.last_frame_steps += 1;
-            observe(&self.world);
+        let result = match observe.as_mut() {
+            None => self.world.run_steps(n),
+            Some(observe) => (0..n).try_for_each(|_| {
+                self.world.step()?;
+                observe(&self.world);
+                Ok(())
+            }),
+        };
+        self.last_frame_steps = self.world.steps - steps;
+        if let Err(e) = result {
+            // The balls may be half-way through the failed step: go back to the
+            // frame's start and stay there until the user changes something.
+            let good = std::mem::take(&mut self.backup);
+            *self.world.balls_mut() = good;
+            self.world.time = time;
+            self.world.steps = steps;
+            self.running = false;
+            self.step_error = Some(format!("stopped at t = {time}: {e}"));
+            self.last_frame_steps = 0;
         }
         self.frame_cost = start.elapsed();
         let ms = self.frame_cost.as_secs_f64() * 1e3;
