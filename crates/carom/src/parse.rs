@@ -4,8 +4,9 @@
 
 use crate::balls::{Ball, Balls, Rgb};
 use crate::generators;
+use crate::models::ContactHistory;
 use crate::physics::Physics;
-use crate::scenario::{BallSpec, Scenario};
+use crate::scenario::{BallSpec, Scenario, TangentialSprings};
 use crate::world::World;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -302,9 +303,81 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         finite("symmetry.axis_y".into(), sym.axis_y)?;
         world.declare_symmetry(sym.axis_y);
     }
+    if let Some(springs) = &s.tangential_springs {
+        let history = contact_history(springs, world.balls().len())?;
+        world.restore_contact_history(&history);
+    }
     // The pressure's averaging window starts where this run does.
     world.restart_window();
     Ok(world)
+}
+
+/// Checks a state file's `tangential_springs` against `n` balls and converts them:
+/// indices in range, `i < j`, `axis` 0 or 1, finite stretches, no contact twice.
+fn contact_history(springs: &TangentialSprings, n: usize) -> Result<ContactHistory, ScenarioError> {
+    let ball = |field: String, k: u64| {
+        if k < n as u64 {
+            Ok(k as u32)
+        } else {
+            Err(ScenarioError::field(
+                field,
+                format!("ball index {k} is out of range (there are {n} balls)"),
+            ))
+        }
+    };
+    let mut h = ContactHistory::default();
+    for (k, &(i, j, xi)) in springs.pairs.iter().enumerate() {
+        let field = format!("tangential_springs.pairs[{k}]");
+        let (i, j) = (
+            ball(format!("{field}[0]"), i)?,
+            ball(format!("{field}[1]"), j)?,
+        );
+        if i >= j {
+            return Err(ScenarioError::field(
+                field,
+                format!("a pair is written lower ball first, i < j (got [{i}, {j}])"),
+            ));
+        }
+        finite(format!("{field}[2]"), xi)?;
+        h.pairs.push((i, j, xi));
+    }
+    for (k, &(i, axis, xi)) in springs.walls.iter().enumerate() {
+        let field = format!("tangential_springs.walls[{k}]");
+        let i = ball(format!("{field}[0]"), i)?;
+        if axis > 1 {
+            return Err(ScenarioError::field(
+                format!("{field}[1]"),
+                format!("the axis must be 0 (x walls) or 1 (y walls) (got {axis})"),
+            ));
+        }
+        finite(format!("{field}[2]"), xi)?;
+        h.walls.push((i, axis as u8, xi));
+    }
+    // A contact written twice would have two stretches: refuse rather than pick one.
+    if let Some(k) = first_repeat(h.pairs.iter().map(|p| (p.0, p.1))) {
+        return Err(ScenarioError::field(
+            format!("tangential_springs.pairs[{k}]"),
+            "this pair is listed twice",
+        ));
+    }
+    if let Some(k) = first_repeat(h.walls.iter().map(|w| (w.0, w.1))) {
+        return Err(ScenarioError::field(
+            format!("tangential_springs.walls[{k}]"),
+            "this ball and axis are listed twice",
+        ));
+    }
+    Ok(h)
+}
+
+/// The position of the first entry that repeats an earlier one, if any.
+fn first_repeat<K: Ord + Copy>(keys: impl Iterator<Item = K>) -> Option<usize> {
+    let mut v: Vec<(K, usize)> = keys.enumerate().map(|(k, key)| (key, k)).collect();
+    v.sort_unstable();
+    // Sorted by key then position: in a run of equal keys the second is a repeat.
+    v.windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| w[1].1)
+        .min()
 }
 
 /// One step of a path into a scenario document: a key of a table or an index into an

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use crate::table::Boundary;
 
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it
-/// adds (`model`, `time`, `steps`, `diagnostics`) are accepted here.
+/// adds (`model`, `time`, `steps`, `diagnostics`, `tangential_springs`) are accepted
+/// here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -39,6 +40,24 @@ pub struct Scenario {
     pub steps: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<serde_json::Value>,
+    /// The loaded tangential springs of a `spring` run with contact friction, written
+    /// only when there are any: the contact memory its next step depends on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tangential_springs: Option<TangentialSprings>,
+}
+
+/// `tangential_springs = { pairs = [[i, j, xi], ...], walls = [[i, axis, xi], ...] }`:
+/// the stretch `xi` of the tangential spring of each loaded contact, ball-ball
+/// (`i < j`, indices in scenario order) and ball-wall (`axis` 0: the left or right
+/// wall, 1: the top or bottom one; a ball touches at most one per axis). Stretches left
+/// out are zero. A model that keeps no tangential springs ignores the key.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TangentialSprings {
+    #[serde(default)]
+    pub pairs: Vec<(u64, u64, f64)>,
+    #[serde(default)]
+    pub walls: Vec<(u64, u64, f64)>,
 }
 
 fn default_name() -> String {

@@ -1,10 +1,18 @@
 //! The state file contract: a scenario plus what a run produced. A state file is
 //! itself a valid scenario, so a run can be resumed from it.
+//!
+//! Besides the balls, a state holds whatever memory the next step depends on, so that
+//! a resumed run continues bit for bit: a `spring` run with contact friction writes its
+//! loaded tangential springs (Cundall-Strack stretches) under `tangential_springs`,
+//! `{ "pairs": [[i, j, xi], ...], "walls": [[i, axis, xi], ...] }` (see
+//! [`TangentialSprings`]), and nothing when none is loaded, so every other state file
+//! is as it was before the key existed. The hard models keep no per-contact memory.
 
 use crate::balls::solid_disk_inertia;
 use crate::diagnostics::Diagnostics;
 use crate::scenario::{
     BallSpec, ContactFrictionSpec, PhysicsSpec, Scenario, SymmetrySpec, TableSpec,
+    TangentialSprings,
 };
 use crate::world::World;
 
@@ -69,7 +77,26 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
         time: Some(world.time),
         steps: Some(world.steps),
         diagnostics: Some(diagnostics_json(&d)),
+        tangential_springs: tangential_springs(world),
     }
+}
+
+/// The world's loaded tangential springs as the state file writes them; `None` when
+/// there are none (frictionless, hard models, or nothing touching).
+fn tangential_springs(world: &World) -> Option<TangentialSprings> {
+    let h = world.contact_history();
+    (!h.is_empty()).then(|| TangentialSprings {
+        pairs: h
+            .pairs
+            .iter()
+            .map(|&(i, j, xi)| (u64::from(i), u64::from(j), xi))
+            .collect(),
+        walls: h
+            .walls
+            .iter()
+            .map(|&(i, axis, xi)| (u64::from(i), u64::from(axis), xi))
+            .collect(),
+    })
 }
 
 /// Rotation is in play, and the balls' `angle`, `omega` and `inertia` are written,

@@ -335,6 +335,24 @@ impl World {
         self.run_window = self.window();
     }
 
+    /// The per-contact memory the model carries into the next step (loaded tangential
+    /// springs), for the state file; empty without contact friction.
+    pub fn contact_history(&self) -> models::ContactHistory {
+        if self.physics.contact_friction.is_active() {
+            self.model.contact_history()
+        } else {
+            models::ContactHistory::default()
+        }
+    }
+
+    /// Hands a state file's contact memory back to the model (ignored without contact
+    /// friction, or by a model that keeps none).
+    pub fn restore_contact_history(&mut self, history: &models::ContactHistory) {
+        if self.physics.contact_friction.is_active() {
+            self.model.restore_contact_history(history, &self.balls);
+        }
+    }
+
     /// The pair virial the model accumulated since it was created.
     pub fn virial(&self) -> f64 {
         self.model.virial()

@@ -98,6 +98,35 @@ pub trait CollisionModel: Send {
 
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
+
+    /// The per-contact memory the next step depends on, for the state file: the
+    /// loaded tangential springs of `spring` with contact friction. Models that keep no
+    /// such memory (the hard models, which act on each contact afresh) have none.
+    fn contact_history(&self) -> ContactHistory {
+        ContactHistory::default()
+    }
+
+    /// Takes back what [`CollisionModel::contact_history`] gave, for `balls` as they
+    /// are now (a world just built from a state file), so that the run continues as if
+    /// never interrupted. Entries naming balls out of range are ignored. Models without
+    /// per-contact memory ignore it all.
+    fn restore_contact_history(&mut self, _history: &ContactHistory, _balls: &Balls) {}
+}
+
+/// Loaded tangential springs (contact friction in `spring`): the stretch `xi` of each
+/// ball-ball contact `(i, j, xi)` with `i < j`, and of each ball-wall contact
+/// `(i, axis, xi)` (axis 0: an x wall, left or right; 1: a y wall). Only nonzero
+/// stretches are listed, pairs ascending by `(i, j)`, walls by `(i, axis)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ContactHistory {
+    pub pairs: Vec<(u32, u32, f64)>,
+    pub walls: Vec<(u32, u8, f64)>,
+}
+
+impl ContactHistory {
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty() && self.walls.is_empty()
+    }
 }
 
 /// The model of the given kind, ready to step these balls.

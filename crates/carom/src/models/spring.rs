@@ -26,7 +26,7 @@ mod rough;
 
 use rayon::prelude::*;
 
-use super::{wrap_positions, CollisionModel, StepContext, StepError};
+use super::{wrap_positions, CollisionModel, ContactHistory, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{Grid, ListBlock, NeighbourList};
 use crate::physics::Physics;
@@ -871,6 +871,16 @@ impl CollisionModel for Spring {
 
     fn invalidate(&mut self) {
         self.have_history = false;
+        self.list.invalidate();
+    }
+
+    fn contact_history(&self) -> ContactHistory {
+        self.rough.history(&self.list)
+    }
+
+    fn restore_contact_history(&mut self, history: &ContactHistory, balls: &Balls) {
+        self.rough.restore(history, balls.len());
+        // The next step rebuilds the list, which puts each pair spring back in place.
         self.list.invalidate();
     }
 }

@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use super::{Law, Spring};
 use crate::balls::Balls;
 use crate::broadphase::NeighbourList;
+use crate::models::ContactHistory;
 use crate::physics::Physics;
 use crate::table::Table;
 
@@ -61,6 +62,10 @@ pub(super) struct Rough {
     virial: Vec<f64>,
     /// Ball count the history belongs to.
     balls: usize,
+    /// Springs handed over by a restore (a run resumed from its state file), `(i, j,
+    /// xi)` ascending: the list they belonged to is gone, so they wait here for the next
+    /// rebuild to put them back on their pairs, as `carry` does across a rebuild.
+    restored: Vec<(u32, u32, f64)>,
 }
 
 /// One block of the new list, its stretches to fill, and the springs carried to it.
@@ -111,16 +116,32 @@ impl Rough {
             // New balls: no history to keep.
             self.xi.clear();
             self.carry.clear();
+            self.restored.clear();
             self.wall_xi.clear();
             self.wall_xi.resize(n, [0.0; 2]);
             self.acc.clear();
             self.acc.resize(n, [0.0; 3]);
             self.balls = n;
-        } else if !list_current {
+        } else if !list_current && self.restored.is_empty() {
             self.save(&spring.list);
+        } else if !list_current {
+            // The restored springs replace whatever the old list held.
+            self.carry.iter_mut().for_each(Vec::clear);
         }
         spring.refresh_list(balls, table, pool);
         let blocks = spring.list.blocks();
+        if !self.restored.is_empty() {
+            // Each pair goes to the block of its lower ball, in ascending order as
+            // `save` would have left it. Once per restore, not per step.
+            let bl = spring.list.block_len();
+            self.carry.resize_with(blocks.len(), Vec::new);
+            for &(i, j, s) in &self.restored {
+                if let Some(c) = self.carry.get_mut(i as usize / bl) {
+                    c.push((i, j, s));
+                }
+            }
+            self.restored.clear();
+        }
         let aligned = self.xi.len() == blocks.len()
             && self
                 .xi
@@ -181,12 +202,78 @@ impl Rough {
         }
     }
 
+    /// The loaded springs, for the state file: pairs ascending (list order), then walls
+    /// by ball and axis.
+    pub(super) fn history(&self, list: &NeighbourList) -> ContactHistory {
+        let mut h = ContactHistory::default();
+        if self.restored.is_empty() {
+            // Between steps the stretches are aligned with the list (the step ends with
+            // a refresh); a block that is not holds nothing loaded.
+            for (block, xi) in list.blocks().iter().zip(&self.xi) {
+                if xi.len() == block.pairs().len() {
+                    for (&(i, j), &s) in block.pairs().iter().zip(xi) {
+                        if s != 0.0 {
+                            h.pairs.push((i, j, s));
+                        }
+                    }
+                }
+            }
+        } else {
+            // Restored and not stepped since: give back what was handed over.
+            h.pairs.clone_from(&self.restored);
+        }
+        for (i, w) in self.wall_xi.iter().enumerate() {
+            for (axis, &s) in w.iter().enumerate() {
+                if s != 0.0 {
+                    h.walls.push((i as u32, axis as u8, s));
+                }
+            }
+        }
+        h
+    }
+
+    /// Takes the springs of a state file for `n` balls: the pair springs wait in
+    /// `restored` for the next list rebuild (the caller invalidates the list), the wall
+    /// springs go straight to their balls. Entries out of range are dropped.
+    pub(super) fn restore(&mut self, h: &ContactHistory, n: usize) {
+        self.xi.clear();
+        self.carry.clear();
+        self.wall_xi.clear();
+        self.wall_xi.resize(n, [0.0; 2]);
+        self.acc.clear();
+        self.acc.resize(n, [0.0; 3]);
+        self.balls = n;
+        self.restored.clear();
+        self.restored.extend(
+            h.pairs
+                .iter()
+                .filter(|&&(i, j, s)| i < j && (j as usize) < n && s != 0.0),
+        );
+        // The merge in `refresh` needs each block's pairs ascending.
+        self.restored.sort_unstable_by_key(|&(i, j, _)| (i, j));
+        for &(i, axis, s) in &h.walls {
+            if let Some(w) = self.wall_xi.get_mut(i as usize) {
+                if let Some(slot) = w.get_mut(axis as usize) {
+                    *slot = s;
+                }
+            }
+        }
+    }
+
     /// Energy stored in the tangential springs, `k_t xi^2 / 2` each.
     pub(super) fn energy(&self, physics: &Physics) -> f64 {
         let k_t = physics
             .contact_friction
             .tangential_stiffness_for(physics.stiffness);
-        let pairs: f64 = self.xi.iter().flatten().map(|x| x * x).sum();
+        // Restored springs not yet back on the list count as they will there: the same
+        // nonzero values in the same (ascending) order, so the same sum.
+        let pairs: f64 = self
+            .xi
+            .iter()
+            .flatten()
+            .chain(self.restored.iter().map(|(_, _, s)| s))
+            .map(|x| x * x)
+            .sum();
         let walls: f64 = self.wall_xi.iter().map(|w| w[0] * w[0] + w[1] * w[1]).sum();
         0.5 * k_t * (pairs + walls)
     }
