@@ -414,15 +414,39 @@ fn take_pair_force(acc: &mut [f64; 2]) -> (f64, f64) {
 /// list order: the same sums, in the same order, as the serial pass 2, whatever the
 /// thread count.
 fn incoming(list: &NeighbourList, contacts: &[Vec<PairForce>], t: usize, acc: &mut [[f64; 2]]) {
+    incoming_with(
+        list,
+        contacts,
+        t,
+        acc,
+        |c| c.j,
+        |a, c| {
+            a[0] += c.fx;
+            a[1] += c.fy;
+        },
+    );
+}
+
+/// The walk behind [`incoming`], shared with the frictional step (whose contacts also
+/// carry a torque): each contact of block `t`'s source blocks whose higher ball `j(c)`
+/// lies in block `t` is added to that ball's sum by `add`, in list order.
+#[inline(always)]
+fn incoming_with<C, A>(
+    list: &NeighbourList,
+    contacts: &[Vec<C>],
+    t: usize,
+    acc: &mut [A],
+    j: impl Fn(&C) -> u32,
+    add: impl Fn(&mut A, &C),
+) {
     let first = t * list.block_len();
     for block in &contacts[list.sources(t)] {
         for c in block {
-            if let Some(a) = (c.j as usize)
+            if let Some(a) = (j(c) as usize)
                 .checked_sub(first)
                 .and_then(|k| acc.get_mut(k))
             {
-                a[0] += c.fx;
-                a[1] += c.fy;
+                add(a, c);
             }
         }
     }

@@ -134,6 +134,25 @@ struct Undo {
     vy: f64,
 }
 
+impl Undo {
+    /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`.
+    fn of(b: &Balls, i: usize, rest: u8, t: f64) -> Undo {
+        Undo {
+            i: i as u32,
+            rest,
+            ix: b.ix[i],
+            iy: b.iy[i],
+            angle: b.angle[i],
+            omega: b.omega[i],
+            t,
+            x: b.x[i],
+            y: b.y[i],
+            vx: b.vx[i],
+            vy: b.vy[i],
+        }
+    }
+}
+
 /// Cloning copies the whole state, predictions included: the clone continues exactly
 /// as the original would.
 #[derive(Clone)]
@@ -597,19 +616,7 @@ impl Event {
         };
         if self.cells.wraps(self.cells.cell_of(i), dir) {
             // Remembered for a failed step (the oldest record of a ball wins).
-            self.undo.push(Undo {
-                i: i as u32,
-                rest: self.rest[i],
-                ix: b.ix[i],
-                iy: b.iy[i],
-                angle: b.angle[i],
-                omega: b.omega[i],
-                t: self.t[i],
-                x: b.x[i],
-                y: b.y[i],
-                vx: b.vx[i],
-                vy: b.vy[i],
-            });
+            self.undo.push(Undo::of(b, i, self.rest[i], self.t[i]));
             let (w, h) = (self.table.width, self.table.height);
             match dir {
                 Dir::Left => (b.x[i], b.ix[i]) = (b.x[i] + w, b.ix[i] - 1),

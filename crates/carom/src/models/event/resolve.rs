@@ -33,19 +33,7 @@ impl Event {
             // remember it as it is, for a failed step to put back. (A ball changed at
             // the very start is remembered twice; the first record wins.)
             if self.t[i] <= self.step_start {
-                self.undo.push(Undo {
-                    i: i as u32,
-                    rest: self.rest[i],
-                    ix: b.ix[i],
-                    iy: b.iy[i],
-                    angle: b.angle[i],
-                    omega: b.omega[i],
-                    t: self.t[i],
-                    x: b.x[i],
-                    y: b.y[i],
-                    vx: b.vx[i],
-                    vy: b.vy[i],
-                });
+                self.undo.push(Undo::of(b, i, self.rest[i], self.t[i]));
             }
             self.advance(b, i, t0);
         }

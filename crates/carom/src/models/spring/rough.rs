@@ -638,17 +638,16 @@ type KickBlock<'a> = (
 /// The earlier blocks' contacts whose higher ball lies in block `t`, added in list
 /// order (as the frictionless step's `incoming`).
 fn incoming(list: &NeighbourList, contacts: &[Vec<RoughForce>], t: usize, acc: &mut [[f64; 3]]) {
-    let first = t * list.block_len();
-    for block in &contacts[list.sources(t)] {
-        for c in block {
-            if let Some(a) = (c.j as usize)
-                .checked_sub(first)
-                .and_then(|k| acc.get_mut(k))
-            {
-                a[0] += c.fx;
-                a[1] += c.fy;
-                a[2] += c.tj;
-            }
-        }
-    }
+    super::incoming_with(
+        list,
+        contacts,
+        t,
+        acc,
+        |c| c.j,
+        |a, c| {
+            a[0] += c.fx;
+            a[1] += c.fy;
+            a[2] += c.tj;
+        },
+    );
 }
