@@ -3,8 +3,8 @@
 1. `World.run` on the 100,000-ball gas against `carom run` on the same scene and
    steps: ball-steps per second of the stepping loop, as each reports it (the CLI's
    summary line; `World.run` timed around the call alone, loading excluded on both
-   sides). Runs are interleaved (CLI, Python, CLI, ...) so that a noisy shared machine
-   slows both alike; medians are reported.
+   sides). Runs are interleaved in pairs, alternating which side goes first, so that a
+   noisy shared machine slows both alike; medians are reported.
 2. Reading `positions` of 1,000,000 balls: median time of one read.
 
     python bench/python_overhead.py [--carom target/release/carom] [--runs 5]
@@ -87,8 +87,14 @@ def main() -> None:
 
     cli, py = [], []
     for k in range(args.runs):
-        cli.append(cli_rate(args.carom, args.balls, args.steps, args.threads))
-        py.append(py_rate(args.balls, args.steps, args.threads))
+        # Alternate which goes first, so that a drift of the machine's load within a
+        # pair (or any cost of following the other) falls on both sides alike.
+        if k % 2 == 0:
+            cli.append(cli_rate(args.carom, args.balls, args.steps, args.threads))
+            py.append(py_rate(args.balls, args.steps, args.threads))
+        else:
+            py.append(py_rate(args.balls, args.steps, args.threads))
+            cli.append(cli_rate(args.carom, args.balls, args.steps, args.threads))
         print(
             f"run {k + 1}: CLI {cli[-1]:.4g}  Python {py[-1]:.4g} ball-steps/s",
             flush=True,
