@@ -56,7 +56,7 @@ def with_line(key: str, line: str) -> str:
 
 
 def cli_line(carom_bin, *args: str) -> str:
-    """The command line's one stderr line for ``carom ARGS``, which must be bad input."""
+    """The one stderr line of ``carom ARGS``, which must be refused as bad input."""
     r = subprocess.run([str(carom_bin), *args], capture_output=True, text=True)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.splitlines()
@@ -77,8 +77,16 @@ FILE_CASES = [
     ("boundary", 'boundary = ["periodic", "walls", "walls"]', "table.boundary"),
     ("boundary", 'boundary = ["periodic", "mirror"]', "table.boundary"),
     ("boundary", "boundary = 3", "table.boundary"),
-    ("contact_friction", "contact_friction = { mu = -0.1 }", "physics.contact_friction.mu"),
-    ("contact_friction", "contact_friction = { mu = nan }", "physics.contact_friction.mu"),
+    (
+        "contact_friction",
+        "contact_friction = { mu = -0.1 }",
+        "physics.contact_friction.mu",
+    ),
+    (
+        "contact_friction",
+        "contact_friction = { mu = nan }",
+        "physics.contact_friction.mu",
+    ),
     (
         "contact_friction",
         "contact_friction = { mu = 0.3, tangential_restitution = 1.5 }",
@@ -116,7 +124,9 @@ def test_scenario_file_errors_equal_the_cli_line(carom_bin, tmp_path, key, line,
     assert raised(carom.World.load, str(path)) == expected
     assert raised(carom.World.load, path) == expected
     # From text, the origin is <toml>; the line and message are the file's.
-    assert raised(carom.World.from_toml, text) == expected.replace(str(path), "<toml>", 1)
+    assert raised(carom.World.from_toml, text) == expected.replace(
+        str(path), "<toml>", 1
+    )
 
 
 OVERRIDE_CASES = [
@@ -142,7 +152,9 @@ OVERRIDE_CASES = [
 def test_override_errors_equal_the_cli_line(carom_bin, tmp_path, key, value, field):
     path = tmp_path / "s.toml"
     path.write_text(BASE)
-    expected = cli_line(carom_bin, "run", str(path), "--steps", "1", "--set", f"{key}={value}")
+    expected = cli_line(
+        carom_bin, "run", str(path), "--steps", "1", "--set", f"{key}={value}"
+    )
     assert expected.startswith(f"--set {key}={value}") and field in expected
     assert raised(carom.World.load, str(path), overrides={key: value}) == expected
 
@@ -172,7 +184,10 @@ def test_dict_sources_name_the_same_fields():
     for edit, field in [
         (lambda d: d["table"].update(boundary="moebius"), "table.boundary"),
         (lambda d: d["table"].update(width=39.0), "table.width"),
-        (lambda d: d["physics"]["contact_friction"].update(mu=-1.0), "contact_friction.mu"),
+        (
+            lambda d: d["physics"]["contact_friction"].update(mu=-1.0),
+            "contact_friction.mu",
+        ),
         (lambda d: d["physics"]["contact_friction"].update(spin=1.0), "spin"),
         (lambda d: d["balls"][0].update(inertia=-1.0), "balls[0].inertia"),
         (lambda d: d["balls"][0].update(omega=float("inf")), "balls[0].omega"),
@@ -233,17 +248,24 @@ def test_steps_beyond_any_run_are_refused(carom_bin):
 
 def test_an_overlapping_event_start_equals_the_cli_line(carom_bin, tmp_path):
     path = tmp_path / "o.toml"
-    path.write_text(BASE.replace('model = "spring"', 'model = "event"').replace("x = 60.0", "x = 28.0"))
+    # Ball 1 moved to 8 from ball 0's centre: radii 5 + 5, an overlap of 2.
+    path.write_text(
+        BASE.replace('model = "spring"', 'model = "event"').replace(
+            "x = 60.0", "x = 28.0"
+        )
+    )
     expected = cli_line(carom_bin, "run", str(path), "--steps", "3")
-    assert "physics.model" in expected and "overlap" in expected
-    w = carom.World.load(str(path))
-    assert raised(w.run, steps=3) == expected
-    assert w.steps == 0
+    assert "physics.model" in expected and "overlap by 2.000e0" in expected
+    # Refused when the world is built, as the command line refuses it before running.
+    assert raised(carom.World.load, str(path)) == expected
     # Chosen as the model argument, it is named as --model is on the command line.
     spring = tmp_path / "o2.toml"
     spring.write_text(BASE.replace("x = 60.0", "x = 28.0"))
-    expected = cli_line(carom_bin, "run", str(spring), "--steps", "3", "--model", "event")
-    assert raised(carom.World.load(str(spring), model="event").run, steps=3) == expected
+    expected = cli_line(
+        carom_bin, "run", str(spring), "--steps", "3", "--model", "event"
+    )
+    assert expected.startswith("--model event: physics.model")
+    assert raised(carom.World.load, str(spring), model="event") == expected
 
 
 def test_an_unknown_picture_extension_names_the_path(carom_bin, tmp_path):

@@ -44,7 +44,7 @@ def test_a_save_killed_at_a_random_moment_leaves_the_previous_or_the_new_file(tm
 
     seed = int(os.environ.get("CAROM_KILL_SEED", time.time_ns()))
     rng = random.Random(seed)
-    kinds = {"previous": 0, "new": 0}
+    kinds = {"previous": 0, "new": 0, "temporaries": 0}
     for round in range(10):
         target.write_bytes(previous)
         child = subprocess.Popen(
@@ -53,9 +53,11 @@ def test_a_save_killed_at_a_random_moment_leaves_the_previous_or_the_new_file(tm
             text=True,
         )
         assert child.stdout.readline().strip() == "ready"
-        # Over the first few saves: the first (before which the previous file must
-        # stand) and the ones after it (which replace the new file by itself).
-        time.sleep(rng.uniform(0.0, 4.0 * one_save))
+        # Every other round within the first save (before whose rename the previous
+        # file must stand), the others over the first few saves (each replacing the
+        # new file by itself).
+        span = 1.2 * one_save if round % 2 == 0 else 4.0 * one_save
+        time.sleep(rng.uniform(0.0, span))
         child.send_signal(signal.SIGKILL)
         child.wait()
         child.stdout.close()
@@ -75,4 +77,5 @@ def test_a_save_killed_at_a_random_moment_leaves_the_previous_or_the_new_file(tm
                 f"seed {seed}: {entry.name} left behind"
             )
             entry.unlink()
+            kinds["temporaries"] += 1
     print(f"seed {seed}: one save {one_save:.3f} s; targets left {kinds}")

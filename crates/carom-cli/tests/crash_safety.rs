@@ -127,7 +127,10 @@ fn a_run_killed_at_a_random_moment_leaves_the_previous_or_the_whole_new_outputs(
         run_ok(&reference, &args);
         whole = whole.min(clock.elapsed());
         let written = read_all(&reference);
-        assert!(new.is_empty() || new == written, "the run is not deterministic");
+        assert!(
+            new.is_empty() || new == written,
+            "the run is not deterministic"
+        );
         new = written;
     }
     for (i, t) in TARGETS.iter().enumerate() {
