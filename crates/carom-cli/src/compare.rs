@@ -11,7 +11,7 @@ use crate::args::{parse_dt, parse_model, parse_set, parse_threads, parse_time, S
 use crate::error::CliError;
 use crate::load::load;
 use crate::render::{PictureArgs, Pictures};
-use crate::run::{progress_bar, steps_for};
+use crate::run::{check_steps, progress_bar, steps_for};
 use crate::summary::num;
 
 #[derive(Debug, Args)]
@@ -113,7 +113,7 @@ pub fn compare(args: CompareArgs) -> Result<(), CliError> {
     let mut variants: Vec<Variant> = variants.into_iter().map(|(_, v)| v).collect();
     let dt = variants[0].world.physics().dt;
     let steps = match (args.steps, args.time) {
-        (Some(n), _) => n,
+        (Some(n), _) => check_steps(n)?,
         (None, Some(t)) => steps_for(t, dt, "--time")?,
         (None, None) => steps_for(scenario.duration, dt, "duration")?,
     };

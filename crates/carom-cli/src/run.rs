@@ -35,7 +35,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 
     let dt = world.physics().dt;
     let steps = match (args.steps, args.time) {
-        (Some(n), _) => n,
+        (Some(n), _) => check_steps(n)?,
         (None, Some(t)) => steps_for(t, dt, "--time")?,
         (None, None) => steps_for(scenario.duration, dt, "duration")?,
     };
@@ -242,6 +242,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 /// Whole steps covering `t`, as every front end counts them.
 pub(crate) fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, CliError> {
     carom::run::steps_for(t, dt, what).map_err(CliError::input)
+}
+
+/// `--steps` held to the bound `--time` has (`carom::run::MAX_STEPS`).
+pub(crate) fn check_steps(n: u64) -> Result<u64, CliError> {
+    carom::run::check_steps(n, "--steps").map_err(CliError::input)
 }
 
 fn check_distinct(outputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {

@@ -2,34 +2,10 @@
 //! file, line and field, outputs written whole or not at all, and runs whose results
 //! can be checked against closed forms.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::*;
 
 use carom::ModelKind;
-
-fn carom(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carom binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn files(dir: &Path) -> BTreeSet<PathBuf> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect()
-}
 
 /// A small valid scenario: two balls, impulse model. Line numbers below refer to it.
 const OK: &str = r#"name = "two"
@@ -458,10 +434,6 @@ fn running_a_preset_prints_the_summary() {
         stdout(&q).is_empty() && stderr(&q).is_empty(),
         "--quiet prints nothing"
     );
-}
-
-fn state(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 fn ball(s: &serde_json::Value, i: usize, key: &str) -> f64 {

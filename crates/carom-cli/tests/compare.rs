@@ -2,24 +2,10 @@
 //! holding what the physics says, pictures side by side, and bad requests refused
 //! with status 2 and one line.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::*;
 
-fn carom(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carom binary runs")
-}
-
-fn files(dir: &Path) -> BTreeSet<PathBuf> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect()
-}
+use std::path::Path;
 
 /// The table rows under the `variant ...` header, cells split at runs of two or more
 /// spaces (a label such as `spring, velocity-verlet` holds single spaces).
@@ -42,11 +28,9 @@ fn rows(stdout: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn ok(dir: &Path, args: &[&str]) -> Vec<Vec<String>> {
-    let o = carom(dir, args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
-    rows(&String::from_utf8_lossy(&o.stdout))
+/// The table `carom ARGS` prints, which must succeed.
+fn table(dir: &Path, args: &[&str]) -> Vec<Vec<String>> {
+    rows(&run_ok(dir, args))
 }
 
 /// Column of a row by header position: variant, energy drift, momentum drift,
@@ -60,7 +44,7 @@ fn num(row: &[String], col: usize) -> f64 {
 #[test]
 fn one_row_per_model() {
     let dir = tempfile::tempdir().unwrap();
-    let rows = ok(
+    let rows = table(
         dir.path(),
         &[
             "compare",
@@ -85,7 +69,7 @@ fn one_row_per_model() {
 #[test]
 fn one_row_per_integrator_and_the_bounce_story_in_the_drift_column() {
     let dir = tempfile::tempdir().unwrap();
-    let rows = ok(
+    let rows = table(
         dir.path(),
         &[
             "compare",
@@ -131,7 +115,7 @@ fn symmetry_column_shows_the_sequential_kick_off_breaking_the_mirror() {
     // radii); by t = 80 the break has happened. Springs push every contact at once and
     // keep the mirror image to round-off; sequential impulses do not.
     let dir = tempfile::tempdir().unwrap();
-    let rows = ok(
+    let rows = table(
         dir.path(),
         &[
             "compare",
@@ -153,7 +137,7 @@ fn glitch_prevention_variants_show_the_sticking_glitch() {
     // collide again on every step while they stay stuck: far more collisions than the
     // few dozen of a clean break.
     let dir = tempfile::tempdir().unwrap();
-    let rows = ok(
+    let rows = table(
         dir.path(),
         &[
             "compare",

@@ -2,16 +2,8 @@
 //! balls and the overlap, nothing written. The same scene runs under other models, and
 //! a state written by an event run (balls touching to round-off) resumes.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn carom(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carom binary runs")
-}
+mod common;
+use common::*;
 
 /// Two radius-10 balls whose centres are 15 apart: 5 of overlap.
 const OVERLAPPING: &str = r#"[table]

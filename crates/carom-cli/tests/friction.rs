@@ -2,16 +2,10 @@
 //! trajectory and diagnostics CSVs when rotation is in play (and the old columns when
 //! it is not), and bad contact-friction input as one line with file, line and field.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::*;
 
-fn carom(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carom binary runs")
-}
+use std::path::Path;
 
 fn first_line(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();

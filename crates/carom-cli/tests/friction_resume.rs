@@ -4,30 +4,8 @@
 //! frictionless state file has no such key, and a bad value in it is refused with
 //! exit 2, one line naming the field, and nothing written.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn carom(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carom binary runs")
-}
-
-fn ok(dir: &Path, args: &[&str]) {
-    let o = carom(dir, args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-fn state(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+mod common;
+use common::*;
 
 /// K steps of the column (dt = 0.002): by 0.5 time units the column has landed on the
 /// floor and most contacts stick, so the cut falls among loaded springs.
@@ -38,15 +16,15 @@ const TWO_K: &str = "500";
 fn a_frictional_column_resumed_from_its_state_file_continues_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok(
+    run_ok(
         d,
         &["run", "column", "--steps", K, "--out", "s1.json", "-q"],
     );
-    ok(
+    run_ok(
         d,
         &["run", "s1.json", "--steps", K, "--out", "s2.json", "-q"],
     );
-    ok(
+    run_ok(
         d,
         &["run", "column", "--steps", TWO_K, "--out", "s.json", "-q"],
     );
@@ -102,7 +80,7 @@ fn state_files_without_springs_have_no_key() {
         ],
     ];
     for args in runs {
-        ok(d, args);
+        run_ok(d, args);
         let out = args[args.len() - 2];
         let text = std::fs::read_to_string(d.join(out)).unwrap();
         assert!(!text.contains("tangential_springs"), "{args:?}");
@@ -113,7 +91,7 @@ fn state_files_without_springs_have_no_key() {
 fn bad_tangential_springs_exit_2_naming_the_field_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok(
+    run_ok(
         d,
         &["run", "column", "--steps", K, "--out", "s1.json", "-q"],
     );

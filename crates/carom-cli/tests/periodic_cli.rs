@@ -3,28 +3,10 @@
 //! state the run ends in, an unknown extension is a usage error, the diagnostics CSV,
 //! the summary and `compare` report the observables, a bad boundary is one clear line.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::*;
 
-fn carom(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carom binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn files(dir: &Path) -> BTreeSet<PathBuf> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect()
-}
+use std::path::Path;
 
 /// Three balls in a 40 x 30 box periodic in x, walled in y; ball 0 crosses the x edge
 /// twice in the run, ball 1 once backwards.

@@ -1,35 +1,8 @@
 //! `carom run --render` and `--plot` as a user runs them: the files hold what the run
 //! did, and bad requests are refused before anything is run.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn carom(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carom binary runs")
-}
-
-fn files(dir: &Path) -> BTreeSet<PathBuf> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect()
-}
-
-fn run_ok(dir: &Path, args: &[&str]) -> String {
-    let o = carom(dir, args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::*;
 
 /// (cx, cy, r) of every `<circle>` in an SVG written by --render.
 fn circles(svg: &str) -> Vec<(f64, f64, f64)> {

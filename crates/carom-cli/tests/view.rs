@@ -2,13 +2,14 @@
 //! status 2 and one line on stderr. The window itself is tested under Xvfb by
 //! `.ci/viewer-smoke`.
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+/// `carom view ARGS` in the current directory (nothing is written there: every case
+/// is refused before a window opens).
 fn carom(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carom"))
-        .args(args)
-        .output()
-        .expect("the carom binary runs")
+    common::carom(std::path::Path::new("."), args)
 }
 
 fn one_line_bad_input(o: &Output) -> String {
@@ -56,7 +57,7 @@ fn bad_scenario_file_names_the_field() {
 
 #[test]
 fn no_display_is_a_clear_failure_not_a_panic() {
-    let out = Command::new(env!("CARGO_BIN_EXE_carom"))
+    let out = std::process::Command::new(common::bin())
         .args(["view", "break"])
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")

@@ -59,6 +59,40 @@ fn scenario_error(line: impl Into<String>) -> PyErr {
     ScenarioError::new_err(load::one_line(&line.into()))
 }
 
+/// A step count given from Python (`step(n)`, `run(steps=)`, `compare(steps=)`): a
+/// whole number from 0 to the bound `--steps` has (`carom::run::check_steps`), else
+/// `ScenarioError` naming the argument, as the command line refuses `--steps`. Taken
+/// as any object so that a negative, huge or fractional count is this error rather
+/// than a conversion error; numpy integers are accepted, as any `__index__` is.
+fn step_count(v: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let shown = || v.str().map(|s| s.to_string()).unwrap_or_default();
+    if let Ok(n) = v.extract::<u64>() {
+        return carom::run::check_steps(n, what).map_err(scenario_error);
+    }
+    if v.extract::<i64>().is_ok() {
+        return Err(scenario_error(format!(
+            "{what} {}: must not be negative",
+            shown()
+        )));
+    }
+    if v.is_instance_of::<PyInt>() {
+        // Beyond u64 (or below i64): far past the bound either way.
+        let n = shown();
+        return Err(scenario_error(if n.starts_with('-') {
+            format!("{what} {n}: must not be negative")
+        } else {
+            format!(
+                "{what} {n}: more steps than any run can take (at most {:e})",
+                carom::run::MAX_STEPS
+            )
+        }));
+    }
+    Err(scenario_error(format!(
+        "{what} {}: not a whole number",
+        shown()
+    )))
+}
+
 /// What a world holds besides the engine's session: where it came from, to name it in
 /// errors.
 struct Inner {
@@ -130,14 +164,19 @@ impl PyWorld {
         }
     }
 
-    fn steps_of(&self, py: Python<'_>, time: Option<f64>, steps: Option<u64>) -> PyResult<u64> {
+    fn steps_of(
+        &self,
+        py: Python<'_>,
+        time: Option<f64>,
+        steps: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
         let g = self.lock(py)?;
         let dt = g.session.world.physics().dt;
         match (steps, time) {
             (Some(_), Some(_)) => Err(scenario_error(
                 "run: give time or steps, not both".to_string(),
             )),
-            (Some(n), None) => Ok(n),
+            (Some(n), None) => step_count(n, "steps"),
             (None, Some(t)) => steps_for(t, dt, "time").map_err(scenario_error),
             (None, None) => {
                 steps_for(g.session.scenario.duration, dt, "duration").map_err(scenario_error)
@@ -360,9 +399,12 @@ impl PyWorld {
     }
 
     /// Advances the world by `n` steps of `dt`, without holding the GIL.
-    #[pyo3(signature = (n=1))]
-    fn step(&self, py: Python<'_>, n: u64) -> PyResult<()> {
-        guarded(|| self.advance(py, n, 0, |_| {}))
+    #[pyo3(signature = (n=None))]
+    fn step(&self, py: Python<'_>, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        guarded(|| {
+            let n = n.map_or(Ok(1), |n| step_count(n, "n"))?;
+            self.advance(py, n, 0, |_| {})
+        })
     }
 
     /// Advances the world by `time` (rounded to whole steps, as `--time`) or by
@@ -370,7 +412,12 @@ impl PyWorld {
     /// it runs. Raises `SimulationError` if the run fails, the world then at its last
     /// good state.
     #[pyo3(signature = (time=None, steps=None))]
-    fn run(&self, py: Python<'_>, time: Option<f64>, steps: Option<u64>) -> PyResult<()> {
+    fn run(
+        &self,
+        py: Python<'_>,
+        time: Option<f64>,
+        steps: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         guarded(|| {
             let n = self.steps_of(py, time, steps)?;
             self.advance(py, n, 0, |_| {})
@@ -805,7 +852,7 @@ fn compare<'py>(
     source: &Bound<'py, PyAny>,
     models: Option<Vec<String>>,
     time: Option<f64>,
-    steps: Option<u64>,
+    steps: Option<&Bound<'py, PyAny>>,
     integrators: Option<Vec<String>>,
     glitch_prevention: Option<Vec<bool>>,
     overrides: Option<&Bound<'py, PyDict>>,
@@ -840,7 +887,7 @@ fn compare<'py>(
             (Some(_), Some(_)) => {
                 return Err(scenario_error("compare: give time or steps, not both"))
             }
-            (Some(n), None) => n,
+            (Some(n), None) => step_count(n, "steps")?,
             (None, Some(t)) => steps_for(t, dt, "time").map_err(scenario_error)?,
             (None, None) => steps_for(duration, dt, "duration").map_err(scenario_error)?,
         };

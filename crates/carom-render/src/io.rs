@@ -22,8 +22,11 @@ impl AtomicFile {
         let name = target
             .file_name()
             .ok_or_else(|| RenderError::Io(format!("{}: not a file name", target.display())))?;
+        // Every carom temporary is named `.carom-*.tmp` (hidden, never an output's
+        // name), so what a killed process leaves behind is recognisable; the process
+        // id and a counter keep concurrent writers apart.
         let temp = target.with_file_name(format!(
-            ".{}.tmp-{}-{}",
+            ".carom-{}-{}-{}.tmp",
             name.to_string_lossy(),
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)

@@ -673,7 +673,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .ok_or_else(|| format!("{name}: not a file name"))?
         .to_string_lossy()
         .into_owned();
-    let tmp = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
+    // Named as every carom temporary is, `.carom-*.tmp` (see docs/reliability.md).
+    let tmp = path.with_file_name(format!(".carom-{file_name}-{}.tmp", std::process::id()));
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;

@@ -130,6 +130,16 @@ fn strip_json_position(msg: &str) -> String {
     }
 }
 
+/// A number as a user would write it back in a message: plain in the usual range, in
+/// exponent form when very large or small (plain, `1e300` would be 301 digits).
+pub fn short_number(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-5..1e16).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 pub(crate) fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
@@ -140,6 +150,12 @@ pub(crate) fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
         ))
     }
 }
+
+/// The largest step count a state file may carry (see `build_world`).
+pub const MAX_RESUMED_STEPS: u64 = 1 << 62;
+
+/// The largest image count a ball may carry, in either direction (see `ball_from_spec`).
+pub const MAX_IMAGES: u64 = 1 << 53;
 
 pub(crate) fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() {
@@ -174,6 +190,21 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
     finite(format!("{field}.omega"), omega)?;
     if let Some(inertia) = b.inertia {
         positive(format!("{field}.inertia"), inertia)?;
+    }
+    // Image counts are whole numbers by type (1.5 or 1e300 is refused when the document
+    // is read); here they are held to what a run can reach: a ball crosses a side at
+    // most once a step and a run is at most `MAX_STEPS` long, so 2^53 (9.007e15, where
+    // `ix * width` stops being exact) leaves room for several runs and keeps
+    // counting far from i64 overflow.
+    for (name, v) in [("ix", b.ix), ("iy", b.iy)] {
+        if let Some(k) = v {
+            if k.unsigned_abs() > MAX_IMAGES {
+                return Err(ScenarioError::field(
+                    format!("{field}.{name}"),
+                    format!("must be a whole number between -2^53 and 2^53 (got {k})"),
+                ));
+            }
+        }
     }
     let ball = Ball::new(b.x, b.y, b.vx, b.vy, b.r, b.m);
     Ok(Ball {
@@ -297,6 +328,15 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     }
     // A resumed state keeps counting steps from where it stopped.
     if let Some(steps) = s.steps {
+        // A state's count is the sum of the runs that made it, each at most
+        // `run::MAX_STEPS` (10^15): 2^62 is thousands of such runs, and keeps the next
+        // run's count from overflowing (which would panic, or wrap in a release build).
+        if steps > MAX_RESUMED_STEPS {
+            return Err(ScenarioError::field(
+                "steps",
+                format!("must be at most 2^62, more than runs can have taken (got {steps})"),
+            ));
+        }
         world.steps = steps;
     }
     if let Some(sym) = s.symmetry {

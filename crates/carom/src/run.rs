@@ -7,7 +7,7 @@
 use crate::balls::Balls;
 use crate::load::Loaded;
 use crate::models::StepError;
-use crate::parse::ScenarioError;
+use crate::parse::{short_number as short, ScenarioError};
 use crate::scenario::Scenario;
 use crate::state;
 use crate::world::World;
@@ -28,15 +28,32 @@ pub const MAX_STEPS: f64 = 1e15;
 /// `what` names the length in the error (`--time`, `duration`, `time=`).
 pub fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, String> {
     let n = (t / dt).round();
+    let shown = short(t);
     if !(n.is_finite() && n >= 0.0) {
-        return Err(format!("{what} {t}: not a run length"));
+        return Err(format!("{what} {shown}: not a run length"));
     }
     if n > MAX_STEPS {
         return Err(format!(
-            "{what} {t}: {n:e} steps of dt = {dt} is more than any run can take ({MAX_STEPS:e})"
+            "{what} {shown}: {n:e} steps of dt = {} is more than any run can take \
+             ({MAX_STEPS:e})",
+            short(dt)
         ));
     }
     Ok(n as u64)
+}
+
+/// A step count asked for directly (`--steps`, `steps=`), held to the bound a run
+/// length has: a count above `MAX_STEPS` is no run anyone can wait for (without the
+/// bound, `--steps 18446744073709551615` would be accepted and never end). `what`
+/// names the option in the error.
+pub fn check_steps(n: u64, what: &str) -> Result<u64, String> {
+    // 1e15 is below 2^53, so the comparison in floating point is exact at the bound.
+    if n as f64 > MAX_STEPS {
+        return Err(format!(
+            "{what} {n}: more steps than any run can take (at most {MAX_STEPS:e})"
+        ));
+    }
+    Ok(n)
 }
 
 /// The thread count a run uses unless told: all cores for scenes large enough to pay
@@ -303,4 +320,40 @@ pub fn state_text(state: &Scenario) -> String {
     let mut s = serde_json::to_string_pretty(state).unwrap_or_default();
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_counts_are_held_to_the_run_length_bound() {
+        // The bound itself is allowed, one more is not, and neither is the largest u64
+        // (the count that used to run forever). The bound agrees with `steps_for`: a
+        // time of exactly MAX_STEPS steps passes both.
+        let max = MAX_STEPS as u64;
+        assert_eq!(check_steps(max, "--steps"), Ok(max));
+        assert_eq!(steps_for(MAX_STEPS, 1.0, "--time"), Ok(max));
+        assert!(check_steps(max + 1, "--steps").is_err());
+        let e = check_steps(u64::MAX, "--steps").unwrap_err();
+        assert!(
+            e.starts_with("--steps 18446744073709551615: ") && e.contains("1e15"),
+            "{e}"
+        );
+        assert_eq!(check_steps(0, "steps"), Ok(0));
+    }
+
+    #[test]
+    fn run_lengths_are_shown_as_written() {
+        // A huge time is shown in exponent form, not as 301 digits; ordinary ones plain.
+        let e = steps_for(1e300, 0.05, "--time").unwrap_err();
+        assert!(
+            e.starts_with("--time 1e300: 2e301 steps of dt = 0.05 "),
+            "{e}"
+        );
+        let e = steps_for(-3.5, 0.05, "time").unwrap_err();
+        assert_eq!(e, "time -3.5: not a run length");
+        assert_eq!(short(600.0), "600");
+        assert_eq!(short(1e-9), "1e-9");
+    }
 }

@@ -264,7 +264,10 @@ pub struct PhysicsSpec {
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness }`.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table { mu, tangential_restitution, tangential_stiffness }"
+)]
 pub struct ContactFrictionSpec {
     #[serde(default)]
     pub mu: f64,
@@ -331,9 +334,17 @@ pub struct BallSpec {
     pub kinematic: bool,
     /// Periodic image counts (how many times the ball crossed the x, y side); state
     /// files write them on periodic axes only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "whole_number"
+    )]
     pub ix: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "whole_number"
+    )]
     pub iy: Option<i64>,
     /// Orientation (radians, +x turning towards +y) and angular velocity; a kinematic
     /// ball spins as given.
@@ -448,4 +459,57 @@ fn default_rows() -> u32 {
 
 fn default_seed() -> u64 {
     1
+}
+
+/// A count that must be a whole number (the image counts): a float, even `2.0`, or a
+/// string is refused rather than truncated or guessed at, in words a user reads
+/// ("must be a whole number (got 1e300)") instead of the format library's type names
+/// and a 301-digit rendering of the float.
+fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    use serde::de::{Error, Visitor};
+
+    struct Whole;
+
+    impl<'de> Visitor<'de> for Whole {
+        type Value = Option<i64>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a whole number")
+        }
+
+        fn visit_i64<E: Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v))
+        }
+
+        fn visit_u64<E: Error>(self, v: u64) -> Result<Self::Value, E> {
+            // Beyond i64 is far beyond the bound `build_world` checks; say so here.
+            i64::try_from(v).map(Some).map_err(|_| {
+                E::custom(format!(
+                    "must be a whole number between -2^53 and 2^53 (got {v})"
+                ))
+            })
+        }
+
+        fn visit_f64<E: Error>(self, v: f64) -> Result<Self::Value, E> {
+            Err(E::custom(format!(
+                "must be a whole number (got {})",
+                crate::parse::short_number(v)
+            )))
+        }
+
+        fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
+            Err(E::custom(format!("must be a whole number (got {v:?})")))
+        }
+
+        fn visit_bool<E: Error>(self, v: bool) -> Result<Self::Value, E> {
+            Err(E::custom(format!("must be a whole number (got {v})")))
+        }
+
+        // JSON `null` means left out, as it does for the other optional keys.
+        fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+
+    d.deserialize_any(Whole)
 }

@@ -135,7 +135,7 @@ fn a_rough_collision_across_the_edge_equals_the_same_collision_in_the_open() {
 }
 
 #[test]
-fn the_periodic_rough_spring_step_is_identical_for_one_and_two_threads() {
+fn the_periodic_rough_spring_step_is_identical_for_one_and_two_threads_and_run_to_run() {
     let run = |threads: usize| {
         let mut w = rough_gas(ModelKind::Spring, 3000);
         w.set_threads(threads).unwrap();
@@ -152,5 +152,13 @@ fn the_periodic_rough_spring_step_is_identical_for_one_and_two_threads() {
             w.virial().to_bits(),
         )
     };
-    assert!(run(1) == run(2));
+    // 3000 balls make 12 blocks of 256 (`broadphase::block_len`): both threads work.
+    let one = run(1);
+    assert!(one == run(2), "1 thread differs from 2");
+    assert!(run(2) == run(2), "two runs with 2 threads differ");
+    // The run exercised the periodic wrap: some ball crossed a side.
+    assert!(
+        one.5.iter().chain(&one.6).any(|&k| k != 0),
+        "no ball crossed a side"
+    );
 }
