@@ -147,7 +147,7 @@ const SPRING_STEPS: f64 = 12.0;
 
 // --- radii 1:50 --------------------------------------------------------------------
 
-/// One ball of radius 25 among 600 of radius 0.5 (1:50), equal density (mass ratio
+/// One ball of radius 25 among 900 of radius 0.5 (1:50), equal density (mass ratio
 /// 2500), elastic, walled.
 fn radii(model: ModelKind) -> Built {
     let mut rng = Rng::new(1);
@@ -171,8 +171,9 @@ fn radii(model: ModelKind) -> Built {
 
 // --- mass 1:10^6 ---------------------------------------------------------------------
 
-/// 400 unit-mass balls and one of mass 10^6 (same radius) carrying as much momentum as
-/// the gas has speed: a periodic box without gravity, so momentum must be kept.
+/// 399 unit-mass balls and one of mass 10^6 (same radius) whose momentum (about 360)
+/// matches the gas's `sum m |v|` (about 300): a periodic box without gravity, so
+/// momentum must be kept while the two exchange it at a 1:10^6 mass ratio.
 fn masses(model: ModelKind) -> Built {
     let mut rng = Rng::new(2);
     let (w, h) = (60.0, 60.0);
@@ -362,7 +363,8 @@ fn stack(model: ModelKind) -> Built {
 
 // --- periodic box -----------------------------------------------------------------
 
-/// An elastic gas of 500 balls at area fraction 0.5 in a fully periodic box.
+/// An elastic gas of 484 balls (a 22 x 22 grid) at area fraction about 0.5 in a fully
+/// periodic box.
 fn periodic(model: ModelKind) -> Built {
     let mut rng = Rng::new(7);
     let side = (500.0 * std::f64::consts::PI / 0.5f64).sqrt();
