@@ -95,8 +95,14 @@ impl Grid {
         if area / (cell * cell) > max_cells {
             cell = (area / max_cells).sqrt();
         }
-        let nx = ((table.width / cell).floor() as usize).max(1);
-        let ny = ((table.height / cell).floor() as usize).max(1);
+        // Each axis bounded on its own too: a table far longer than wide (a 1e46 x 400
+        // table) would otherwise ask for ~1e44 cells along x and one along y, a count
+        // that overflows. Fewer cells only makes each wider, never narrower than `cell`.
+        let nx = (table.width / cell).floor().clamp(1.0, max_cells);
+        let ny = (table.height / cell)
+            .floor()
+            .clamp(1.0, (max_cells / nx).floor().max(1.0));
+        let (nx, ny) = (nx as usize, ny as usize);
         self.nx = nx;
         self.ny = ny;
         self.periodic = table.any_periodic().then_some(*table);

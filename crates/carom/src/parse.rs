@@ -241,9 +241,11 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         generators::expand(gen, &table, &format!("generators[{g}]"), &mut balls)?;
     }
     // Balls must start inside the table (touching a wall is fine). A state file
-    // (`time` given) was taken mid-run, when a ball may be pressing into a wall (a
-    // spring contact, or an impulse bounce about to be undone): there only its centre
-    // must be inside.
+    // (`time` given) holds whatever a run left and still counted as physical
+    // (`World::check_physical`): a ball pressing into a wall (a spring contact, an
+    // impulse bounce about to be undone), or one a fast step carried through it, up to
+    // `Table::runaway_margin` beyond; a kinematic ball wherever it was told to go.
+    // Refusing more would make a run's own `--out` file impossible to resume.
     //
     // On a periodic axis there is no wall to be outside of: a ball may straddle the
     // edge, and only its centre must lie on the table, `[0, side]`. (A state file's
@@ -251,9 +253,41 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     // beyond, which is wrapped below.)
     let mid_run = s.time.is_some();
     let periodic = [table.is_periodic(0), table.is_periodic(1)];
+    // The error about ball i, naming the listed ball or the generator that made it.
+    let named = |i: usize, what: String| {
+        if i < s.balls.len() {
+            ScenarioError::field(format!("balls[{i}]"), format!("ball {what}"))
+        } else {
+            // The last generator that started at or before ball i made it.
+            let g = generated_from.partition_point(|&start| start <= i) - 1;
+            ScenarioError::field(
+                format!("generators[{g}]"),
+                format!("its ball {} (ball index {i}) {what}", i - generated_from[g]),
+            )
+        }
+    };
     for i in 0..balls.len() {
         let (x, y, r) = (balls.x[i], balls.y[i], balls.r[i]);
-        let reach = if mid_run { 0.0 } else { r };
+        // A moment of inertia left to its default, m r^2 / 2, can underflow to 0 or
+        // overflow to infinity for extreme but finite radii and masses; the state
+        // file would then write a value no scenario accepts (and a spin update would
+        // divide by it).
+        let inertia = balls.inertia[i];
+        if !(inertia.is_finite() && inertia > 0.0) {
+            return Err(named(
+                i,
+                format!(
+                    "of mass {} and radius {r} has the moment of inertia m r^2 / 2 = \
+                     {inertia}, not a positive finite number (give inertia)",
+                    balls.m[i]
+                ),
+            ));
+        }
+        if mid_run && balls.is_kinematic(i) {
+            continue;
+        }
+        // How far inside a wall the centre must be: a negative reach lets it out.
+        let reach = if mid_run { -table.runaway_margin() } else { r };
         let (rx, ry) = (
             if periodic[0] { 0.0 } else { reach },
             if periodic[1] { 0.0 } else { reach },
@@ -266,7 +300,8 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         if x - rx < -sx || x + rx > table.width + sx || y - ry < -sy || y + ry > table.height + sy {
             let where_ = if mid_run {
                 format!(
-                    "at ({x}, {y}) has its centre outside the {} x {} table",
+                    "at ({x}, {y}) has its centre farther outside the {} x {} table than \
+                     the table is large",
                     table.width, table.height
                 )
             } else {
@@ -275,19 +310,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
                     table.width, table.height
                 )
             };
-            return Err(if i < s.balls.len() {
-                ScenarioError::field(format!("balls[{i}]"), format!("ball {where_}"))
-            } else {
-                // The last generator that started at or before ball i made it.
-                let g = generated_from.partition_point(|&start| start <= i) - 1;
-                ScenarioError::field(
-                    format!("generators[{g}]"),
-                    format!(
-                        "its ball {} (ball index {i}) {where_}",
-                        i - generated_from[g]
-                    ),
-                )
-            });
+            return Err(named(i, where_));
         }
     }
     for (i, b) in s.balls.iter().enumerate() {

@@ -69,6 +69,14 @@ impl Table {
         self.is_periodic(0) || self.is_periodic(1)
     }
 
+    /// How far outside a walled side a dynamic ball's centre may be before the state
+    /// counts as a runaway (`World::check_physical`), and how far a state file may put
+    /// it: the table's larger side. Walls hold balls within a fraction of their radius
+    /// in a sane run, so only a blown-up integration goes this far.
+    pub fn runaway_margin(&self) -> f64 {
+        self.width.max(self.height)
+    }
+
     /// The area of the table.
     pub fn area(&self) -> f64 {
         self.width * self.height
@@ -134,7 +142,10 @@ impl Table {
                 if !(0.0..side).contains(p) {
                     let (w, k) = self.wrap(*p, axis);
                     *p = w;
-                    *img += k;
+                    // A runaway ball (a speed of 1e300) crosses more sides in a step
+                    // than an i64 counts: the count stops at its limit, and
+                    // `World::check_physical` reports the run as unstable.
+                    *img = img.saturating_add(k);
                 }
             }
         }

@@ -60,6 +60,10 @@ impl std::fmt::Debug for World {
     }
 }
 
+/// The most sides a ball may have crossed on a periodic axis before its state counts as
+/// a runaway: 2^53, beyond which an f64 no longer counts every crossing.
+pub const MAX_IMAGE_COUNT: u64 = 1 << 53;
+
 impl World {
     /// A world ready to step. Checks the parameters the physics needs (finite, positive
     /// where it must be, a spring time step that is stable) and refuses the rest.
@@ -259,12 +263,22 @@ impl World {
     /// and is exempt. O(N): callers run it every so many steps, not every step.
     pub fn check_physical(&self) -> Result<(), StepError> {
         let (b, t) = (&self.balls, &self.table);
-        let margin = t.width.max(t.height);
+        let margin = t.runaway_margin();
         for i in 0..b.len() {
             let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
             if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
                 return Err(StepError::Unstable(format!(
                     "ball {i} has a position or velocity that is no longer finite"
+                )));
+            }
+            // Past 2^53 crossings the unwrapped position `x + ix * width` no longer
+            // has a unit of precision, and the count is about to saturate (see
+            // `Table::wrap_all`): only a runaway crosses the table that often.
+            if b.ix[i].unsigned_abs().max(b.iy[i].unsigned_abs()) > MAX_IMAGE_COUNT {
+                return Err(StepError::Unstable(format!(
+                    "ball {i} has crossed the periodic table more than 2^53 times \
+                     (image counts {}, {})",
+                    b.ix[i], b.iy[i]
                 )));
             }
             let outside = (-x).max(x - t.width).max(-y).max(y - t.height);

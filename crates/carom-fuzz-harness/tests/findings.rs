@@ -1,0 +1,189 @@
+//! One regression test per fuzzing finding (docs/reliability.md lists them): each
+//! builds the input the fuzzer found, reduced to its cause, and checks the clean
+//! behaviour the fix gives, against an expectation worked out by hand.
+
+use carom::load::{build, Source};
+use carom::parse::Format;
+use carom::run::Session;
+
+fn load(text: &str) -> Result<Session, String> {
+    build(&Source::text("case.json", text, Format::Json), &[]).map(Session::new)
+}
+
+fn reload(session: &Session) -> Result<Session, String> {
+    load(&session.state_json())
+}
+
+/// Finding 1 (short_run): a ball fast enough to cross a wall within one impulse step
+/// ends the step with its centre outside the table; the run counts that as physical
+/// (it is less than the table's size out), so `--out` wrote a state file that every
+/// load refused ("has its centre outside the table"): a finished run that could not be
+/// resumed. A state file now loads with such a ball, and the resume continues bit for
+/// bit.
+#[test]
+fn state_with_a_ball_through_a_wall_resumes_bit_for_bit() {
+    // 200 x 100 walled table, dt = 1, vx = -120 from x = 50: after one step the centre
+    // is at 50 - 120 = -70, through the left wall (the impulse model flips the
+    // velocity of a ball moving into a wall, but does not move it back).
+    let scene = r#"{
+        "table": { "width": 200.0, "height": 100.0 },
+        "physics": { "model": "impulse", "dt": 1.0, "glitch_prevention": false },
+        "balls": [ { "x": 50.0, "y": 50.0, "vx": -120.0, "vy": 0.5, "r": 5.0 } ]
+    }"#;
+    let mut first = load(scene).expect("scene loads");
+    first.advance(1, 0, |_| {}).expect("one step runs");
+    let x = first.world.balls().x[0];
+    assert!(
+        x < 0.0,
+        "the case needs the centre through the wall (x = {x})"
+    );
+
+    let mut resumed = reload(&first).expect("the run's own state file loads");
+    assert_eq!(resumed.world.balls().x[0].to_bits(), x.to_bits());
+    let mut straight = load(scene).expect("scene loads");
+    straight.advance(4, 0, |_| {}).expect("four steps run");
+    resumed.advance(3, 0, |_| {}).expect("three more steps run");
+    let (a, b) = (straight.world.balls(), resumed.world.balls());
+    for (u, v) in [(&a.x, &b.x), (&a.y, &b.y), (&a.vx, &b.vx), (&a.vy, &b.vy)] {
+        assert_eq!(
+            u[0].to_bits(),
+            v[0].to_bits(),
+            "resume differs: {} vs {}",
+            u[0],
+            v[0]
+        );
+    }
+}
+
+/// Finding 1, its limit: a state file may put a dynamic ball outside a wall by at most
+/// what a run still counts as physical (the table's larger side, 200 here); beyond it
+/// the load fails with one line naming the ball. A kinematic ball goes where it was
+/// told, so it may be anywhere.
+#[test]
+fn state_with_a_ball_beyond_the_runaway_margin_is_refused() {
+    let state = |x: f64, kinematic: bool| {
+        format!(
+            r#"{{ "time": 3.0, "steps": 3,
+                 "table": {{ "width": 200.0, "height": 100.0 }},
+                 "balls": [ {{ "x": {x}, "y": 50.0, "kinematic": {kinematic} }} ] }}"#
+        )
+    };
+    assert!(
+        load(&state(-199.0, false)).is_ok(),
+        "199 out is within the margin"
+    );
+    let err = load(&state(-201.0, false))
+        .err()
+        .expect("201 out is refused");
+    assert!(
+        err.contains("balls[0]") && err.contains("farther outside the 200 x 100 table"),
+        "{err}"
+    );
+    assert!(!err.contains('\n'));
+    assert!(
+        load(&state(-5000.0, true)).is_ok(),
+        "a kinematic ball may be anywhere"
+    );
+    // A scenario (no `time`) keeps the strict rule: the whole ball on the table.
+    let scenario = r#"{ "table": { "width": 200.0, "height": 100.0 },
+                        "balls": [ { "x": 5.0, "y": 50.0, "r": 10.0 } ] }"#;
+    assert!(load(scenario)
+        .err()
+        .expect("refused")
+        .contains("is outside the"));
+}
+
+/// Finding 2 (short_run): a ball with extreme but finite radius and mass, its moment of
+/// inertia left to the default m r^2 / 2, got 0 (r = 1e-300: r^2 underflows) or
+/// infinity (r = 1e200 on a 1e300 table: r^2 overflows). The world built and ran, and
+/// its state file wrote an inertia no scenario accepts. The load now refuses such a
+/// ball, naming it, unless the scenario gives the inertia.
+#[test]
+fn default_inertia_that_underflows_or_overflows_is_refused() {
+    let ball = |r: f64, extra: &str, side: f64| {
+        format!(
+            r#"{{ "table": {{ "width": {side:e}, "height": {side:e} }},
+                 "balls": [ {{ "x": 50.0, "y": 50.0 }},
+                            {{ "x": {x:e}, "y": {x:e}, "r": {r:e} {extra} }} ] }}"#,
+            x = side / 2.0
+        )
+    };
+    for (r, side, shown) in [(1e-300, 100.0, "= 0,"), (1e200, 1e300, "= inf,")] {
+        let err = load(&ball(r, "", side)).err().expect("refused");
+        assert!(
+            err.contains("balls[1]") && err.contains("moment of inertia") && err.contains(shown),
+            "{err}"
+        );
+        assert!(!err.contains('\n'));
+        // Given explicitly, the inertia is the scenario's own choice and loads.
+        assert!(load(&ball(r, r#", "inertia": 1.0"#, side)).is_ok());
+    }
+    // Generated balls are named by their generator.
+    let lattice = r#"{ "table": { "width": 100.0, "height": 100.0 },
+        "generators": [ { "kind": "lattice", "nx": 2, "ny": 1, "x0": 10.0, "y0": 10.0,
+                          "dx": 10.0, "dy": 10.0, "r": 1e-300 } ] }"#;
+    let err = load(lattice).err().expect("refused");
+    assert!(
+        err.contains("generators[0]") && err.contains("its ball 0"),
+        "{err}"
+    );
+}
+
+/// Finding 3 (scenario_toml): a table far longer than wide (8e46 x 400) made the
+/// broad-phase grid ask for ~1e44 cells along x, and counting them overflowed
+/// (`attempt to add with overflow` in debug builds, a wrong grid in release). The
+/// scenario is valid, so it must load and run: here two unit-mass balls approach head
+/// on near the origin of that table, and an elastic impulse collision between equal
+/// masses swaps their velocities, which it can only do if the grid still finds the
+/// pair.
+#[test]
+fn very_long_table_builds_its_grid_and_finds_contacts() {
+    let scene = r#"{
+        "table": { "width": 8e46, "height": 400.0 },
+        "physics": { "model": "impulse", "dt": 1.0 },
+        "symmetry": { "axis_y": 200.0 },
+        "balls": [ { "x": 100.0, "y": 200.0, "vx": 1.0 },
+                   { "x": 140.0, "y": 200.0, "vx": -1.0 } ]
+    }"#;
+    let mut s = load(scene).expect("a long table is a valid scene");
+    // Surfaces 20 apart closing at 2 per step: contact within 10 steps; 15 suffice.
+    s.advance(15, 0, |_| {}).expect("runs");
+    let b = s.world.balls();
+    assert_eq!(
+        (b.vx[0], b.vx[1]),
+        (-1.0, 1.0),
+        "velocities swapped exactly"
+    );
+    assert_eq!(s.world.collisions(), 1);
+}
+
+/// Finding 4 (short_run): on a periodic axis a ball at a finite but absurd speed (1e300
+/// per unit time, which a scenario may give) crosses the table some 1e298 times in one
+/// step; adding that to its image count overflowed the i64 (`attempt to add with
+/// overflow` in debug builds, a wrapped count in release). The count now stops at its
+/// limit and the run fails as unstable, back at its last good state (the start).
+#[test]
+fn periodic_crossing_count_overflow_is_a_runaway_not_a_panic() {
+    let scene = r#"{
+        "table": { "width": 100.0, "height": 100.0, "boundary": "periodic" },
+        "physics": { "model": "impulse", "dt": 1.0 },
+        "balls": [ { "x": 50.0, "y": 50.0, "vx": 1e300, "r": 5.0 } ]
+    }"#;
+    let mut s = load(scene).expect("a finite speed is accepted");
+    let f = s.advance(3, 0, |_| {}).expect_err("a runaway");
+    let message = f.to_string();
+    assert!(
+        message.contains("crossed the periodic table more than 2^53 times"),
+        "{message}"
+    );
+    assert_eq!(f.step, 0, "back at the start, the last good state");
+    let b = s.world.balls();
+    assert_eq!((b.x[0], b.ix[0]), (50.0, 0));
+
+    // The wrap itself: the count saturates instead of overflowing.
+    let t = carom::Table::new(100.0, 100.0).with_boundary([carom::Boundary::Periodic; 2]);
+    let (mut x, mut y, mut ix, mut iy) = ([1e300], [50.0], [i64::MAX - 1], [0]);
+    t.wrap_all(&mut x, &mut y, &mut ix, &mut iy);
+    assert_eq!(ix[0], i64::MAX);
+    assert!((0.0..100.0).contains(&x[0]));
+}
