@@ -87,7 +87,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "M", value_parser = parse_model)]
     pub model: Option<ModelKind>,
 
-    /// Number of steps to run [default: the scenario's duration / dt]
+    /// Number of steps to run, at most 10^15 (more than any run can take, as for
+    /// --time) [default: the scenario's duration / dt]
     #[arg(
         long,
         value_name = "N",

@@ -44,7 +44,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "on|off,...", value_delimiter = ',', value_parser = parse_switch)]
     pub glitch_prevention: Vec<bool>,
 
-    /// Number of steps to run [default: the scenario's duration / dt]
+    /// Number of steps to run, at most 10^15 [default: the scenario's duration / dt]
     #[arg(
         long,
         value_name = "N",
