@@ -8,19 +8,23 @@
 //! No Rust panic crosses into Python: every entry point runs under `guarded`, which
 //! turns a panic into `carom.SimulationError`.
 
+mod compare;
+mod convert;
+
+use convert::{build, column, flat_pairs, len_of, pairs, push_sample, source_of, step_count};
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use carom::load::{self, Source};
-use carom::overrides::{value_of_text, Override};
 use carom::parse::Format;
 use carom::run::{default_threads, steps_for, Session};
-use carom::{ModelKind, StepError};
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use carom::StepError;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 create_exception!(
     carom,
@@ -57,40 +61,6 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 
 fn scenario_error(line: impl Into<String>) -> PyErr {
     ScenarioError::new_err(load::one_line(&line.into()))
-}
-
-/// A step count given from Python (`step(n)`, `run(steps=)`, `compare(steps=)`): a
-/// whole number from 0 to the bound `--steps` has (`carom::run::check_steps`), else
-/// `ScenarioError` naming the argument, as the command line refuses `--steps`. Taken
-/// as any object so that a negative, huge or fractional count is this error rather
-/// than a conversion error; numpy integers are accepted, as any `__index__` is.
-fn step_count(v: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    let shown = || v.str().map(|s| s.to_string()).unwrap_or_default();
-    if let Ok(n) = v.extract::<u64>() {
-        return carom::run::check_steps(n, what).map_err(scenario_error);
-    }
-    if v.extract::<i64>().is_ok() {
-        return Err(scenario_error(format!(
-            "{what} {}: must not be negative",
-            shown()
-        )));
-    }
-    if v.is_instance_of::<PyInt>() {
-        // Beyond u64 (or below i64): far past the bound either way.
-        let n = shown();
-        return Err(scenario_error(if n.starts_with('-') {
-            format!("{what} {n}: must not be negative")
-        } else {
-            format!(
-                "{what} {n}: more steps than any run can take (at most {:e})",
-                carom::run::MAX_STEPS
-            )
-        }));
-    }
-    Err(scenario_error(format!(
-        "{what} {}: not a whole number",
-        shown()
-    )))
 }
 
 /// What a world holds besides the engine's session: where it came from, to name it in
@@ -183,179 +153,6 @@ impl PyWorld {
             }
         }
     }
-}
-
-/// A Python value as the TOML value of an override: strings are read as `--set` reads
-/// its text (`"0.5"` and `0.5` are the same), other values keep their type.
-fn toml_of(v: &Bound<'_, PyAny>) -> PyResult<toml::Value> {
-    if v.is_instance_of::<PyBool>() {
-        return Ok(toml::Value::Boolean(v.extract()?));
-    }
-    if v.is_instance_of::<PyInt>() {
-        return Ok(toml::Value::Integer(v.extract()?));
-    }
-    if v.is_instance_of::<PyFloat>() {
-        return Ok(toml::Value::Float(v.extract()?));
-    }
-    if let Ok(s) = v.cast::<PyString>() {
-        return Ok(value_of_text(s.to_str()?));
-    }
-    if let Ok(d) = v.cast::<PyDict>() {
-        let mut t = toml::Table::new();
-        for (k, x) in d.iter() {
-            t.insert(k.extract::<String>()?, toml_of(&x)?);
-        }
-        return Ok(toml::Value::Table(t));
-    }
-    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
-        let items: Vec<Bound<'_, PyAny>> = v.extract()?;
-        return Ok(toml::Value::Array(
-            items.iter().map(toml_of).collect::<PyResult<_>>()?,
-        ));
-    }
-    // numpy scalars and other numbers: an integer if it is one, else a float.
-    if let Ok(i) = v.extract::<i64>() {
-        return Ok(toml::Value::Integer(i));
-    }
-    if let Ok(f) = v.extract::<f64>() {
-        return Ok(toml::Value::Float(f));
-    }
-    Err(ScenarioError::new_err(format!(
-        "overrides: a value of type {} is not a scenario value (use numbers, strings, \
-         booleans, lists or dicts)",
-        v.get_type().name()?
-    )))
-}
-
-/// The overrides of `model=` and `overrides=`, in the command line's order (`--set`
-/// options, then `--model`).
-fn overrides_of(
-    model: Option<&str>,
-    overrides: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Vec<Override>> {
-    let mut sets = Vec::new();
-    if let Some(d) = overrides {
-        for (k, v) in d.iter() {
-            let key: String = k
-                .extract()
-                .map_err(|_| scenario_error("overrides: keys must be dotted paths (str)"))?;
-            let set = if let Ok(s) = v.cast::<PyString>() {
-                Override::parse(&format!("{key}={}", s.to_str()?))
-            } else {
-                Override::with_value(&key, toml_of(&v)?)
-            };
-            sets.push(set.map_err(|m| scenario_error(format!("--set {key}: {m}")))?);
-        }
-    }
-    if let Some(m) = model {
-        sets.push(match ModelKind::from_name(m) {
-            Some(kind) => Override::model(kind),
-            // Left to the scenario check, which names the field and the valid models.
-            None => Override {
-                label: format!("--model {m}"),
-                path: carom::parse::field_path("physics.model"),
-                value: toml::Value::String(m.to_string()),
-            },
-        });
-    }
-    Ok(sets)
-}
-
-/// A preset name, a path (str or os.PathLike) or a dict as a scenario source.
-fn source_of(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Source> {
-    if source.is_instance_of::<PyDict>() {
-        let json = py.import("json")?;
-        let text: String = json
-            .call_method1("dumps", (source,))
-            .map_err(|e| scenario_error(format!("dict: not a scenario document: {e}")))?
-            .extract()?;
-        let mut src = Source::text("dict", text, Format::Json);
-        src.lines = false;
-        return Ok(src);
-    }
-    let path: String = py
-        .import("os")?
-        .call_method1("fspath", (source,))
-        .and_then(|p| p.extract())
-        .map_err(|_| {
-            scenario_error(format!(
-                "source: expected a preset name, a path or a dict, got {}",
-                source
-                    .get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ))
-        })?;
-    load::resolve(
-        &path,
-        |p| std::path::Path::new(p).exists(),
-        |p| std::fs::read_to_string(p).map_err(|e| e.to_string()),
-    )
-    .map_err(scenario_error)
-}
-
-fn build(
-    src: &Source,
-    model: Option<&str>,
-    overrides: Option<&Bound<'_, PyDict>>,
-    threads: Option<usize>,
-) -> PyResult<PyWorld> {
-    let sets = overrides_of(model, overrides)?;
-    let loaded = load::build(src, &sets).map_err(scenario_error)?;
-    PyWorld::new(loaded, src.origin.clone(), threads)
-}
-
-/// Interleaved (x, y) pairs as an (N, 2) float64 array, made read-only: writing into a
-/// copy would not reach the engine, so the array says so; assign the property instead.
-fn pairs<'py, T: numpy::Element + Copy>(
-    py: Python<'py>,
-    a: &[T],
-    b: &[T],
-) -> PyResult<Bound<'py, PyAny>> {
-    let mut v = Vec::with_capacity(2 * a.len());
-    for (x, y) in a.iter().zip(b) {
-        v.push(*x);
-        v.push(*y);
-    }
-    let arr = PyArray1::from_vec(py, v).reshape([a.len(), 2])?;
-    read_only(arr.into_any())
-}
-
-fn column<'py>(py: Python<'py>, a: &[f64]) -> PyResult<Bound<'py, PyAny>> {
-    read_only(PyArray1::from_slice(py, a).into_any())
-}
-
-fn read_only(arr: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {
-    let kw = PyDict::new(arr.py());
-    kw.set_item("write", false)?;
-    arr.call_method("setflags", (), Some(&kw))?;
-    Ok(arr)
-}
-
-/// Any array-like of N rows of 2 numbers, as a flat float64 vector.
-fn flat_pairs(
-    py: Python<'_>,
-    value: &Bound<'_, PyAny>,
-    what: &str,
-    n: usize,
-) -> PyResult<Vec<f64>> {
-    let np = py.import("numpy")?;
-    let kw = PyDict::new(py);
-    kw.set_item("dtype", "float64")?;
-    let arr = np
-        .call_method("ascontiguousarray", (value,), Some(&kw))
-        .map_err(|e| scenario_error(format!("{what}: not an array of numbers: {e}")))?;
-    let arr = arr
-        .cast::<numpy::PyArrayDyn<f64>>()
-        .map_err(|e| scenario_error(format!("{what}: {e}")))?;
-    let shape = arr.shape().to_vec();
-    if shape != [n, 2] {
-        return Err(scenario_error(format!(
-            "{what}: expected shape ({n}, 2), one row per ball, got {shape:?}"
-        )));
-    }
-    Ok(arr.readonly().as_slice()?.to_vec())
 }
 
 #[pymethods]
@@ -463,66 +260,70 @@ impl PyWorld {
     /// Simulated time.
     #[getter]
     fn time(&self, py: Python<'_>) -> PyResult<f64> {
-        Ok(self.lock(py)?.session.world.time)
+        guarded(|| Ok(self.lock(py)?.session.world.time))
     }
 
     /// Steps taken since the scenario's run began (a resumed state continues).
     #[getter]
     fn steps(&self, py: Python<'_>) -> PyResult<u64> {
-        Ok(self.lock(py)?.session.world.steps)
+        guarded(|| Ok(self.lock(py)?.session.world.steps))
     }
 
     /// Collisions counted since the scenario's run began (a resumed state continues).
     #[getter]
     fn collisions(&self, py: Python<'_>) -> PyResult<u64> {
-        Ok(self.lock(py)?.session.collisions())
+        guarded(|| Ok(self.lock(py)?.session.collisions()))
     }
 
     /// The scenario's name.
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self.lock(py)?.session.world.name.clone())
+        guarded(|| Ok(self.lock(py)?.session.world.name.clone()))
     }
 
     /// The collision model: impulse, spring, simultaneous or event.
     #[getter]
     fn model(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self
-            .lock(py)?
-            .session
-            .world
-            .physics()
-            .model
-            .name()
-            .to_string())
+        guarded(|| {
+            Ok(self
+                .lock(py)?
+                .session
+                .world
+                .physics()
+                .model
+                .name()
+                .to_string())
+        })
     }
 
     /// The time step.
     #[getter]
     fn dt(&self, py: Python<'_>) -> PyResult<f64> {
-        Ok(self.lock(py)?.session.world.physics().dt)
+        guarded(|| Ok(self.lock(py)?.session.world.physics().dt))
     }
 
     /// Table width and height.
     #[getter]
     fn table(&self, py: Python<'_>) -> PyResult<(f64, f64)> {
-        let g = self.lock(py)?;
-        let t = g.session.world.table();
-        Ok((t.width, t.height))
+        guarded(|| {
+            let g = self.lock(py)?;
+            let t = g.session.world.table();
+            Ok((t.width, t.height))
+        })
     }
 
     /// Warnings found when the world was built (e.g. a spring contact resolved by too
     /// few steps).
     #[getter]
     fn warnings(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        Ok(self.lock(py)?.session.world.warnings().to_vec())
+        guarded(|| Ok(self.lock(py)?.session.world.warnings().to_vec()))
     }
 
     /// Worker threads of the parallel parts of a step; results are identical for any
     /// count.
     #[getter]
     fn get_threads(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.lock(py)?.session.world.threads())
+        guarded(|| Ok(self.lock(py)?.session.world.threads()))
     }
 
     #[setter]
@@ -537,20 +338,22 @@ impl PyWorld {
     }
 
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.lock(py)?.session.world.balls().len())
+        guarded(|| Ok(self.lock(py)?.session.world.balls().len()))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let g = self.lock(py)?;
-        let w = &g.session.world;
-        Ok(format!(
-            "<carom.World {:?}: {} balls, {} model, t = {}, {} steps>",
-            w.name,
-            w.balls().len(),
-            w.physics().model.name(),
-            w.time,
-            w.steps
-        ))
+        guarded(|| {
+            let g = self.lock(py)?;
+            let w = &g.session.world;
+            Ok(format!(
+                "<carom.World {:?}: {} balls, {} model, t = {}, {} steps>",
+                w.name,
+                w.balls().len(),
+                w.physics().model.name(),
+                w.time,
+                w.steps
+            ))
+        })
     }
 
     /// Ball centres, float64 array of shape (N, 2), in scenario order. Read-only:
@@ -784,24 +587,6 @@ impl PyWorld {
     }
 }
 
-fn push_sample(w: &carom::World, xy: &mut Vec<f64>, v: &mut Vec<f64>) {
-    let b = w.balls();
-    for i in 0..b.len() {
-        xy.push(b.x[i]);
-        xy.push(b.y[i]);
-        v.push(b.vx[i]);
-        v.push(b.vy[i]);
-    }
-}
-
-fn len_of(t: &[f64], xy: &[f64]) -> usize {
-    if t.is_empty() {
-        0
-    } else {
-        xy.len() / (2 * t.len())
-    }
-}
-
 /// Rebuilds a pickled world from its state file's text.
 #[pyfunction]
 fn _world_from_state(text: &str, threads: usize) -> PyResult<PyWorld> {
@@ -827,97 +612,6 @@ fn preset_summaries() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-fn names<T>(
-    list: Option<Vec<String>>,
-    what: &str,
-    parse: impl Fn(&str) -> Option<T>,
-) -> PyResult<Vec<T>> {
-    list.unwrap_or_default()
-        .iter()
-        .map(|s| parse(s).ok_or_else(|| scenario_error(format!("{what}: unknown value {s:?}"))))
-        .collect()
-}
-
-/// Runs the scene once per variant, as `carom compare` does, and returns its table:
-/// one dict per variant with `variant`, `energy_drift`, `momentum_drift`,
-/// `symmetry_error` (None without a declared symmetry), `collisions`, `steps`,
-/// `wall_time`, `ball_steps_per_second` and `failure` (None, or the one-line reason a
-/// variant stopped early at its last good state). The GIL is released while it runs.
-#[pyfunction]
-#[pyo3(signature = (source, models=None, time=None, steps=None, integrators=None,
-                    glitch_prevention=None, overrides=None, threads=None))]
-#[allow(clippy::too_many_arguments)]
-fn compare<'py>(
-    py: Python<'py>,
-    source: &Bound<'py, PyAny>,
-    models: Option<Vec<String>>,
-    time: Option<f64>,
-    steps: Option<&Bound<'py, PyAny>>,
-    integrators: Option<Vec<String>>,
-    glitch_prevention: Option<Vec<bool>>,
-    overrides: Option<&Bound<'py, PyDict>>,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyList>> {
-    guarded(|| {
-        let models = names(models, "models", ModelKind::from_name)?;
-        let integrators = names(integrators, "integrators", carom::Integrator::from_name)?;
-        let src = source_of(py, source)?;
-        let base = overrides_of(None, overrides)?;
-        let plan = carom::compare::plan(
-            &models,
-            &integrators,
-            &glitch_prevention.unwrap_or_default(),
-            &base,
-        )
-        .map_err(scenario_error)?;
-        let mut variants = Vec::new();
-        let mut duration = 0.0;
-        for p in plan {
-            let loaded = load::build(&src, &p.sets).map_err(scenario_error)?;
-            duration = loaded.scenario.duration;
-            let mut world = loaded.world;
-            let n = threads.unwrap_or_else(|| default_threads(world.balls().len()));
-            world
-                .set_threads(n)
-                .map_err(|e| scenario_error(format!("threads={n}: {}", e.message)))?;
-            variants.push(carom::compare::Variant::new(p.label, world));
-        }
-        let dt = variants[0].world.physics().dt;
-        let steps = match (steps, time) {
-            (Some(_), Some(_)) => {
-                return Err(scenario_error("compare: give time or steps, not both"))
-            }
-            (Some(n), None) => step_count(n, "steps")?,
-            (None, Some(t)) => steps_for(t, dt, "time").map_err(scenario_error)?,
-            (None, None) => steps_for(duration, dt, "duration").map_err(scenario_error)?,
-        };
-        let ran: Result<(), String> = py.detach(|| {
-            variants.iter_mut().try_for_each(|v| {
-                v.run(steps)
-                    .map_err(|m| format!("{}: {}: physics.model: {m}", src.origin, v.label))
-            })
-        });
-        ran.map_err(scenario_error)?;
-        let rows = PyList::empty(py);
-        for v in &variants {
-            let r = v.row();
-            let d = PyDict::new(py);
-            d.set_item("variant", r.label)?;
-            d.set_item("energy_drift", r.energy_drift)?;
-            d.set_item("momentum_drift", r.momentum_drift)?;
-            d.set_item("symmetry_error", r.symmetry_error)?;
-            d.set_item("collisions", r.collisions)?;
-            d.set_item("pressure", r.pressure)?;
-            d.set_item("steps", r.steps)?;
-            d.set_item("wall_time", r.wall_seconds)?;
-            d.set_item("ball_steps_per_second", r.ball_steps_per_second)?;
-            d.set_item("failure", r.failure)?;
-            rows.append(d)?;
-        }
-        Ok(rows)
-    })
-}
-
 /// Panics on purpose, through the same guard as every entry point: lets the tests
 /// check that a panic reaches Python as `SimulationError`.
 #[pyfunction]
@@ -931,7 +625,7 @@ fn _carom(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyWorld>()?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(preset_summaries, m)?)?;
-    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add_function(wrap_pyfunction!(_world_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
