@@ -634,24 +634,26 @@ impl Event {
         }
         // New neighbours matter only if they come before (or with) the ball's earliest
         // contact already scheduled, which is otherwise still right.
+        // Both slots are written once at the end: one walk up the tree, not one per
+        // earlier contact found and another for the crossing.
         let kin = kin!(self, b);
         let si = kin.state(i, ev.t);
+        let mut cur = *self.queue.contact(i);
         for &j in &self.nbrs {
             if let Some(e) = kin.pair_from(i, &si, j as usize, ev.t) {
-                let cur = *self.queue.contact(i);
                 let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
                 if e.t < cur.t {
                     if cur.t <= e.t + slack {
                         self.queue.push_extra(cur);
                     }
-                    self.queue.set_contact(i, e, false);
+                    cur = e;
                 } else if e.t <= cur.t + slack {
                     self.queue.push_extra(e);
                 }
             }
         }
         self.queue
-            .set_crossing(i, kin.cross(i, &si, ev.t).unwrap_or(Ev::NONE), false);
+            .set_both(i, cur, kin.cross(i, &si, ev.t).unwrap_or(Ev::NONE));
         self.nbrs.clear();
     }
 }
