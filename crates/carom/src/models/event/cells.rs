@@ -94,13 +94,6 @@ impl Cells {
         (cy * self.nx + cx) as u32
     }
 
-    /// Asks for the cache lines of ball `i`'s cell and list link.
-    #[inline]
-    pub fn prefetch(&self, i: usize) {
-        super::prefetch::prefetch(&self.cell, i);
-        super::prefetch::prefetch(&self.next, i);
-    }
-
     #[inline]
     pub fn cell_of(&self, i: usize) -> u32 {
         self.cell[i]

@@ -63,7 +63,6 @@ mod cells;
 mod crossing;
 mod guard;
 mod motion;
-mod prefetch;
 mod queue;
 mod resolve;
 pub mod times;
@@ -645,11 +644,7 @@ impl CollisionModel for Event {
             if t > t_end {
                 break;
             }
-            self.prefetch_next(balls);
             let (ev, src) = self.queue.pop().expect("peeked");
-            if let Kind::Pair(j) = ev.kind() {
-                self.prefetch_ball(balls, j);
-            }
             if !self.due(balls, &ev, src) {
                 continue;
             }

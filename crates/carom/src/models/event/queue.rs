@@ -296,20 +296,6 @@ impl Schedule {
         self.extra.push(e);
     }
 
-    /// The ball on top of the tree (the owner of the earliest slot once the tree is
-    /// up to date, as after [`Schedule::peek_time`]).
-    #[inline]
-    pub fn top_ball(&self) -> Option<usize> {
-        (self.leaves > 0).then(|| self.top().0 as usize)
-    }
-
-    /// Asks for the cache lines of ball `i`'s slots.
-    #[inline]
-    pub fn prefetch(&self, i: usize) {
-        super::prefetch::prefetch(&self.contact, i);
-        super::prefetch::prefetch(&self.crossing, i);
-    }
-
     /// Time of the earliest event, if any.
     #[inline]
     pub fn peek_time(&mut self) -> Option<f64> {
