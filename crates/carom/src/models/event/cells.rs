@@ -222,8 +222,10 @@ impl Cells {
             }
             return;
         }
-        for gy in cy.saturating_sub(1)..=(cy + 1).min(self.ny - 1) {
-            for gx in cx.saturating_sub(1)..=(cx + 1).min(self.nx - 1) {
+        // Half-open ranges (the same cells as `c - 1 ..= c + 1` clamped): they iterate
+        // without the inclusive range's extra end-of-range state.
+        for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
+            for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
                 self.for_cell(gx, gy, &mut f);
             }
         }
@@ -263,7 +265,7 @@ impl Cells {
                 if gx >= self.nx {
                     return;
                 }
-                for gy in cy.saturating_sub(1)..=(cy + 1).min(self.ny - 1) {
+                for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
                     self.for_cell(gx, gy, &mut f);
                 }
             }
@@ -279,7 +281,7 @@ impl Cells {
                 if gy >= self.ny {
                     return;
                 }
-                for gx in cx.saturating_sub(1)..=(cx + 1).min(self.nx - 1) {
+                for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
                     self.for_cell(gx, gy, &mut f);
                 }
             }

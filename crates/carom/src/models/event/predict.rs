@@ -105,9 +105,6 @@ impl Kin<'_> {
             [aj[0] - ai[0], aj[1] - ai[1]]
         };
         let linear = acc == [0.0, 0.0];
-        if linear && self.just_collided(i, j) {
-            return None;
-        }
         let sj = self.state(j, now);
         // Neighbouring cells are under half a periodic side apart, so the minimum image
         // is the one that can collide.
@@ -116,7 +113,13 @@ impl Kin<'_> {
         let v = [sj[2] - si[2], sj[3] - si[3]];
         let sigma = b.r[i] + b.r[j];
         let tau = if linear {
-            times::pair_time(p[0], p[1], v[0], v[1], sigma)?
+            let tau = times::pair_time(p[0], p[1], v[0], v[1], sigma)?;
+            // Asked only of a pair that would meet (most neighbours are receding or
+            // miss): the partner's group and partner list are then not loaded at all.
+            if self.just_collided(i, j) {
+                return None;
+            }
+            tau
         } else {
             // A kinematic or resting ball next to a flying one under gravity: quartic,
             // solved only up to the end of this interval; such balls are predicted afresh

@@ -125,11 +125,14 @@ pub struct Schedule {
     /// Crossing slots keep only what a crossing needs (its time and direction code):
     /// the owner is the slot's index and no counter is ever checked.
     crossing: Vec<Crossing>,
-    /// Leaves: each ball's earliest slot time (infinite past the last ball).
-    key: Vec<f64>,
-    /// Winner (ball index) of each inner node; node 1 is the root, leaf `k` is node
-    /// `leaves + k`.
-    node: Vec<u32>,
+    /// Inner nodes `1..leaves` (node 1 is the root; the children of `p` are `2p` and
+    /// `2p + 1`; node `leaves + k` is ball `k`'s leaf, whose key is read from its
+    /// slots): the winning ball of the subtree and its slot time. Keeping the winner's
+    /// time beside it makes a walk one pair of loads per level from neighbouring nodes,
+    /// instead of a second, dependent load at the winner's own index (a cache miss at
+    /// every level of a large tree).
+    win: Vec<u32>,
+    win_t: Vec<f64>,
     leaves: usize,
     extra: BinaryHeap<Ev>,
     /// A ball whose slot was emptied by `pop` without walking the tree yet: its owner
@@ -145,61 +148,96 @@ impl Schedule {
         self.contact.resize(n, Ev::NONE);
         self.crossing.clear();
         self.crossing.resize(n, Crossing::NONE);
-        self.key.clear();
-        self.key.resize(self.leaves, f64::INFINITY);
-        self.node.clear();
-        self.node.resize(2 * self.leaves, 0);
+        self.win.clear();
+        self.win.resize(self.leaves, 0);
+        self.win_t.clear();
+        self.win_t.resize(self.leaves, f64::INFINITY);
         self.extra.clear();
         self.build();
+    }
+
+    /// Ball `k`'s earliest slot time (infinite past the last ball).
+    #[inline]
+    fn leaf_key(&self, k: usize) -> f64 {
+        if k < self.contact.len() {
+            self.contact[k].t.min(self.crossing[k].t)
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// The winner of node `c` (inner or leaf) and its time.
+    #[inline]
+    fn node(&self, c: usize) -> (u32, f64) {
+        if c >= self.leaves {
+            let k = c - self.leaves;
+            (k as u32, self.leaf_key(k))
+        } else {
+            (self.win[c], self.win_t[c])
+        }
     }
 
     /// Recomputes every inner node from the leaves, O(N).
     pub fn build(&mut self) {
         self.pending = None;
-        let l = self.leaves;
-        for k in 0..l {
-            self.node[l + k] = k as u32;
-        }
-        for p in (1..l).rev() {
-            self.node[p] = self.winner(self.node[2 * p], self.node[2 * p + 1]);
-        }
-    }
-
-    /// Earlier slot time wins; equal times go to the lower ball (deterministic).
-    #[inline]
-    fn winner(&self, a: u32, b: u32) -> u32 {
-        let (ka, kb) = (self.key[a as usize], self.key[b as usize]);
-        if kb < ka || (kb == ka && b < a) {
-            b
-        } else {
-            a
+        for p in (1..self.leaves).rev() {
+            let (a, ka) = self.node(2 * p);
+            let (b, kb) = self.node(2 * p + 1);
+            // Earlier slot time wins; equal times go to the lower ball (deterministic).
+            let (w, kw) = if kb < ka || (kb == ka && b < a) {
+                (b, kb)
+            } else {
+                (a, ka)
+            };
+            self.win[p] = w;
+            self.win_t[p] = kw;
         }
     }
 
     /// Walks from ball `i`'s leaf to the root. Only the winner coming up from below is
-    /// compared, with the winner of the sibling subtree: one load of each per level.
+    /// compared, with the winner of the sibling subtree.
     #[inline]
     fn refresh(&mut self, i: usize) {
-        let mut kw = self.contact[i].t.min(self.crossing[i].t);
-        self.key[i] = kw;
+        let l = self.leaves;
+        if l < 2 {
+            // A single leaf is the root itself.
+            return;
+        }
+        let mut kw = self.leaf_key(i);
         let mut w = i as u32;
-        let mut c = self.leaves + i;
-        while c > 1 {
-            let ws = self.node[c ^ 1];
-            let ks = self.key[ws as usize];
-            // Earlier slot time wins; equal times go to the lower ball (deterministic).
+        // The lowest level: the sibling is a leaf, its key read from its slots.
+        let s = i ^ 1;
+        let ks = self.leaf_key(s);
+        // Earlier slot time wins; equal times go to the lower ball (deterministic).
+        if ks < kw || (ks == kw && (s as u32) < w) {
+            (w, kw) = (s as u32, ks);
+        }
+        let (win, win_t) = (&mut self.win[..], &mut self.win_t[..]);
+        let mut c = (l + i) / 2;
+        loop {
+            // An ancestor depends only on which ball wins here and that ball's time: if
+            // the same ball other than `i` still wins (its time unchanged), nothing
+            // above can change.
+            if win[c] == w && w != i as u32 {
+                return;
+            }
+            win[c] = w;
+            win_t[c] = kw;
+            if c == 1 {
+                return;
+            }
+            let (ws, ks) = (win[c ^ 1], win_t[c ^ 1]);
             if ks < kw || (ks == kw && ws < w) {
                 (w, kw) = (ws, ks);
             }
-            let p = c / 2;
-            // An ancestor depends only on which ball wins here and that ball's time: if
-            // the same ball other than `i` still wins, nothing above can change.
-            if self.node[p] == w && w != i as u32 {
-                break;
-            }
-            self.node[p] = w;
-            c = p;
+            c /= 2;
         }
+    }
+
+    /// The ball on top of the tree and its earliest slot time.
+    #[inline]
+    fn top(&self) -> (u32, f64) {
+        self.node(1)
     }
 
     /// Sets ball `i`'s contact slot (`Ev::NONE`: none). `defer`: leave the tree for a
@@ -230,7 +268,7 @@ impl Schedule {
     #[inline]
     fn settle(&mut self, i: usize, defer: bool) {
         if defer {
-            self.key[i] = self.contact[i].t.min(self.crossing[i].t);
+            // The leaf's key is read from the slots themselves.
             return;
         }
         match self.pending.take() {
@@ -263,7 +301,7 @@ impl Schedule {
     pub fn peek_time(&mut self) -> Option<f64> {
         self.flush();
         let tree = if self.leaves > 0 {
-            self.key[self.node[1] as usize]
+            self.top().1
         } else {
             f64::INFINITY
         };
@@ -276,8 +314,9 @@ impl Schedule {
     /// the same time, a slot before the side heap).
     pub fn pop(&mut self) -> Option<(Ev, Source)> {
         let t = self.peek_time()?;
-        let root = self.node[1] as usize;
-        if self.key[root] == t {
+        let (root, key) = self.top();
+        let root = root as usize;
+        if key == t {
             // The slot is emptied now; the tree is walked when the owner's slots are
             // next set, or before the next look at the top.
             let taken = if self.contact[root].t == t {
@@ -296,7 +335,6 @@ impl Schedule {
                 };
                 (e, Source::Crossing)
             };
-            self.key[root] = self.contact[root].t.min(self.crossing[root].t);
             self.pending = Some(root as u32);
             Some(taken)
         } else {
@@ -312,9 +350,6 @@ impl Schedule {
         }
         for c in &mut self.crossing {
             c.t -= shift;
-        }
-        for k in &mut self.key {
-            *k -= shift;
         }
         let mut v = std::mem::take(&mut self.extra).into_vec();
         for e in &mut v {

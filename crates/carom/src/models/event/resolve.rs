@@ -74,6 +74,88 @@ impl Event {
         self.contacts.sort_unstable();
         self.contacts.dedup();
 
+        if self.contacts.len() <= 1 {
+            // One contact (the common case: a single pair or wall): it is its own
+            // cluster, resolved exactly as below without the clustering's sorts.
+            self.resolve_clusters_of_one(b, t0);
+        } else {
+            self.resolve_clusters(b, t0);
+        }
+
+        // Bookkeeping for every ball whose velocity the impact could have changed.
+        for k in 0..self.contacts.len() {
+            let c = self.contacts[k];
+            for i in contact_balls(&c) {
+                if self.hit[i] != s {
+                    self.hit[i] = s;
+                    self.v2_max = self.v2_max.max(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i]);
+                    self.quick[i] = self.burst_after(i, t0);
+                    self.t_last[i] = t0;
+                    self.counter[i] = self.counter[i].wrapping_add(1);
+                    self.group[i] = s;
+                    self.n_partners[i] = 0;
+                }
+            }
+            match c {
+                Contact::Pair(i, j) => {
+                    add_partner(&mut self.partners, &mut self.n_partners, i as usize, j);
+                    add_partner(&mut self.partners, &mut self.n_partners, j as usize, i);
+                }
+                // Landed for good, still resting, or lifted off.
+                Contact::Wall(i, w) => {
+                    if settle(b, &mut self.rest, i as usize, w, self.gravity, self.tc) {
+                        self.quartic.push(i);
+                    }
+                }
+            }
+        }
+
+        for k in 0..self.involved.len() {
+            let i = self.involved[k] as usize;
+            if self.hit[i] == s {
+                self.predict(b, i, t0, true);
+            }
+        }
+        // An event that fell out (a grazing touch) leaves its balls' courses unchanged,
+        // but it was its owner's earliest contact: the owner looks again.
+        for k in 0..self.group_events.len() {
+            let i = self.group_events[k].i as usize;
+            if self.hit[i] != s && self.queue.contact(i).t == f64::INFINITY {
+                self.predict(b, i, t0, false);
+            }
+        }
+    }
+
+    /// Resolves the single contact of a group (if any) as a cluster of its own.
+    fn resolve_clusters_of_one(&mut self, b: &mut Balls, t0: f64) {
+        let Some(c) = self.contacts.first() else {
+            return;
+        };
+        let mut elastic = false;
+        for i in contact_balls(c) {
+            if b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST {
+                elastic = true;
+            }
+        }
+        let e = if elastic && self.collapse_guard {
+            1.0
+        } else {
+            self.restitution
+        };
+        self.collisions += resolve_cluster(
+            b,
+            &self.table,
+            &self.contacts[..1],
+            e,
+            &self.friction,
+            &mut self.solver,
+            &mut self.pair_virial,
+        );
+    }
+
+    /// Clusters the group's contacts through shared balls and resolves each cluster
+    /// as one simultaneous impact.
+    fn resolve_clusters(&mut self, b: &mut Balls, t0: f64) {
         // Clusters of contacts connected through shared balls (walls do not connect):
         // each is one simultaneous impact with its own restitution.
         // Each involved ball's place in `involved`, looked up by bisection in a sorted
@@ -143,49 +225,6 @@ impl Event {
                 &mut self.pair_virial,
             );
             start = end;
-        }
-
-        // Bookkeeping for every ball whose velocity the impact could have changed.
-        for k in 0..self.contacts.len() {
-            let c = self.contacts[k];
-            for i in contact_balls(&c) {
-                if self.hit[i] != s {
-                    self.hit[i] = s;
-                    self.v2_max = self.v2_max.max(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i]);
-                    self.quick[i] = self.burst_after(i, t0);
-                    self.t_last[i] = t0;
-                    self.counter[i] = self.counter[i].wrapping_add(1);
-                    self.group[i] = s;
-                    self.n_partners[i] = 0;
-                }
-            }
-            match c {
-                Contact::Pair(i, j) => {
-                    add_partner(&mut self.partners, &mut self.n_partners, i as usize, j);
-                    add_partner(&mut self.partners, &mut self.n_partners, j as usize, i);
-                }
-                // Landed for good, still resting, or lifted off.
-                Contact::Wall(i, w) => {
-                    if settle(b, &mut self.rest, i as usize, w, self.gravity, self.tc) {
-                        self.quartic.push(i);
-                    }
-                }
-            }
-        }
-
-        for k in 0..self.involved.len() {
-            let i = self.involved[k] as usize;
-            if self.hit[i] == s {
-                self.predict(b, i, t0, true);
-            }
-        }
-        // An event that fell out (a grazing touch) leaves its balls' courses unchanged,
-        // but it was its owner's earliest contact: the owner looks again.
-        for k in 0..self.group_events.len() {
-            let i = self.group_events[k].i as usize;
-            if self.hit[i] != s && self.queue.contact(i).t == f64::INFINITY {
-                self.predict(b, i, t0, false);
-            }
         }
     }
 

@@ -1,0 +1,64 @@
+//! Cell-crossing events: a ball moves to the next cell of the grid, meets the balls
+//! that have just become its neighbours, and wraps through a periodic edge.
+
+use super::cells::Dir;
+use super::queue::{Ev, Kind};
+use super::{Event, Undo};
+use crate::balls::Balls;
+
+impl Event {
+    /// A ball has left its cell: file it in the next one and predict its collisions with
+    /// the balls that have just become neighbours. Leaving through a periodic edge, the
+    /// ball re-enters at the other side: its whole trajectory shifts by one side (the
+    /// stored state, at its own time, moves; its velocity and predictions, which use
+    /// minimum images, stand) and its image count records the crossing.
+    pub(super) fn cross(&mut self, b: &mut Balls, ev: Ev) {
+        self.crossings += 1;
+        let i = ev.i as usize;
+        let dir = match ev.kind() {
+            Kind::Cross(d) => Dir::from_index(d),
+            _ => return,
+        };
+        if self.cells.wraps(self.cells.cell_of(i), dir) {
+            // Remembered for a failed step (the oldest record of a ball wins).
+            self.undo.push(Undo::of(b, i, self.rest[i], self.t[i]));
+            let (w, h) = (self.table.width, self.table.height);
+            match dir {
+                Dir::Left => (b.x[i], b.ix[i]) = (b.x[i] + w, b.ix[i] - 1),
+                Dir::Right => (b.x[i], b.ix[i]) = (b.x[i] - w, b.ix[i] + 1),
+                Dir::Up => (b.y[i], b.iy[i]) = (b.y[i] + h, b.iy[i] - 1),
+                Dir::Down => (b.y[i], b.iy[i]) = (b.y[i] - h, b.iy[i] + 1),
+            }
+        }
+        let b = &*b;
+        if let Some(c) = self.cells.step(self.cells.cell_of(i), dir) {
+            self.cells.move_to(i, c);
+            self.nbrs.clear();
+            let nbrs = &mut self.nbrs;
+            self.cells.for_new_strip(c, dir, |j| nbrs.push(j as u32));
+        }
+        // New neighbours matter only if they come before (or with) the ball's earliest
+        // contact already scheduled, which is otherwise still right.
+        // Both slots are written once at the end: one walk up the tree, not one per
+        // earlier contact found and another for the crossing.
+        let kin = kin!(self, b);
+        let si = kin.state(i, ev.t);
+        let mut cur = *self.queue.contact(i);
+        for &j in &self.nbrs {
+            if let Some(e) = kin.pair_from(i, &si, j as usize, ev.t) {
+                let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
+                if e.t < cur.t {
+                    if cur.t <= e.t + slack {
+                        self.queue.push_extra(cur);
+                    }
+                    cur = e;
+                } else if e.t <= cur.t + slack {
+                    self.queue.push_extra(e);
+                }
+            }
+        }
+        self.queue
+            .set_both(i, cur, kin.cross(i, &si, ev.t).unwrap_or(Ev::NONE));
+        self.nbrs.clear();
+    }
+}
