@@ -121,8 +121,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             k + 1
         };
         if let Err(e) = world.run_steps(next - k) {
-            if clean {
-                // The world is at its last good step: that is the checkpoint.
+            // The world is at its last good step (a failed event step rewinds itself):
+            // that is the checkpoint. Unless the failure was the state itself going bad
+            // (a NaN the model found): then the last checkpoint.
+            if clean && world.check_physical().is_ok() {
                 checkpoint = Checkpoint::new(&world);
             }
             failure = Some(e);

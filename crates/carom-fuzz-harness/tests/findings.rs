@@ -187,3 +187,62 @@ fn periodic_crossing_count_overflow_is_a_runaway_not_a_panic() {
     assert_eq!(ix[0], i64::MAX);
     assert!((0.0..100.0).contains(&x[0]));
 }
+
+/// Finding 5 (set_override): a `--set` key with a stray `]` after an index
+/// (`balls[0]].vx`, or `]` then a multi-byte character) made the path parser slice a
+/// string from byte 1 past its end: a panic instead of an override. Now the stray part
+/// is ignored as any other non-index text between brackets is.
+#[test]
+fn set_key_with_a_stray_closing_bracket_does_not_panic() {
+    use carom::overrides::Override;
+    use carom::parse::{field_path, PathSeg};
+    assert_eq!(
+        field_path("balls[0]].vx"),
+        vec![
+            PathSeg::Key("balls".into()),
+            PathSeg::Index(0),
+            PathSeg::Key("vx".into())
+        ]
+    );
+    assert_eq!(
+        field_path("a[1]é]"),
+        vec![PathSeg::Key("a".into()), PathSeg::Index(1)]
+    );
+    assert!(Override::parse("balls.0]].vx=3").is_ok());
+}
+
+/// Finding 6 (set_override): a `--set` key that is not a dotted path was echoed
+/// verbatim in the error, so a key holding a carriage return or line feed broke the
+/// one-line error contract. The key is now shown escaped.
+#[test]
+fn set_key_with_a_line_break_gives_a_one_line_error() {
+    let err = carom::overrides::Override::parse("balls.\r.=3").expect_err("an empty part");
+    assert_eq!(err, r"'balls.\r.' is not a dotted path (e.g. balls.0.vx)");
+}
+
+/// Finding 7 (short_run): the event model's own instability check (a NaN it found
+/// mid-step) failed the step without rewinding it, but the run loops (the command
+/// line's and `Session::advance`) took every failed event step for a rewound one and
+/// kept the NaN state as the last good one. They now keep it only if it passes the
+/// state check, else go back to their last checkpoint. The input is the fuzzer's (a
+/// scene of extreme values whose event run ends in NaN at step 2); the expectation is
+/// the contract: a failed run leaves a finite state.
+#[test]
+fn failed_event_step_with_nan_leaves_the_last_good_state() {
+    let data = include_bytes!("../../../fuzz/regressions/short_run/event-unstable-left-nan");
+    let (text, steps) = carom_fuzz_harness::short_run_scene(data);
+    let src = Source::text("scene.json", text, Format::Json);
+    let sets = [carom::overrides::Override::model(carom::ModelKind::Event)];
+    let mut s = Session::new(build(&src, &sets).expect("the scene loads"));
+    let f = s
+        .advance(steps, 1, |_| {})
+        .expect_err("the event run goes unstable");
+    assert!(f.to_string().contains("finite"), "{f}");
+    assert_eq!(f.step, 0, "back at the start, the last good state");
+    let b = s.world.balls();
+    for i in 0..b.len() {
+        assert!(
+            b.x[i].is_finite() && b.y[i].is_finite() && b.vx[i].is_finite() && b.vy[i].is_finite()
+        );
+    }
+}

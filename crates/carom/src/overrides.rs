@@ -52,7 +52,12 @@ impl Override {
     pub fn with_value(key: &str, value: toml::Value) -> Result<Override, String> {
         let key = key.trim();
         if key.is_empty() || key.split('.').any(str::is_empty) {
-            return Err(format!("'{key}' is not a dotted path (e.g. balls.0.vx)"));
+            // Escaped: a key with a line break or other control character (a stray
+            // carriage return) must not break the one-line error.
+            return Err(format!(
+                "'{}' is not a dotted path (e.g. balls.0.vx)",
+                key.escape_debug()
+            ));
         }
         Ok(Override {
             label: format!("--set {key}={value}"),

@@ -468,7 +468,9 @@ pub fn field_path(field: &str) -> Vec<PathSeg> {
             });
         }
         while let Some(close) = rest.find(']') {
-            if let Ok(i) = rest[1..close].parse::<usize>() {
+            // `get`: after a first `[i]` the rest need not open with `[` (`a[1]]`,
+            // `a[1]é]`), and slicing it from byte 1 would panic.
+            if let Some(Ok(i)) = rest.get(1..close).map(str::parse::<usize>) {
                 out.push(PathSeg::Index(i));
             }
             rest = &rest[close + 1..];

@@ -223,8 +223,10 @@ impl Session {
                 }
             });
             if let Err(error) = result {
-                if clean {
-                    // The world is at its last good step: that is the checkpoint.
+                // The world is at its last good step (a failed event step rewinds
+                // itself): that is the checkpoint. Unless the failure was the state
+                // itself going bad (a NaN the model found): then the last checkpoint.
+                if clean && world.check_physical().is_ok() {
                     checkpoint = Checkpoint::new(world);
                 }
                 let (failed_step, failed_time) = (world.steps, world.time);

@@ -271,6 +271,13 @@ impl World {
                     "ball {i} has a position or velocity that is no longer finite"
                 )));
             }
+            // The spin too: contact friction on a ball of tiny inertia can blow it up,
+            // and a state file cannot write a non-finite angle (JSON has no infinity).
+            if !(b.angle[i].is_finite() && b.omega[i].is_finite()) {
+                return Err(StepError::Unstable(format!(
+                    "ball {i} has an angle or spin that is no longer finite"
+                )));
+            }
             // Past 2^53 crossings the unwrapped position `x + ix * width` no longer
             // has a unit of precision, and the count is about to saturate (see
             // `Table::wrap_all`): only a runaway crosses the table that often.
