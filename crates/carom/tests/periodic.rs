@@ -313,3 +313,50 @@ fn the_periodic_grid_finds_exactly_the_minimum_image_pairs_of_the_oracle() {
         }
     }
 }
+
+#[test]
+fn the_event_model_sees_a_pair_meet_again_through_another_image() {
+    // Two equal balls (radius 5) on one line of a 100 x 100 periodic box, A moving at
+    // 100 towards B at rest. Each elastic collision of equal masses hands the whole
+    // velocity over, and the ball set moving goes round the box to strike the other
+    // from behind, through the next image, with nothing in between: the same pair
+    // meets again and again. First contact at (60 - 20 - 10) / 100 = 0.3; from one
+    // contact to the next the mover goes round the box less the two diameters of the
+    // gap closed on either side, 100 - 2 * 10 = 80 units, 0.8 time. Up to t = 10: at
+    // 0.3 + 0.8 k for k = 0..=12, thirteen, the last (even k) handing the velocity to
+    // B. Exactly one ball moves at every moment, so the unwrapped displacements add up
+    // to 100 * 10. Sampled once (dt = 10, the balls read only at the end) and every
+    // 0.05 (read and predicted afresh 200 times), the answer is the same.
+    for dt in [10.0, 0.05] {
+        let table = Table::periodic(100.0, 100.0);
+        let p = Physics {
+            dt,
+            ..physics(ModelKind::Event)
+        };
+        let a = Ball::new(20.0, 50.0, 100.0, 0.0, 5.0, 1.0);
+        let b = Ball::new(60.0, 50.0, 0.0, 0.0, 5.0, 1.0);
+        let mut w = world(table, p, &[a, b]);
+        let steps = (10.0 / dt).round() as u64;
+        for _ in 0..steps {
+            w.run_steps(1).unwrap();
+            let s = w.balls();
+            let (dx, dy) = table.min_image(s.x[1] - s.x[0], s.y[1] - s.y[0]);
+            // Apart by a diameter at least, to round-off on coordinates of about 100.
+            assert!(
+                dx.hypot(dy) > 10.0 - 1e-9,
+                "dt {dt}: overlap at t = {}",
+                w.time
+            );
+        }
+        assert_eq!(w.collisions(), 13, "dt {dt}");
+        let s = w.balls();
+        assert!(
+            s.vx[0].abs() < 1e-9 && (s.vx[1] - 100.0).abs() < 1e-9,
+            "dt {dt}"
+        );
+        let moved =
+            (s.x[0] + 100.0 * s.ix[0] as f64 - 20.0) + (s.x[1] + 100.0 * s.ix[1] as f64 - 60.0);
+        // Thirteen hand-overs and about 20 crossings, each exact to round-off near 100.
+        assert!((moved - 1000.0).abs() < 1e-8, "dt {dt}: moved {moved}");
+    }
+}

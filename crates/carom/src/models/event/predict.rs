@@ -79,7 +79,8 @@ impl Kin<'_> {
     }
 
     /// Whether `i` and `j` were resolved against each other in the collision group that
-    /// last changed both: they separate, and cannot meet again on these trajectories.
+    /// last changed both: they separate, and cannot meet again on these trajectories
+    /// through the image they touched through.
     #[inline]
     pub(super) fn just_collided(&self, i: usize, j: usize) -> bool {
         let g = self.group[i];
@@ -116,7 +117,13 @@ impl Kin<'_> {
             let tau = times::pair_time(p[0], p[1], v[0], v[1], sigma)?;
             // Asked only of a pair that would meet (most neighbours are receding or
             // miss): the partner's group and partner list are then not loaded at all.
-            if self.just_collided(i, j) {
+            // The exclusion is for the root round-off finds while the two are still in
+            // contact: once apart, balls that separated cannot approach again through
+            // the same image, so a root then is a genuine meeting through another
+            // image (on a periodic axis two fast balls can go round the box and meet
+            // again with nothing in between).
+            let still_touching = p[0] * p[0] + p[1] * p[1] <= sigma * sigma * (1.0 + 1e-6);
+            if still_touching && self.just_collided(i, j) {
                 return None;
             }
             tau
