@@ -73,6 +73,8 @@ pub struct Checkpoint {
     steps: u64,
     /// The model's collision count at the checkpoint.
     pub collisions: u64,
+    /// The world's edit count when copied (see [`Checkpoint::is_of`]).
+    edits: u64,
 }
 
 impl Checkpoint {
@@ -82,17 +84,32 @@ impl Checkpoint {
             time: world.time,
             steps: world.steps,
             collisions: world.collisions(),
+            edits: world.edits(),
         }
+    }
+
+    /// Copies the world's state in as it is, reusing the buffers.
+    pub fn take(&mut self, world: &World) {
+        self.balls.clone_from(world.balls());
+        self.time = world.time;
+        self.steps = world.steps;
+        self.collisions = world.collisions();
+        self.edits = world.edits();
+    }
+
+    /// Whether this is a copy of the world as it is now: same step, same time to the
+    /// bit, and nothing edited since. Only stepping changes a world otherwise.
+    pub fn is_of(&self, world: &World) -> bool {
+        self.steps == world.steps
+            && self.time.to_bits() == world.time.to_bits()
+            && self.edits == world.edits()
     }
 
     /// Copies the world's state in (reusing the buffers), unless it is no longer
     /// physical: then the previous checkpoint stays the last good one.
     pub fn update(&mut self, world: &World) -> Result<(), StepError> {
         world.check_physical()?;
-        self.balls.clone_from(world.balls());
-        self.time = world.time;
-        self.steps = world.steps;
-        self.collisions = world.collisions();
+        self.take(world);
         Ok(())
     }
 
@@ -137,11 +154,18 @@ pub struct Session {
     /// Collisions counted by the model after its last good state, before a failure
     /// rewound the balls (the model's own counter cannot be rewound).
     uncounted: u64,
+    /// The last good state, kept between runs: a run that ends well leaves it equal
+    /// to the world, so the next run (a notebook's `step()` after `step()`) need not
+    /// copy every ball again before it starts; it is taken afresh only when the world
+    /// changed in between. Made at load, as the command line makes its own before its
+    /// clock starts.
+    checkpoint: Checkpoint,
 }
 
 impl Session {
     pub fn new(loaded: Loaded) -> Session {
         Session {
+            checkpoint: Checkpoint::new(&loaded.world),
             scenario: loaded.scenario,
             world: loaded.world,
             uncounted: 0,
@@ -191,8 +215,11 @@ impl Session {
         every: u64,
         mut sample: impl FnMut(&World),
     ) -> Result<(), Failure> {
-        let mut checkpoint = Checkpoint::new(&self.world);
         let world = &mut self.world;
+        let checkpoint = &mut self.checkpoint;
+        if !checkpoint.is_of(world) {
+            checkpoint.take(world);
+        }
         // A model whose failed step leaves the world at its last good state (the event
         // model) runs from one sample to the next in a single call, as the command line
         // does, so that the balls are brought up to date only when read and both give
@@ -227,7 +254,7 @@ impl Session {
                 // itself): that is the checkpoint. Unless the failure was the state
                 // itself going bad (a NaN the model found): then the last checkpoint.
                 if clean && world.check_physical().is_ok() {
-                    checkpoint = Checkpoint::new(world);
+                    checkpoint.take(world);
                 }
                 let (failed_step, failed_time) = (world.steps, world.time);
                 self.uncounted += world.collisions() - checkpoint.collisions;

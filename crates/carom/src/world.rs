@@ -30,6 +30,10 @@ pub struct World {
     /// Whether some ball spins, once known (forgotten when the balls are edited). Only
     /// contact friction changes spins, so without it this stays true or false.
     spinning: Option<bool>,
+    /// How many times the balls or the physics were changed from outside the step
+    /// (`balls_mut`, `set_physics`): with `steps` and `time`, tells a kept copy of the
+    /// state whether it is still this world's.
+    edits: u64,
 }
 
 /// The start of a time-averaging window for the pressure: the time, the model's pair
@@ -89,6 +93,7 @@ impl World {
             pool: None,
             warnings,
             spinning: None,
+            edits: 0,
             run_window: Window {
                 time: 0.0,
                 virial: 0.0,
@@ -147,9 +152,15 @@ impl World {
     /// Mutable access for editors (the viewer's mouse, adding or removing balls). The
     /// model forgets whatever it cached about the balls.
     pub fn balls_mut(&mut self) -> &mut Balls {
+        self.edits += 1;
         self.model.invalidate();
         self.spinning = None;
         &mut self.balls
+    }
+
+    /// How many times the balls or the physics were changed from outside the step.
+    pub fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// Warnings found when the world was built or its physics last changed (e.g. a
@@ -162,6 +173,7 @@ impl World {
     /// with the world unchanged, when the new parameters are not runnable.
     pub fn set_physics(&mut self, physics: Physics) -> Result<(), BuildError> {
         let warnings = check_physics(&physics, &self.balls)?;
+        self.edits += 1;
         if physics.model != self.physics.model {
             self.model = models::create(physics.model, &self.balls, &self.table, &physics)
                 .map_err(|e| bad("physics.model", e.to_string()))?;
