@@ -126,22 +126,25 @@ impl Event {
         }
     }
 
+    /// The restitution of one cluster's impact: elastic when the collapse guard finds a
+    /// free ball in it colliding in a burst (the TC rule), else the scene's.
+    fn cluster_restitution(&self, b: &Balls, contacts: &[Contact], t0: f64) -> f64 {
+        let burst = contacts.iter().any(|c| {
+            contact_balls(c).any(|i| b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST)
+        });
+        if burst && self.collapse_guard {
+            1.0
+        } else {
+            self.restitution
+        }
+    }
+
     /// Resolves the single contact of a group (if any) as a cluster of its own.
     fn resolve_clusters_of_one(&mut self, b: &mut Balls, t0: f64) {
         let Some(c) = self.contacts.first() else {
             return;
         };
-        let mut elastic = false;
-        for i in contact_balls(c) {
-            if b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST {
-                elastic = true;
-            }
-        }
-        let e = if elastic && self.collapse_guard {
-            1.0
-        } else {
-            self.restitution
-        };
+        let e = self.cluster_restitution(b, std::slice::from_ref(c), t0);
         self.collisions += resolve_cluster(
             b,
             &self.table,
@@ -202,19 +205,7 @@ impl Event {
             while end < self.contacts.len() && root_of(&self.contacts[end]) == root {
                 end += 1;
             }
-            let mut elastic = false;
-            for c in &self.contacts[start..end] {
-                for i in contact_balls(c) {
-                    if b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST {
-                        elastic = true;
-                    }
-                }
-            }
-            let e = if elastic && self.collapse_guard {
-                1.0
-            } else {
-                self.restitution
-            };
+            let e = self.cluster_restitution(b, &self.contacts[start..end], t0);
             self.collisions += resolve_cluster(
                 b,
                 &self.table,
