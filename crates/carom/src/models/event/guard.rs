@@ -137,6 +137,21 @@ impl Event {
 /// radius), a thousand times the depth the overlap audit allows at any event.
 pub const START_OVERLAP_TOL: f64 = 1e-9;
 
+/// Positions themselves carry round-off: a centre computed by the model (brought to a
+/// wall, or to touch another ball) is off by a few ulps of the numbers it was computed
+/// from, which are coordinates on the table (up to its larger side), whatever the radius.
+/// For a ball of radius below about 1e-6 of the table that is more than a billionth of
+/// the radius (a ball of radius 1e-308 brought to rest on a wall ends with its centre on
+/// the wall to 1e-16). Sixteen ulps of the larger of the table's side and the
+/// coordinates involved cover the few operations of an event with room to spare, and are
+/// still 2e-15 of the table: a real overlap is far deeper.
+const COORD_ULPS: f64 = 16.0;
+
+/// The round-off of positions at coordinates up to `scale` (see [`COORD_ULPS`]).
+fn coord_roundoff(table: &Table, scale: f64) -> f64 {
+    COORD_ULPS * f64::EPSILON * table.width.max(table.height).max(scale)
+}
+
 /// Refuses a start the model cannot honour: a dynamic ball through a wall, or two balls
 /// (not both kinematic, which never interact) overlapping, beyond round-off. Hard disks
 /// never overlap, so such a start would be run with the overlap kept for ever (two
@@ -157,8 +172,9 @@ pub fn check_start(balls: &Balls, table: &Table) -> Result<(), String> {
             (1, "top", r - y),
             (1, "bottom", y + r - h),
         ];
+        let tol = START_OVERLAP_TOL * r + coord_roundoff(table, x.abs().max(y.abs()));
         for (axis, name, depth) in sides {
-            if table.is_periodic(axis) || depth <= START_OVERLAP_TOL * r {
+            if table.is_periodic(axis) || depth <= tol {
                 continue;
             }
             if worst.as_ref().is_none_or(|(d, _)| depth / r > *d) {
@@ -187,7 +203,10 @@ pub fn check_start(balls: &Balls, table: &Table) -> Result<(), String> {
             let (ri, rj) = (balls.r[i], balls.r[j]);
             let depth = ri + rj - d;
             let r = ri.min(rj);
-            if depth <= START_OVERLAP_TOL * r {
+            let scale = [balls.x[i], balls.y[i], balls.x[j], balls.y[j]]
+                .iter()
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            if depth <= START_OVERLAP_TOL * r + coord_roundoff(table, scale) {
                 continue;
             }
             if worst.as_ref().is_none_or(|(d, _)| depth / r > *d) {

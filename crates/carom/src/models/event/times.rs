@@ -211,6 +211,15 @@ fn real_roots(c: &[f64], lo: f64, hi: f64) -> Roots {
 /// `[0, horizon]`, given `c[0]` is about zero or positive (the balls are apart).
 /// Touching and approaching now gives 0. A dip below zero shallower than `depth_tol`
 /// (a grazing touch far below round-off of the positions) is not a collision.
+///
+/// Touching (or a round-off hair inside) and not closing now is not the end of the
+/// contact when the relative acceleration pushes the balls together (a ball sliding down
+/// a wall onto one resting in the corner, left touching by a perfectly inelastic
+/// impact): the gap turns round while they still touch, and without a collision one
+/// ball would sink into the other for the rest of the interval. The collision is then
+/// where the gap is back at the depth it starts from, closing as fast as it opened (so
+/// the impact sees the pair approach); a pair that separates first collides where the
+/// gap closes through zero, as any other.
 pub fn quartic_entry(c: &[f64; 5], horizon: f64, depth_tol: f64) -> Option<f64> {
     if horizon.is_nan() || horizon < 0.0 || c.iter().any(|k| !k.is_finite()) {
         return None;
@@ -224,6 +233,11 @@ pub fn quartic_entry(c: &[f64; 5], horizon: f64, depth_tol: f64) -> Option<f64> 
             }
         }
     }
+    // The depth whose downward crossing is the collision: zero, or the starting depth
+    // while the pair has not yet come apart. (At that depth the turn may be below the
+    // round-off of `c[0]`: a piece that starts at it and falls is the crossing.)
+    let mut level = c[0].min(0.0);
+    let mut touching = c[0] <= 0.0;
     // Monotone pieces between the critical points (roots of the cubic derivative).
     let dc = [c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4]];
     let crit = real_roots(&dc, 0.0, horizon);
@@ -234,13 +248,42 @@ pub fn quartic_entry(c: &[f64; 5], horizon: f64, depth_tol: f64) -> Option<f64> 
             continue;
         }
         let fb = eval(c, b);
-        if fa > 0.0 && fb < 0.0 && fb <= -depth_tol {
+        if touching {
+            if fa >= level && fb < level && fb - level <= -depth_tol {
+                let mut shifted = *c;
+                shifted[0] -= level;
+                return Some(first_below(&shifted, a, b));
+            }
+        } else if fa > 0.0 && fb < 0.0 && fb <= -depth_tol {
             return Some(bisect(c, a, b));
+        }
+        if fb > 0.0 {
+            level = 0.0;
+            touching = false;
         }
         a = b;
         fa = fb;
     }
     None
+}
+
+/// The first time in `[lo, hi]` at which the falling `f` is below zero (`f(lo) >= 0 >
+/// f(hi)`), by bisection to the last representable digit: where `f` only touches zero
+/// at `lo` (the turn of a pair that stays in contact), a moment later, when it is
+/// closing.
+fn first_below(c: &[f64], mut lo: f64, mut hi: f64) -> f64 {
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if eval(c, mid) < 0.0 {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 #[cfg(test)]
