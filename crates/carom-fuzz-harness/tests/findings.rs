@@ -275,3 +275,164 @@ fn event_pair_meeting_again_through_another_image_is_not_missed() {
         }
     }
 }
+
+/// Finding 9 (short_run, `event-inelastic-gravity-overlap`): two balls in contact whose
+/// gap stops opening and turns round while they still touch, because their relative
+/// acceleration pushes them together (one resting on a wall, the other falling onto it:
+/// their pair time is then a quartic), were never predicted to collide again: the
+/// quartic's root finder only looked for the gap falling through zero from above, and
+/// a pair that starts a round-off hair inside never rises above zero when it opens
+/// more slowly than that hair. Here the gap `d - sigma` of two balls of radius 10 is
+/// `-1e-11 + u t - g t^2 / 2` (opening at `u`, closing under `g = 10`): it is back at
+/// its starting depth, closing at `u`, at `t = 2 u / g`, which is the collision. For
+/// `u = 1e-30` the rise (`u^2 / 2g`, 5e-62) is far below the round-off of the 1e-11
+/// overlap, as in the fuzzer's scene, where a perfectly inelastic impact left the pair
+/// touching with a separating speed of 1e-169. Before the fix both gave `None`.
+#[test]
+fn pair_in_contact_pushed_together_collides_again_when_its_gap_turns() {
+    use carom::models::event::times::{pair_quartic, quartic_entry};
+    let (g, sigma) = (10.0, 20.0);
+    for u in [1e-6, 1e-30] {
+        // Ball j above ball i (y grows downwards), moving up at u, falling under g.
+        let c = pair_quartic([0.0, -(sigma - 1e-11)], [0.0, -u], [0.0, g], sigma);
+        let t = quartic_entry(&c, 1.0, 1e-12 * sigma * sigma).expect("a collision");
+        // The terms left out of 2u/g are of relative order u^2/(sigma g) and u g t /
+        // (sigma g): below 1e-13 for these u, so 1e-9 is all round-off and bisection.
+        let want = 2.0 * u / g;
+        assert!((t - want).abs() <= 1e-9 * want, "u = {u}: {t} vs {want}");
+    }
+    // Pulled apart instead (the acceleration away from each other), no collision.
+    let c = pair_quartic([0.0, -(sigma - 1e-11)], [0.0, -1e-6], [0.0, -g], sigma);
+    assert_eq!(quartic_entry(&c, 1.0, 1e-12 * sigma * sigma), None);
+}
+
+/// Finding 9, the scene: ball 0 rests on the floor, ball 1 sits on top of it, a
+/// round-off hair inside (1e-11) and moving up at 1e-9, under gravity 10 and
+/// restitution 0. Before the fix the model saw no further collision and ball 1 fell
+/// into ball 0 for the whole interval, `g dt^2 / 2 = 5e-4` deep, in a run that reported
+/// success. A ball resting on another is what hard-disk dynamics cannot represent
+/// (endlessly many collisions, each taking the approach away): the model now collides
+/// it and stops with its event budget error, the balls put back at the start of the
+/// interval, which is the documented outcome for a stack; in no case does it leave
+/// an overlap deeper than round-off.
+#[test]
+fn ball_sitting_on_a_resting_ball_does_not_sink_into_it() {
+    use carom::models::event::Event;
+    use carom::models::{CollisionModel, StepContext, StepError};
+    let table = carom::Table::new(200.0, 100.0);
+    let physics = carom::Physics {
+        model: carom::ModelKind::Event,
+        dt: 0.01,
+        gravity: [0.0, 10.0],
+        restitution: 0.0,
+        ..carom::Physics::default()
+    };
+    let start = [
+        carom::Ball::new(100.0, 90.0, 0.0, 0.0, 10.0, 1.0),
+        carom::Ball::new(100.0, 70.0 + 1e-11, 0.0, -1e-9, 10.0, 1.0),
+    ];
+    let world = carom::World::from_balls(table, physics, &start).expect("round-off overlap");
+    let mut balls = world.balls().clone();
+    let mut model = Event::new(&balls, &table, &physics).expect("the start is accepted");
+    // The chatter reaches any budget; a small one keeps the test fast.
+    model.set_budget(Some(20_000));
+    let outcome = model.step(StepContext {
+        balls: &mut balls,
+        physics: &physics,
+        table: &table,
+        pool: None,
+    });
+    let gap = (balls.x[1] - balls.x[0]).hypot(balls.y[1] - balls.y[0]) - 20.0;
+    assert!(gap >= -1e-9 * 10.0, "ball 1 sank {:e} into ball 0", -gap);
+    assert!(
+        matches!(outcome, Err(StepError::EventBudget(_))),
+        "{outcome:?}"
+    );
+    assert_eq!((balls.y[1], balls.vy[1]), (70.0 + 1e-11, -1e-9), "put back");
+}
+
+/// Finding 10 (short_run, `event-inelastic-kinematic-overlap`): ball 0 (mass 4.5,
+/// radius 30) slides along the floor at 1000 into ball 1 (mass 1e-20, radius 5), both
+/// resting on the floor under gravity, restitution 0. Both resting, the impact is a
+/// cluster (the pair and both floors) for the contact solver, which settles it in
+/// passes and stops once nothing approaches faster than 1e-10 of the largest speed:
+/// ball 1 was left 1.2e-7 slower than ball 0, still approaching, and the model skips a
+/// pair it has just resolved, so ball 1 sank into ball 0 at that speed for as long as
+/// they slid on together (3.4e-8 in the 0.42 time units left here, 7e-9 of ball 1's
+/// radius; the fuzzer's scene, with a periodic axis, went on for ever). Now a pair
+/// still approaching after the solver gets its perfectly inelastic projection. By hand:
+/// a perfectly inelastic impact with a ball 1e20 times heavier leaves ball 1 moving
+/// with ball 0, at ball 0's unchanged velocity, touching it and not inside it.
+#[test]
+fn light_ball_struck_on_the_floor_moves_on_with_its_striker() {
+    let scene = r#"{
+        "table": { "width": 1000.0, "height": 200.0 },
+        "physics": { "model": "event", "dt": 0.5, "gravity": [0.0, 10.0], "restitution": 0.0 },
+        "balls": [ { "x": 100.0, "y": 170.0, "vx": 1000.0, "r": 30.0, "m": 4.5 },
+                   { "x": 200.0, "y": 195.0, "r": 5.0, "m": 1e-20 } ]
+    }"#;
+    let mut s = load(scene).expect("scene loads");
+    s.advance(1, 1, |_| {}).expect("the step runs");
+    // One impact with two contacts taking an impulse: the pair, and the floor under
+    // ball 1 (struck from above its centre line, it is pressed into the floor).
+    assert_eq!(s.world.collisions(), 2);
+    let b = s.world.balls();
+    // Ball 0 loses 1e-20 of its momentum: its velocity is 1000 to the last bit. One
+    // exact solve leaves ball 1's to round-off, a few ulps of 1000 (1e-13 allows ~450).
+    assert_eq!((b.vx[0], b.vy[0]), (1000.0, 0.0));
+    assert!((b.vx[1] - 1000.0).abs() <= 1e-13, "ball 1 at {}", b.vx[1]);
+    assert_eq!(b.vy[1], 0.0, "still on the floor");
+    // Touching to round-off of the positions (1e-13), far inside the start check's 1e-9
+    // of the smaller radius; before the fix it was 3.4e-8 inside.
+    let gap = (b.x[1] - b.x[0]).hypot(b.y[1] - b.y[0]) - 35.0;
+    assert!(gap.abs() <= 1e-9, "gap {gap:e}");
+    reload(&s).expect("the run's own state file loads");
+}
+
+/// Finding 11 (short_run, `event-subnormal-radius-at-wall`): a ball of radius 1e-300
+/// brought to rest on a wall by a perfectly inelastic impact ends with its centre on
+/// the wall to the round-off of its coordinate, ~1e-16 (here exactly 0, a whole radius
+/// "through" the wall), while the event model's start check allowed a billionth of the
+/// radius: the run's own state file was refused. The check now allows the
+/// coordinates' own round-off as well (16 ulps of the table's larger side, 1.8e-12 on
+/// this 500 table), and still refuses anything deeper.
+#[test]
+fn tiny_ball_at_a_wall_within_coordinate_round_off_resumes() {
+    let scene = r#"{
+        "table": { "width": 500.0, "height": 500.0 },
+        "physics": { "model": "event", "dt": 1.0, "restitution": 0.0 },
+        "balls": [ { "x": 1.2236, "y": 27.7, "vx": -99.9878, "r": 1e-300, "inertia": 1.0 } ]
+    }"#;
+    let mut s = load(scene).expect("scene loads");
+    s.advance(2, 1, |_| {}).expect("the run completes");
+    let b = s.world.balls();
+    // Stopped at the wall: x = r = 1e-300 in exact arithmetic, within the round-off of
+    // 1.2236 - tau * 99.9878 (a few ulps of 1.2, ~1e-15) in floating point.
+    assert!(
+        b.x[0].abs() <= 1e-15 && b.vx[0] == 0.0,
+        "{} {}",
+        b.x[0],
+        b.vx[0]
+    );
+    reload(&s).expect("the run's own state file loads");
+
+    let state = |x: f64, r: f64| {
+        format!(
+            r#"{{ "time": 2.0, "steps": 2, "physics": {{ "model": "event" }},
+                 "table": {{ "width": 500.0, "height": 500.0 }},
+                 "balls": [ {{ "x": {x:e}, "y": 27.7, "r": {r:e}, "inertia": 1.0 }},
+                            {{ "x": 400.0, "y": 400.0, "r": {r:e}, "inertia": 1.0 }},
+                            {{ "x": {x2:e}, "y": 400.0, "r": {r:e}, "inertia": 1.0 }} ] }}"#,
+            x2 = 400.0 + 2.0 * r - 1e-13
+        )
+    };
+    // At the wall and touching another tiny ball, within round-off: accepted.
+    assert!(load(&state(0.0, 1e-300)).is_ok());
+    assert!(load(&state(-1e-13, 1e-300)).is_ok());
+    // A tenth of a millionth through the wall is no round-off: refused, as is a ball of
+    // radius 1 that is 1e-3 through (the billionth of the radius still rules there).
+    let err = load(&state(-1e-7, 1e-300)).err().expect("refused");
+    assert!(err.contains("through the left wall"), "{err}");
+    let err = load(&state(0.999, 1.0)).err().expect("refused");
+    assert!(err.contains("ball 0") && err.contains("left wall"), "{err}");
+}
