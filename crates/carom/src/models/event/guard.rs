@@ -119,6 +119,8 @@ impl Event {
         for i in 0..b.len() {
             self.advance(b, i, start);
         }
+        // On the table's periodic axes, as `synchronise` leaves them.
+        crate::models::wrap_positions(b, &self.table);
         (self.collisions, self.crossings) = before;
         self.needs_rebuild = true;
         StepError::EventBudget(format!(

@@ -716,6 +716,10 @@ impl CollisionModel for Event {
         for i in 0..balls.len() {
             self.advance(balls, i, now);
         }
+        // A ball read just as it crosses a periodic edge can come out a round-off
+        // beyond it (`y == height`); what is read is what a state file holds, and its
+        // load wraps it, so wrap it here and the file loads to the same text.
+        super::wrap_positions(balls, &self.table);
         // What is read may be written to a state file and resumed: the next step starts
         // afresh from exactly these balls (epoch, predictions, collapse-guard memory), as
         // the resumed run will, so that both continue bit for bit. The cost, O(N)
