@@ -39,8 +39,7 @@ impl Event {
         }
         // New neighbours matter only if they come before (or with) the ball's earliest
         // contact already scheduled, which is otherwise still right.
-        // Both slots are written once at the end: one walk up the tree, not one per
-        // earlier contact found and another for the crossing.
+        // Both slots are written once at the end, not once per earlier contact found.
         let kin = kin!(self, b);
         let si = kin.state(i, ev.t);
         let mut cur = *self.queue.contact(i);
