@@ -42,7 +42,7 @@ impl Event {
         // Both slots are written once at the end, not once per earlier contact found.
         let kin = kin!(self, b);
         let si = kin.state(i, ev.t);
-        let mut cur = *self.queue.contact(i);
+        let mut cur = self.queue.contact(i);
         for &j in &self.nbrs {
             if let Some(e) = kin.pair_from(i, &si, j as usize, ev.t) {
                 let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
