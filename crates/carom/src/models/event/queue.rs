@@ -215,6 +215,8 @@ pub struct Schedule {
     overflow_from: i64,
     /// Slots filed in the ring (not counting the overflow list).
     in_ring: usize,
+    /// Slots dealt from the ring to the near heap since it was last refilled.
+    dealt: u64,
     near: BinaryHeap<Near>,
     extra: BinaryHeap<Ev>,
     /// Scratch for the width estimate.
@@ -269,6 +271,7 @@ impl Schedule {
         self.heads.resize(self.nb + 1, UNLINKED);
         self.near.clear();
         self.in_ring = 0;
+        self.dealt = 0;
         for s in &mut self.slots {
             s.links = [[UNLINKED, UNLINKED]; 2];
         }
@@ -452,42 +455,16 @@ impl Schedule {
     }
 
     /// Deals the next non-empty bucket out to the near heap; `false` if nothing is
-    /// left anywhere.
+    /// left anywhere. Called only with the near heap empty.
     fn advance(&mut self) -> bool {
         loop {
-            if self.in_ring == 0 {
-                // Nothing in the ring: jump straight to the earliest overflow bucket.
-                let mut h = self.heads[self.nb];
-                if h == UNLINKED {
-                    return false;
-                }
-                let mut first = i64::MAX;
-                while h != UNLINKED {
-                    first = first.min(self.bucket(self.time_of(h)));
-                    h = self.link(h)[0];
-                }
-                self.cur = first;
-                self.deal_overflow();
-                if self.in_ring == 0 {
-                    // Only where bucket numbers saturate (times beyond `i64::MAX`
-                    // widths): those slots go to the near heap, which orders them.
-                    let mut h = self.heads[self.nb];
-                    while h != UNLINKED {
-                        let next = self.link(h)[0];
-                        if self.bucket(self.time_of(h)) == first {
-                            let [next, prev] = *self.link(h);
-                            self.detach(h, next, prev);
-                            *self.link(h) = [UNLINKED, NEAR];
-                            self.near.push(Near {
-                                t: self.time_of(h),
-                                h,
-                            });
-                        }
-                        h = next;
-                    }
-                    return true;
-                }
-                continue;
+            // Ring slots lie in `[cur, overflow_from)`: an empty ring is one gone
+            // round, or emptied by changes.
+            if self.in_ring == 0 && !self.refill() {
+                return false;
+            }
+            if !self.near.is_empty() {
+                return true;
             }
             let list = (self.cur as u64 & (self.nb as u64 - 1)) as usize;
             let mut h = self.heads[list];
@@ -501,33 +478,77 @@ impl Schedule {
                     h,
                 });
                 self.in_ring -= 1;
+                self.dealt += 1;
                 moved = true;
                 h = next;
             }
             self.cur += 1;
-            if self.cur >= self.overflow_from {
-                self.deal_overflow();
-            }
             if moved {
                 return true;
             }
         }
     }
 
-    /// The ring now starts at `cur`: it covers `nb` buckets from there, and the
-    /// overflow slots due in them move into it.
-    fn deal_overflow(&mut self) {
-        self.overflow_from = self.cur.saturating_add(self.nb as i64);
+    /// With the ring and the near heap empty, every pending slot waits in the overflow
+    /// list: the ring restarts at the earliest of them and takes those due within its
+    /// span. `false` if there are none. The bucket width is chosen afresh here when
+    /// the last round of the ring held far fewer or far more slots than a few per
+    /// bucket (a gas cooling or heating as it runs): nothing is filed in buckets at
+    /// this moment, so the width can change freely.
+    fn refill(&mut self) -> bool {
+        let mut h = self.heads[self.nb];
+        if h == UNLINKED {
+            return false;
+        }
+        let mut sample = std::mem::take(&mut self.sample);
+        sample.clear();
+        let mut t_min = f64::INFINITY;
+        while h != UNLINKED {
+            let t = self.time_of(h);
+            t_min = t_min.min(t);
+            if sample.len() < 1024 {
+                sample.push(t);
+            }
+            h = self.link(h)[0];
+        }
+        let nb = self.nb as u64;
+        if self.dealt < nb || self.dealt > 64 * nb {
+            for t in &mut sample {
+                *t -= t_min;
+            }
+            let mid = sample.len() / 2;
+            let (_, m, _) = sample.select_nth_unstable_by(mid, f64::total_cmp);
+            let w = 8.0 * *m / self.nb as f64;
+            if w.is_finite() && w > 0.0 && (1.0 / w).is_finite() {
+                self.w = w;
+                self.inv_w = 1.0 / w;
+            }
+        }
+        self.sample = sample;
+        self.dealt = 0;
+        let first = self.bucket(t_min);
+        self.cur = first;
+        self.overflow_from = first.saturating_add(self.nb as i64);
         let mut h = self.heads[self.nb];
         while h != UNLINKED {
-            let next = self.link(h)[0];
-            if self.bucket(self.time_of(h)) < self.overflow_from {
-                let [next, prev] = *self.link(h);
+            let [next, prev] = *self.link(h);
+            let k = self.bucket(self.time_of(h));
+            if k < self.overflow_from {
                 self.detach(h, next, prev);
                 self.file(h);
+            } else if k == first {
+                // Bucket numbers saturate only for times beyond `i64::MAX` widths:
+                // such slots go to the near heap, which orders them.
+                self.detach(h, next, prev);
+                *self.link(h) = [UNLINKED, NEAR];
+                self.near.push(Near {
+                    t: self.time_of(h),
+                    h,
+                });
             }
             h = next;
         }
+        true
     }
 
     /// Time of the earliest event, if any.
@@ -696,11 +717,14 @@ mod tests {
         let mut now = 0.0f64;
         for step in 0..60_000 {
             let i = (rand() % n as u64) as usize;
-            // Waits from 1e-6 to 1e6, and exact repeats of `now` (zero-time events).
+            // Waits from 1e-6 to 1e6, and exact repeats of `now` (zero-time events);
+            // in the second half, waits of one typical size that grows a hundredfold
+            // (a gas cooling as it runs: the ring's width must follow).
             let wait = match rand() % 10 {
                 0 => 0.0,
                 1 => f64::INFINITY,
-                _ => 10f64.powf((rand() % 1200) as f64 / 100.0 - 6.0),
+                _ if step < 30_000 => 10f64.powf((rand() % 1200) as f64 / 100.0 - 6.0),
+                _ => (1.0 + (step - 30_000) as f64 / 300.0) * (rand() % 1000) as f64 * 1e-3,
             };
             let t = now + wait;
             let e = if t.is_finite() { ev(i, t) } else { Ev::NONE };
