@@ -640,7 +640,29 @@ impl CollisionModel for Event {
         let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
         let before = (self.collisions, self.crossings);
         let mut count: u64 = 0;
-        while let Some((ev, src)) = self.queue.pop_until(t_end) {
+        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other| {
+            // Fields named one by one: the closure borrows them beside the queue.
+            let fetch = |k: usize| {
+                use crate::hint::prefetch;
+                let b = &*balls;
+                prefetch(&b.x[k]);
+                prefetch(&b.y[k]);
+                prefetch(&b.vx[k]);
+                prefetch(&b.vy[k]);
+                prefetch(&b.r[k]);
+                prefetch(&b.inv_m[k]);
+                prefetch(&self.t[k]);
+                prefetch(&self.counter[k]);
+                prefetch(&self.rest[k]);
+                prefetch(&self.group[k]);
+                prefetch(&self.t_last[k]);
+                self.cells.prefetch(k);
+            };
+            fetch(i);
+            if other < queue::WALL {
+                fetch(other as usize);
+            }
+        }) {
             if !self.due(balls, &ev, src) {
                 continue;
             }
@@ -661,7 +683,7 @@ impl CollisionModel for Event {
             let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
             self.group_events.clear();
             self.group_events.push(ev);
-            while let Some((e, src)) = self.queue.pop_until(window) {
+            while let Some((e, src)) = self.queue.pop_until(window, |_, _| {}) {
                 if !self.due(balls, &e, src) {
                     continue;
                 }

@@ -439,7 +439,7 @@ impl Schedule {
     /// Brings the earliest slot to the top of the near heap: drops the stale entries
     /// there and deals out ring buckets while the heap is empty.
     #[inline]
-    fn settle_near(&mut self) {
+    fn settle_near(&mut self, ahead: &mut impl FnMut(usize, u32)) {
         loop {
             while let Some(top) = self.near.peek() {
                 let (h, t) = (top.h, top.t);
@@ -448,7 +448,7 @@ impl Schedule {
                 }
                 self.near.pop();
             }
-            if !self.advance() {
+            if !self.advance(ahead) {
                 return;
             }
         }
@@ -456,7 +456,7 @@ impl Schedule {
 
     /// Deals the next non-empty bucket out to the near heap; `false` if nothing is
     /// left anywhere. Called only with the near heap empty.
-    fn advance(&mut self) -> bool {
+    fn advance(&mut self, ahead: &mut impl FnMut(usize, u32)) -> bool {
         loop {
             // Ring slots lie in `[cur, overflow_from)`: an empty ring is one gone
             // round, or emptied by changes.
@@ -479,6 +479,11 @@ impl Schedule {
                 });
                 self.in_ring -= 1;
                 self.dealt += 1;
+                let s = &self.slots[(h >> 1) as usize];
+                ahead(
+                    (h >> 1) as usize,
+                    if h & 1 == 0 { s.other } else { s.cross_other },
+                );
                 moved = true;
                 h = next;
             }
@@ -552,9 +557,16 @@ impl Schedule {
     }
 
     /// Time of the earliest event, if any.
-    #[inline]
+    #[cfg(test)]
     pub fn peek_time(&mut self) -> Option<f64> {
-        self.settle_near();
+        self.peek_time_with(&mut |_, _| {})
+    }
+
+    /// [`Schedule::peek_time`], telling `ahead` the balls whose slots have just come
+    /// near (their events come within the next dozen or so).
+    #[inline]
+    fn peek_time_with(&mut self, ahead: &mut impl FnMut(usize, u32)) -> Option<f64> {
+        self.settle_near(ahead);
         let slots = self.near.peek().map_or(f64::INFINITY, |e| e.t);
         let extra = self.extra.peek().map_or(f64::INFINITY, |e| e.t);
         let t = slots.min(extra);
@@ -565,13 +577,20 @@ impl Schedule {
     /// the same time, a slot before the side heap).
     #[cfg(test)]
     pub fn pop(&mut self) -> Option<(Ev, Source)> {
-        self.pop_until(f64::INFINITY)
+        self.pop_until(f64::INFINITY, |_, _| {})
     }
 
     /// Removes and returns the earliest event if it is due no later than `limit`.
+    /// `ahead` hears of each ball whose slot joins the near heap, with the slot's
+    /// `other` code, a dozen events or so before it is due: time enough to fetch the
+    /// balls' data into cache.
     #[inline]
-    pub fn pop_until(&mut self, limit: f64) -> Option<(Ev, Source)> {
-        let t = self.peek_time()?;
+    pub fn pop_until(
+        &mut self,
+        limit: f64,
+        mut ahead: impl FnMut(usize, u32),
+    ) -> Option<(Ev, Source)> {
+        let t = self.peek_time_with(&mut ahead)?;
         if t > limit {
             return None;
         }
