@@ -52,6 +52,7 @@ pub mod contact;
 pub mod diagnostics;
 pub mod friction;
 pub mod generators;
+mod hint;
 pub mod load;
 pub mod models;
 pub mod overrides;

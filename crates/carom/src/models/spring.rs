@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use super::{wrap_positions, CollisionModel, ContactHistory, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{Grid, ListBlock, NeighbourList};
+use crate::hint::prefetch;
 use crate::physics::Physics;
 use crate::scenario::{Integrator, ModelKind};
 use crate::table::Table;
@@ -36,21 +37,6 @@ use crate::table::Table;
 /// The neighbour-list skin, in units of the largest radius. A wider skin rebuilds the
 /// list less often but lists more pairs; it affects speed only, never results.
 const SKIN: f64 = 0.8;
-
-/// Asks for the cache line holding `v`: for sparse reads whose addresses are known a
-/// little before the data is needed.
-#[inline(always)]
-fn prefetch(v: &f64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; the address is that of a live reference.
-    #[allow(unused_unsafe)]
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((v as *const f64).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = v;
-}
 
 /// The force of one overlapping pair `i < j` on `j` (the force on `i` is its negative),
 /// and whether the contact began this step.

@@ -94,6 +94,13 @@ impl Cells {
         (cy * self.nx + cx) as u32
     }
 
+    /// Asks for the cache lines of ball `i`'s cell and list link.
+    #[inline(always)]
+    pub fn prefetch(&self, i: usize) {
+        crate::hint::prefetch(&self.cell[i]);
+        crate::hint::prefetch(&self.next[i]);
+    }
+
     #[inline]
     pub fn cell_of(&self, i: usize) -> u32 {
         self.cell[i]

@@ -39,11 +39,13 @@ impl Event {
         }
         // New neighbours matter only if they come before (or with) the ball's earliest
         // contact already scheduled, which is otherwise still right.
-        // Both slots are written once at the end: one walk up the tree, not one per
-        // earlier contact found and another for the crossing.
+        // The slots are written once at the end, not once per earlier contact found,
+        // and the contact slot only if it changed (the schedule's order depends on
+        // the slots' contents alone, so leaving it filed where it is changes nothing).
         let kin = kin!(self, b);
         let si = kin.state(i, ev.t);
-        let mut cur = *self.queue.contact(i);
+        let mut cur = self.queue.contact(i);
+        let mut earlier = false;
         for &j in &self.nbrs {
             if let Some(e) = kin.pair_from(i, &si, j as usize, ev.t) {
                 let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
@@ -52,13 +54,18 @@ impl Event {
                         self.queue.push_extra(cur);
                     }
                     cur = e;
+                    earlier = true;
                 } else if e.t <= cur.t + slack {
                     self.queue.push_extra(e);
                 }
             }
         }
-        self.queue
-            .set_both(i, cur, kin.cross(i, &si, ev.t).unwrap_or(Ev::NONE));
+        let crossing = kin.cross(i, &si, ev.t).unwrap_or(Ev::NONE);
+        if earlier {
+            self.queue.set_both(i, cur, crossing);
+        } else {
+            self.queue.set_crossing(i, crossing, false);
+        }
         self.nbrs.clear();
     }
 }

@@ -9,10 +9,10 @@
 //! `e = 1` energy is conserved to round-off. `physics.dt` only sets when the state is
 //! sampled for output.
 //!
-//! Machinery, all O(log N) per event:
+//! Machinery, O(1) per event on average:
 //! - a schedule holding each ball's earliest predicted contact and its next cell
-//!   crossing, ordered by a tournament tree (O(log N) per change, nothing stale ever
-//!   stored); invalidation is lazy: a per-ball event counter tells whether a partner
+//!   crossing, ordered by a calendar queue (time buckets, with a small heap for the
+//!   earliest; nothing stale kept in the buckets); invalidation is lazy: a per-ball event counter tells whether a partner
 //!   has changed course since a contact was predicted;
 //! - a uniform grid of cells at least one largest diameter wide, kept up to date by
 //!   cell-crossing events (quadratic under gravity), so a ball is compared only with the
@@ -640,11 +640,29 @@ impl CollisionModel for Event {
         let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
         let before = (self.collisions, self.crossings);
         let mut count: u64 = 0;
-        while let Some(t) = self.queue.peek_time() {
-            if t > t_end {
-                break;
+        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other| {
+            // Fields named one by one: the closure borrows them beside the queue.
+            let fetch = |k: usize| {
+                use crate::hint::prefetch;
+                let b = &*balls;
+                prefetch(&b.x[k]);
+                prefetch(&b.y[k]);
+                prefetch(&b.vx[k]);
+                prefetch(&b.vy[k]);
+                prefetch(&b.r[k]);
+                prefetch(&b.inv_m[k]);
+                prefetch(&self.t[k]);
+                prefetch(&self.counter[k]);
+                prefetch(&self.rest[k]);
+                prefetch(&self.group[k]);
+                prefetch(&self.t_last[k]);
+                self.cells.prefetch(k);
+            };
+            fetch(i);
+            if other < queue::WALL {
+                fetch(other as usize);
             }
-            let (ev, src) = self.queue.pop().expect("peeked");
+        }) {
             if !self.due(balls, &ev, src) {
                 continue;
             }
@@ -665,11 +683,7 @@ impl CollisionModel for Event {
             let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
             self.group_events.clear();
             self.group_events.push(ev);
-            while let Some(t) = self.queue.peek_time() {
-                if t > window {
-                    break;
-                }
-                let (e, src) = self.queue.pop().expect("peeked");
+            while let Some((e, src)) = self.queue.pop_until(window, |_, _| {}) {
                 if !self.due(balls, &e, src) {
                     continue;
                 }

@@ -1,8 +1,7 @@
 //! The event schedule. Each ball owns two slots: its earliest predicted contact (with a
-//! wall or a neighbour) and its next cell crossing. A tournament tree over the balls
-//! keeps the earliest slot time of all on top; changing a ball's slots costs one walk
-//! from its leaf to the root, O(log N), over small flat arrays, and nothing stale ever
-//! accumulates. A contact slot can still go stale when the partner changes course: the
+//! wall or a neighbour) and its next cell crossing. A calendar queue over the slots
+//! ([`Schedule`]) hands them out in time order; changing a slot costs O(1) on average
+//! (unlink, file in its time bucket), and nothing stale accumulates. A contact slot can still go stale when the partner changes course: the
 //! partner's event counter then differs from the one recorded, and the owner predicts
 //! afresh when the slot comes due.
 //!
@@ -17,8 +16,9 @@ use std::collections::BinaryHeap;
 /// cell crossing (direction in the low bits).
 pub const WALL: u32 = u32::MAX - 8;
 pub const CROSS: u32 = u32::MAX - 4;
-/// Largest ball count the encoding leaves room for.
-pub const MAX_BALLS: usize = WALL as usize;
+/// Largest ball count the encoding leaves room for: two slot handles per ball below
+/// the schedule's list marks (`2^31`).
+pub const MAX_BALLS: usize = 1 << 30;
 
 #[derive(Debug, Clone, Copy)]
 pub struct Ev {
@@ -87,25 +87,35 @@ impl Ord for Ev {
     }
 }
 
-/// A crossing slot: time and the `other` code of its event (`CROSS + d`).
+/// Both slots of one ball and their calendar links, side by side: an event reads and
+/// rewrites its ball's slots and links together, so they share cache lines (48 bytes
+/// a ball).
 #[derive(Debug, Clone, Copy)]
-struct Crossing {
+struct Slot {
+    /// The contact: time, partner code and the event counters (the owner is the
+    /// slot's index).
     t: f64,
     other: u32,
+    ci: u32,
+    cj: u32,
+    /// The crossing keeps only its direction code (`CROSS + d`) and time: no counter
+    /// is ever checked for it.
+    cross_other: u32,
+    cross_t: f64,
+    /// `[next, prev]` of the contact handle (0) and of the crossing handle (1).
+    links: [[u32; 2]; 2],
 }
 
-impl Crossing {
-    const NONE: Crossing = Crossing {
+impl Slot {
+    const EMPTY: Slot = Slot {
         t: f64::INFINITY,
         other: u32::MAX,
+        ci: 0,
+        cj: 0,
+        cross_other: u32::MAX,
+        cross_t: f64::INFINITY,
+        links: [[UNLINKED, UNLINKED]; 2],
     };
-
-    fn of(e: &Ev) -> Crossing {
-        Crossing {
-            t: e.t,
-            other: e.other,
-        }
-    }
 }
 
 /// Where a popped event came from.
@@ -119,176 +129,306 @@ pub enum Source {
     Extra,
 }
 
+/// A slot is named by a handle: `2 i` is ball `i`'s contact slot, `2 i + 1` its
+/// crossing slot, so ordering handles orders by ball and then puts a contact first.
+type Handle = u32;
+
+/// Link values that are not handles. A handle below `LIST` is a node of a list; a
+/// `prev` of `LIST + k` marks the head of list `k` (bucket `k`, or the overflow list);
+/// `NEAR` marks a slot waiting in the near heap; `UNLINKED` a slot in no structure.
+const LIST: u32 = 1 << 31;
+const NEAR: u32 = u32::MAX - 1;
+const UNLINKED: u32 = u32::MAX;
+
+/// Balls per ring bucket (see `Schedule::reset`).
+const NB_PER_BALL: usize = 8;
+
+/// A slot waiting in the near heap, keyed by its time when it was put there. Ordered
+/// so that the max-heap pops the earliest time, then the lowest handle.
+#[derive(Debug, Clone, Copy)]
+struct Near {
+    t: f64,
+    h: Handle,
+}
+
+impl PartialEq for Near {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Near {}
+
+impl PartialOrd for Near {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Near {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Times are never NaN. Equal times (0.0 and -0.0 included) go to the lower
+        // handle, as everywhere in the schedule.
+        if self.t < other.t {
+            Ordering::Greater
+        } else if self.t > other.t {
+            Ordering::Less
+        } else {
+            other.h.cmp(&self.h)
+        }
+    }
+}
+
+/// A calendar queue over the slots (Brown's calendar, in the two-level form of Paul's
+/// event queue for hard-sphere dynamics): time is cut into buckets of width `w`;
+/// bucket `k` holds the slots due in `[k w, (k + 1) w)` (bucket 0 also `(-w, 0)`). A ring of `nb` doubly linked
+/// bucket lists covers the buckets from `cur` up to `overflow_from`; later slots wait
+/// in one overflow list, dealt out to the ring each time the ring has been gone round.
+/// Slots due before bucket `cur` sit in a small binary heap, the near set, from which
+/// events are popped in exact (time, ball, slot) order.
+///
+/// Setting a slot unlinks it from wherever it was (O(1): the links are stored with the
+/// slot's handle) and files it again: nothing stale is ever kept in the ring. Only the
+/// near heap is lazy: a slot changed while it waits there leaves an entry behind,
+/// recognised when it surfaces because the slot is no longer in the near set at that
+/// time.
+///
+/// The order of events is exactly that of any correct priority queue keyed by (time,
+/// ball, contact before crossing): the bucket index `floor(t / w)` never decreases as
+/// `t` grows, so every slot in the near heap is due no later than every slot left in
+/// the ring or the overflow list.
 #[derive(Debug, Clone, Default)]
 pub struct Schedule {
-    contact: Vec<Ev>,
-    /// Crossing slots keep only what a crossing needs (its time and direction code):
-    /// the owner is the slot's index and no counter is ever checked.
-    crossing: Vec<Crossing>,
-    /// Inner nodes `1..leaves` (node 1 is the root; the children of `p` are `2p` and
-    /// `2p + 1`; node `leaves + k` is ball `k`'s leaf, whose key is read from its
-    /// slots): the winning ball of the subtree and its slot time. Keeping the winner's
-    /// time beside it makes a walk one pair of loads per level from neighbouring nodes,
-    /// instead of a second, dependent load at the winner's own index (a cache miss at
-    /// every level of a large tree).
-    win: Vec<u32>,
-    win_t: Vec<f64>,
-    leaves: usize,
+    /// Each ball's slots and links (`prev` also tells where a slot is filed).
+    slots: Vec<Slot>,
+    /// First handle of each ring bucket (`UNLINKED`: empty), then of the overflow list
+    /// (the last entry).
+    heads: Vec<u32>,
+    /// Number of ring buckets, a power of two, and the mask for `k mod nb`.
+    nb: usize,
+    /// Bucket width and its inverse.
+    w: f64,
+    inv_w: f64,
+    /// The first bucket not yet dealt to the near heap.
+    cur: i64,
+    /// Buckets from here on wait in the overflow list.
+    overflow_from: i64,
+    /// Slots filed in the ring (not counting the overflow list).
+    in_ring: usize,
+    /// Slots dealt from the ring to the near heap since it was last refilled.
+    dealt: u64,
+    near: BinaryHeap<Near>,
     extra: BinaryHeap<Ev>,
-    /// A ball whose slot was emptied by `pop` without walking the tree yet: its owner
-    /// almost always fills a slot again at once, and one walk then does for both.
-    pending: Option<u32>,
+    /// Scratch for the width estimate.
+    sample: Vec<f64>,
 }
 
 impl Schedule {
     /// Empties every slot for `n` balls.
     pub fn reset(&mut self, n: usize) {
-        self.leaves = n.next_power_of_two().max(1);
-        self.contact.clear();
-        self.contact.resize(n, Ev::NONE);
-        self.crossing.clear();
-        self.crossing.resize(n, Crossing::NONE);
-        self.win.clear();
-        self.win.resize(self.leaves, 0);
-        self.win_t.clear();
-        self.win_t.resize(self.leaves, f64::INFINITY);
+        self.slots.clear();
+        self.slots.resize(n, Slot::EMPTY);
+        // One bucket per eight balls: with the width chosen by `build`, a bucket holds
+        // a dozen slots or so, and the heads (half a byte a ball) stay in cache at a
+        // million balls, where one bucket per ball measured a few percent slower.
+        self.nb = (n.next_power_of_two() / NB_PER_BALL).max(16);
         self.extra.clear();
         self.build();
     }
 
-    /// Ball `k`'s earliest slot time (infinite past the last ball).
+    /// The time of a slot (infinite if empty).
     #[inline]
-    fn leaf_key(&self, k: usize) -> f64 {
-        if k < self.contact.len() {
-            self.contact[k].t.min(self.crossing[k].t)
+    fn time_of(&self, h: Handle) -> f64 {
+        let s = &self.slots[(h >> 1) as usize];
+        if h & 1 == 0 {
+            s.t
         } else {
-            f64::INFINITY
+            s.cross_t
         }
     }
 
-    /// The winner of node `c` (inner or leaf) and its time.
+    /// The `[next, prev]` links of slot `h`.
     #[inline]
-    fn node(&self, c: usize) -> (u32, f64) {
-        if c >= self.leaves {
-            let k = c - self.leaves;
-            (k as u32, self.leaf_key(k))
-        } else {
-            (self.win[c], self.win_t[c])
-        }
+    fn link(&mut self, h: Handle) -> &mut [u32; 2] {
+        &mut self.slots[(h >> 1) as usize].links[(h & 1) as usize]
     }
 
-    /// Recomputes every inner node from the leaves, O(N).
+    /// The bucket a time falls in. Monotone in `t` (a product by a positive constant,
+    /// then a truncation), which is all the order of events relies on; `as` saturates, so a
+    /// huge time lands in the last bucket there is, in the overflow list.
+    #[inline]
+    fn bucket(&self, t: f64) -> i64 {
+        // Truncation, not `floor` (a libm call on baseline x86-64): buckets either
+        // side of zero then share bucket 0, but the map stays monotone.
+        (t * self.inv_w) as i64
+    }
+
+    /// Chooses the bucket width from the slots as they are and files every slot
+    /// afresh, O(N).
     pub fn build(&mut self) {
-        self.pending = None;
-        for p in (1..self.leaves).rev() {
-            let (a, ka) = self.node(2 * p);
-            let (b, kb) = self.node(2 * p + 1);
-            // Earlier slot time wins; equal times go to the lower ball (deterministic).
-            let (w, kw) = if kb < ka || (kb == ka && b < a) {
-                (b, kb)
+        let n_slots = 2 * self.slots.len();
+        self.heads.clear();
+        self.heads.resize(self.nb + 1, UNLINKED);
+        self.near.clear();
+        self.in_ring = 0;
+        self.dealt = 0;
+        for s in &mut self.slots {
+            s.links = [[UNLINKED, UNLINKED]; 2];
+        }
+        // The width: the ring should reach a few typical waiting times ahead, so that
+        // most slots are filed in it and few wait in the overflow list, while a bucket
+        // holds only a few slots. The typical wait is estimated by the median of a
+        // sample of pending slots, measured from the earliest.
+        let mut t0 = f64::INFINITY;
+        for h in 0..n_slots as u32 {
+            t0 = t0.min(self.time_of(h));
+        }
+        let mut w = 0.0;
+        if t0.is_finite() {
+            let stride = (n_slots / 1024).max(1);
+            // Kept between builds: a rebase rebuilds within a step.
+            let mut sample = std::mem::take(&mut self.sample);
+            sample.clear();
+            sample.extend(
+                (0..n_slots)
+                    .step_by(stride)
+                    .map(|h| self.time_of(h as u32) - t0)
+                    .filter(|d| d.is_finite()),
+            );
+            if !sample.is_empty() {
+                let mid = sample.len() / 2;
+                let (_, m, _) = sample.select_nth_unstable_by(mid, f64::total_cmp);
+                // The ring spans eight median waits, cut into `nb` buckets, so that
+                // few slots wait in the overflow list.
+                w = 8.0 * *m / self.nb as f64;
+            }
+            self.sample = sample;
+        }
+        if !(w.is_finite() && w > 0.0) {
+            // No spread to measure (one slot, or all due at once): any width will do;
+            // the ring is skipped over when empty.
+            w = if t0.is_finite() && t0 != 0.0 {
+                t0.abs()
             } else {
-                (a, ka)
+                1.0
             };
-            self.win[p] = w;
-            self.win_t[p] = kw;
+        }
+        self.w = w;
+        self.inv_w = 1.0 / w;
+        if !self.inv_w.is_finite() {
+            self.inv_w = f64::MAX;
+        }
+        self.cur = if t0.is_finite() { self.bucket(t0) } else { 0 };
+        self.overflow_from = self.cur.saturating_add(self.nb as i64);
+        for h in 0..n_slots as u32 {
+            self.file(h);
         }
     }
 
-    /// Walks from ball `i`'s leaf to the root. Only the winner coming up from below is
-    /// compared, with the winner of the sibling subtree.
+    /// Files slot `h` by its time: the near heap, a ring bucket or the overflow list
+    /// (an empty slot nowhere). It must be unlinked.
     #[inline]
-    fn refresh(&mut self, i: usize) {
-        let l = self.leaves;
-        if l < 2 {
-            // A single leaf is the root itself.
+    fn file(&mut self, h: Handle) {
+        let t = self.time_of(h);
+        if t == f64::INFINITY {
             return;
         }
-        let mut kw = self.leaf_key(i);
-        let mut w = i as u32;
-        // The lowest level: the sibling is a leaf, its key read from its slots.
-        let s = i ^ 1;
-        let ks = self.leaf_key(s);
-        // Earlier slot time wins; equal times go to the lower ball (deterministic).
-        if ks < kw || (ks == kw && (s as u32) < w) {
-            (w, kw) = (s as u32, ks);
+        let k = self.bucket(t);
+        if k < self.cur {
+            *self.link(h) = [UNLINKED, NEAR];
+            self.near.push(Near { t, h });
+            return;
         }
-        let (win, win_t) = (&mut self.win[..], &mut self.win_t[..]);
-        let mut c = (l + i) / 2;
-        loop {
-            // An ancestor depends only on which ball wins here and that ball's time: if
-            // the same ball other than `i` still wins (its time unchanged), nothing
-            // above can change.
-            if win[c] == w && w != i as u32 {
-                return;
-            }
-            win[c] = w;
-            win_t[c] = kw;
-            if c == 1 {
-                return;
-            }
-            let (ws, ks) = (win[c ^ 1], win_t[c ^ 1]);
-            if ks < kw || (ks == kw && ws < w) {
-                (w, kw) = (ws, ks);
-            }
-            c /= 2;
+        let list = if k < self.overflow_from {
+            self.in_ring += 1;
+            (k as u64 & (self.nb as u64 - 1)) as usize
+        } else {
+            self.nb
+        };
+        let first = self.heads[list];
+        if first != UNLINKED {
+            self.link(first)[1] = h;
         }
+        *self.link(h) = [first, LIST + list as u32];
+        self.heads[list] = h;
     }
 
-    /// The ball on top of the tree and its earliest slot time.
+    /// Takes slot `h` out of its list (a near-heap entry is left to go stale). Called
+    /// before the slot's time changes.
     #[inline]
-    fn top(&self) -> (u32, f64) {
-        self.node(1)
+    fn unlink(&mut self, h: Handle) {
+        let [next, prev] = *self.link(h);
+        if prev >= NEAR {
+            *self.link(h) = [UNLINKED, UNLINKED];
+            return;
+        }
+        // Ring slots are due before `overflow_from`, overflow slots from it on (the
+        // slot's time is still the one it was filed by).
+        if self.bucket(self.time_of(h)) < self.overflow_from {
+            self.in_ring -= 1;
+        }
+        self.detach(h, next, prev);
     }
 
-    /// Sets ball `i`'s contact slot (`Ev::NONE`: none). `defer`: leave the tree for a
-    /// later [`Schedule::build`] (filling every ball at once).
+    /// List surgery only: takes `h` (with links `next`, `prev`) out of its list.
+    #[inline]
+    fn detach(&mut self, h: Handle, next: u32, prev: u32) {
+        if prev >= LIST {
+            self.heads[(prev - LIST) as usize] = next;
+        } else {
+            self.link(prev)[0] = next;
+        }
+        if next != UNLINKED {
+            self.link(next)[1] = prev;
+        }
+        *self.link(h) = [UNLINKED, UNLINKED];
+    }
+
+    /// Sets ball `i`'s contact slot (`Ev::NONE`: none). `defer`: file it later, with
+    /// [`Schedule::build`] (filling every ball at once).
     #[inline]
     pub fn set_contact(&mut self, i: usize, e: Ev, defer: bool) {
-        self.contact[i] = e;
-        self.settle(i, defer);
+        let h = 2 * i as u32;
+        if !defer {
+            self.unlink(h);
+        }
+        let s = &mut self.slots[i];
+        (s.t, s.other, s.ci, s.cj) = (e.t, e.other, e.ci, e.cj);
+        if !defer {
+            self.file(h);
+        }
     }
 
     #[inline]
     pub fn set_crossing(&mut self, i: usize, e: Ev, defer: bool) {
-        self.crossing[i] = Crossing::of(&e);
-        self.settle(i, defer);
+        let h = 2 * i as u32 + 1;
+        if !defer {
+            self.unlink(h);
+        }
+        let s = &mut self.slots[i];
+        (s.cross_t, s.cross_other) = (e.t, e.other);
+        if !defer {
+            self.file(h);
+        }
     }
 
-    /// Sets both of ball `i`'s slots with a single walk up the tree.
+    /// Sets both of ball `i`'s slots.
     #[inline]
     pub fn set_both(&mut self, i: usize, contact: Ev, crossing: Ev) {
-        self.contact[i] = contact;
-        self.crossing[i] = Crossing::of(&crossing);
-        self.settle(i, false);
-    }
-
-    /// Brings the tree up to date after ball `i`'s slots changed (or only its key,
-    /// with `defer`, for a later [`Schedule::build`]). A ball left pending by `pop` is
-    /// walked first, since every walk relies on the rest of the tree being right.
-    #[inline]
-    fn settle(&mut self, i: usize, defer: bool) {
-        if defer {
-            // The leaf's key is read from the slots themselves.
-            return;
-        }
-        match self.pending.take() {
-            Some(p) if p as usize != i => self.refresh(p as usize),
-            _ => {}
-        }
-        self.refresh(i);
-    }
-
-    /// Walks the tree for a ball left pending by `pop`.
-    #[inline]
-    fn flush(&mut self) {
-        if let Some(p) = self.pending.take() {
-            self.refresh(p as usize);
-        }
+        self.set_contact(i, contact, false);
+        self.set_crossing(i, crossing, false);
     }
 
     #[inline]
-    pub fn contact(&self, i: usize) -> &Ev {
-        &self.contact[i]
+    pub fn contact(&self, i: usize) -> Ev {
+        let s = &self.slots[i];
+        Ev {
+            t: s.t,
+            i: i as u32,
+            other: s.other,
+            ci: s.ci,
+            cj: s.cj,
+        }
     }
 
     #[inline]
@@ -296,75 +436,210 @@ impl Schedule {
         self.extra.push(e);
     }
 
-    /// Time of the earliest event, if any.
+    /// Brings the earliest slot to the top of the near heap: drops the stale entries
+    /// there and deals out ring buckets while the heap is empty.
     #[inline]
+    fn settle_near(&mut self, ahead: &mut impl FnMut(usize, u32)) {
+        loop {
+            while let Some(top) = self.near.peek() {
+                let (h, t) = (top.h, top.t);
+                if self.link(h)[1] == NEAR && self.time_of(h) == t {
+                    return;
+                }
+                self.near.pop();
+            }
+            if !self.advance(ahead) {
+                return;
+            }
+        }
+    }
+
+    /// Deals the next non-empty bucket out to the near heap; `false` if nothing is
+    /// left anywhere. Called only with the near heap empty.
+    fn advance(&mut self, ahead: &mut impl FnMut(usize, u32)) -> bool {
+        loop {
+            // Ring slots lie in `[cur, overflow_from)`: an empty ring is one gone
+            // round, or emptied by changes.
+            if self.in_ring == 0 && !self.refill() {
+                return false;
+            }
+            if !self.near.is_empty() {
+                return true;
+            }
+            let list = (self.cur as u64 & (self.nb as u64 - 1)) as usize;
+            let mut h = self.heads[list];
+            self.heads[list] = UNLINKED;
+            let mut moved = false;
+            while h != UNLINKED {
+                let next = self.link(h)[0];
+                *self.link(h) = [UNLINKED, NEAR];
+                self.near.push(Near {
+                    t: self.time_of(h),
+                    h,
+                });
+                self.in_ring -= 1;
+                self.dealt += 1;
+                let s = &self.slots[(h >> 1) as usize];
+                ahead(
+                    (h >> 1) as usize,
+                    if h & 1 == 0 { s.other } else { s.cross_other },
+                );
+                moved = true;
+                h = next;
+            }
+            self.cur += 1;
+            if moved {
+                return true;
+            }
+        }
+    }
+
+    /// With the ring and the near heap empty, every pending slot waits in the overflow
+    /// list: the ring restarts at the earliest of them and takes those due within its
+    /// span. `false` if there are none. The bucket width is chosen afresh here when
+    /// the last round of the ring held far fewer or far more slots than a few per
+    /// bucket (a gas cooling or heating as it runs): nothing is filed in buckets at
+    /// this moment, so the width can change freely.
+    fn refill(&mut self) -> bool {
+        let mut h = self.heads[self.nb];
+        if h == UNLINKED {
+            return false;
+        }
+        let mut sample = std::mem::take(&mut self.sample);
+        sample.clear();
+        let mut t_min = f64::INFINITY;
+        while h != UNLINKED {
+            let t = self.time_of(h);
+            t_min = t_min.min(t);
+            if sample.len() < 1024 {
+                sample.push(t);
+            }
+            h = self.link(h)[0];
+        }
+        let nb = self.nb as u64;
+        if self.dealt < nb || self.dealt > 64 * nb {
+            for t in &mut sample {
+                *t -= t_min;
+            }
+            let mid = sample.len() / 2;
+            let (_, m, _) = sample.select_nth_unstable_by(mid, f64::total_cmp);
+            let w = 8.0 * *m / self.nb as f64;
+            if w.is_finite() && w > 0.0 && (1.0 / w).is_finite() {
+                self.w = w;
+                self.inv_w = 1.0 / w;
+            }
+        }
+        self.sample = sample;
+        self.dealt = 0;
+        let first = self.bucket(t_min);
+        self.cur = first;
+        self.overflow_from = first.saturating_add(self.nb as i64);
+        let mut h = self.heads[self.nb];
+        while h != UNLINKED {
+            let [next, prev] = *self.link(h);
+            let k = self.bucket(self.time_of(h));
+            if k < self.overflow_from {
+                self.detach(h, next, prev);
+                self.file(h);
+            } else if k == first {
+                // Bucket numbers saturate only for times beyond `i64::MAX` widths:
+                // such slots go to the near heap, which orders them.
+                self.detach(h, next, prev);
+                *self.link(h) = [UNLINKED, NEAR];
+                self.near.push(Near {
+                    t: self.time_of(h),
+                    h,
+                });
+            }
+            h = next;
+        }
+        true
+    }
+
+    /// Time of the earliest event, if any.
+    #[cfg(test)]
     pub fn peek_time(&mut self) -> Option<f64> {
-        self.flush();
-        let tree = if self.leaves > 0 {
-            self.top().1
-        } else {
-            f64::INFINITY
-        };
+        self.peek_time_with(&mut |_, _| {})
+    }
+
+    /// [`Schedule::peek_time`], telling `ahead` the balls whose slots have just come
+    /// near (their events come within the next dozen or so).
+    #[inline]
+    fn peek_time_with(&mut self, ahead: &mut impl FnMut(usize, u32)) -> Option<f64> {
+        self.settle_near(ahead);
+        let slots = self.near.peek().map_or(f64::INFINITY, |e| e.t);
         let extra = self.extra.peek().map_or(f64::INFINITY, |e| e.t);
-        let t = tree.min(extra);
+        let t = slots.min(extra);
         t.is_finite().then_some(t)
     }
 
     /// Removes and returns the earliest event (a ball's contact before its crossing at
     /// the same time, a slot before the side heap).
+    #[cfg(test)]
     pub fn pop(&mut self) -> Option<(Ev, Source)> {
-        let t = self.peek_time()?;
-        let (root, key) = self.top();
-        let root = root as usize;
-        if key == t {
-            // The slot is emptied now; the tree is walked when the owner's slots are
-            // next set, or before the next look at the top.
-            let taken = if self.contact[root].t == t {
-                let e = self.contact[root];
-                self.contact[root] = Ev::NONE;
-                (e, Source::Contact)
-            } else {
-                let c = self.crossing[root];
-                self.crossing[root] = Crossing::NONE;
-                let e = Ev {
-                    t: c.t,
-                    i: root as u32,
-                    other: c.other,
-                    ci: 0,
-                    cj: 0,
-                };
-                (e, Source::Crossing)
-            };
-            self.pending = Some(root as u32);
-            Some(taken)
-        } else {
-            self.extra.pop().map(|e| (e, Source::Extra))
+        self.pop_until(f64::INFINITY, |_, _| {})
+    }
+
+    /// Removes and returns the earliest event if it is due no later than `limit`.
+    /// `ahead` hears of each ball whose slot joins the near heap, with the slot's
+    /// `other` code, a dozen events or so before it is due: time enough to fetch the
+    /// balls' data into cache.
+    #[inline]
+    pub fn pop_until(
+        &mut self,
+        limit: f64,
+        mut ahead: impl FnMut(usize, u32),
+    ) -> Option<(Ev, Source)> {
+        let t = self.peek_time_with(&mut ahead)?;
+        if t > limit {
+            return None;
+        }
+        match self.near.peek() {
+            Some(top) if top.t == t => {
+                let h = top.h;
+                self.near.pop();
+                *self.link(h) = [UNLINKED, UNLINKED];
+                let i = (h >> 1) as usize;
+                if h & 1 == 0 {
+                    let e = self.contact(i);
+                    let s = &mut self.slots[i];
+                    (s.t, s.other) = (f64::INFINITY, u32::MAX);
+                    Some((e, Source::Contact))
+                } else {
+                    let s = &mut self.slots[i];
+                    let e = Ev {
+                        t: s.cross_t,
+                        i: i as u32,
+                        other: s.cross_other,
+                        ci: 0,
+                        cj: 0,
+                    };
+                    (s.cross_t, s.cross_other) = (f64::INFINITY, u32::MAX);
+                    Some((e, Source::Crossing))
+                }
+            }
+            _ => self.extra.pop().map(|e| (e, Source::Extra)),
         }
     }
 
     /// Moves every time by `-shift` (a new epoch), O(N).
     pub fn shift(&mut self, shift: f64) {
-        self.flush();
-        for e in &mut self.contact {
-            e.t -= shift;
-        }
-        for c in &mut self.crossing {
-            c.t -= shift;
+        for s in &mut self.slots {
+            s.t -= shift;
+            s.cross_t -= shift;
         }
         let mut v = std::mem::take(&mut self.extra).into_vec();
         for e in &mut v {
             e.t -= shift;
         }
         self.extra = BinaryHeap::from(v);
-        // Subtraction keeps the order but may create ties: re-decide them by index.
         self.build();
     }
 
     /// Events waiting (filled slots and side-heap entries).
     pub fn len(&self) -> usize {
-        let filled = |v: &Vec<Ev>| v.iter().filter(|e| e.t.is_finite()).count();
-        let crossings = self.crossing.iter().filter(|c| c.t.is_finite()).count();
-        filled(&self.contact) + crossings + self.extra.len()
+        let filled = |s: &Slot| s.t.is_finite() as usize + s.cross_t.is_finite() as usize;
+        self.slots.iter().map(filled).sum::<usize>() + self.extra.len()
     }
 
     /// Drops side-heap entries for which `keep` is false.
@@ -400,7 +675,7 @@ mod tests {
     }
 
     #[test]
-    fn tournament_tree_always_tops_with_the_earliest_slot() {
+    fn the_schedule_always_tops_with_the_earliest_slot() {
         let n = 37;
         let mut s = Schedule::default();
         s.reset(n);
@@ -438,5 +713,97 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// As the model uses it: time moves forward, slots are set at or after the last
+    /// popped time, spread over many orders of magnitude (so that the ring is gone
+    /// round, skipped over when empty and fed from the overflow list), with a rebuild
+    /// and an epoch shift now and then. Every pop must be the earliest (time, ball,
+    /// contact first) of a brute-force scan.
+    #[test]
+    fn calendar_pops_in_exact_order_over_wide_time_ranges() {
+        let n = 300;
+        let mut s = Schedule::default();
+        s.reset(n);
+        let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
+        let mut x: u64 = 987654321;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut now = 0.0f64;
+        for step in 0..60_000 {
+            let i = (rand() % n as u64) as usize;
+            // Waits from 1e-6 to 1e6, and exact repeats of `now` (zero-time events);
+            // in the second half, waits of one typical size that grows a hundredfold
+            // (a gas cooling as it runs: the ring's width must follow).
+            let wait = match rand() % 10 {
+                0 => 0.0,
+                1 => f64::INFINITY,
+                _ if step < 30_000 => 10f64.powf((rand() % 1200) as f64 / 100.0 - 6.0),
+                _ => (1.0 + (step - 30_000) as f64 / 300.0) * (rand() % 1000) as f64 * 1e-3,
+            };
+            let t = now + wait;
+            let e = if t.is_finite() { ev(i, t) } else { Ev::NONE };
+            match rand() % 3 {
+                0 => {
+                    contact[i] = t;
+                    s.set_contact(i, e, false);
+                }
+                1 => {
+                    crossing[i] = t;
+                    s.set_crossing(i, e, false);
+                }
+                _ => {
+                    contact[i] = t;
+                    crossing[i] = if t.is_finite() { t * 1.5 + 1.0 } else { t };
+                    let c = if t.is_finite() {
+                        ev(i, t * 1.5 + 1.0)
+                    } else {
+                        Ev::NONE
+                    };
+                    s.set_both(i, e, c);
+                }
+            }
+            if step % 7_919 == 0 {
+                s.build();
+            }
+            if step % 15_013 == 0 && now > 0.0 {
+                let shift = now;
+                s.shift(shift);
+                now -= shift;
+                for t in contact.iter_mut().chain(crossing.iter_mut()) {
+                    *t -= shift;
+                }
+            }
+            for _ in 0..(rand() % 3) {
+                let expect = brute(&contact, &crossing);
+                assert_eq!(s.peek_time(), expect.map(|e| e.0), "step {step}");
+                let Some((e, src)) = s.pop() else { break };
+                let (t, i) = expect.unwrap();
+                assert_eq!((e.t, e.i as usize), (t, i), "step {step}");
+                if contact[i] == t {
+                    assert!(matches!(src, Source::Contact), "contact first, step {step}");
+                    contact[i] = f64::INFINITY;
+                } else {
+                    assert!(matches!(src, Source::Crossing), "step {step}");
+                    crossing[i] = f64::INFINITY;
+                }
+                now = t;
+            }
+        }
+        // Drain: everything left comes out in order.
+        while let Some(expect) = brute(&contact, &crossing) {
+            let (e, _) = s.pop().expect("a slot is left");
+            assert_eq!((e.t, e.i as usize), expect);
+            if contact[expect.1] == expect.0 {
+                contact[expect.1] = f64::INFINITY;
+            } else {
+                crossing[expect.1] = f64::INFINITY;
+            }
+        }
+        assert!(s.pop().is_none());
     }
 }
