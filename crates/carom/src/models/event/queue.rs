@@ -181,9 +181,10 @@ impl Ord for Near {
 
 /// A calendar queue over the slots (Brown's calendar, in the two-level form of Paul's
 /// event queue for hard-sphere dynamics): time is cut into buckets of width `w`;
-/// bucket `k` holds the slots due in `[k w, (k + 1) w)` (bucket 0 also `(-w, 0)`). A ring of `nb` doubly linked
-/// bucket lists covers the buckets from `cur` up to `overflow_from`; later slots wait
-/// in one overflow list, dealt out to the ring each time the ring has been gone round.
+/// bucket `k` holds the slots due in `[k w, (k + 1) w)` (bucket 0 also `(-w, 0)`). A
+/// ring of `nb` doubly linked bucket lists covers the buckets from `cur` up to
+/// `overflow_from`; later slots wait in one overflow list, dealt out to the ring each
+/// time the ring runs empty.
 /// Slots due before bucket `cur` sit in a small binary heap, the near set, from which
 /// events are popped in exact (time, ball, slot) order.
 ///
@@ -194,8 +195,7 @@ impl Ord for Near {
 /// time.
 ///
 /// The order of events is exactly that of any correct priority queue keyed by (time,
-/// ball, contact before crossing): the bucket index `floor(t / w)` never decreases as
-/// `t` grows, so every slot in the near heap is due no later than every slot left in
+/// ball, contact before crossing): the bucket index never decreases as `t` grows, so every slot in the near heap is due no later than every slot left in
 /// the ring or the overflow list.
 #[derive(Debug, Clone, Default)]
 pub struct Schedule {
