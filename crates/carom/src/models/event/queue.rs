@@ -335,8 +335,7 @@ impl Schedule {
         }
         let k = self.bucket(t);
         if k < self.cur {
-            *self.link(h) = [UNLINKED, NEAR];
-            self.near.push(Near { t, h });
+            self.to_near(h, t);
             return;
         }
         let list = if k < self.overflow_from {
@@ -351,6 +350,13 @@ impl Schedule {
         }
         *self.link(h) = [first, LIST + list as u32];
         self.heads[list] = h;
+    }
+
+    /// Puts unlinked slot `h`, due at `t`, in the near heap.
+    #[inline]
+    fn to_near(&mut self, h: Handle, t: f64) {
+        *self.link(h) = [UNLINKED, NEAR];
+        self.near.push(Near { t, h });
     }
 
     /// Takes slot `h` out of its list (a near-heap entry is left to go stale). Called
@@ -472,11 +478,7 @@ impl Schedule {
             let mut moved = false;
             while h != UNLINKED {
                 let next = self.link(h)[0];
-                *self.link(h) = [UNLINKED, NEAR];
-                self.near.push(Near {
-                    t: self.time_of(h),
-                    h,
-                });
+                self.to_near(h, self.time_of(h));
                 self.in_ring -= 1;
                 self.dealt += 1;
                 let s = &self.slots[(h >> 1) as usize];
@@ -545,11 +547,7 @@ impl Schedule {
                 // Bucket numbers saturate only for times beyond `i64::MAX` widths:
                 // such slots go to the near heap, which orders them.
                 self.detach(h, next, prev);
-                *self.link(h) = [UNLINKED, NEAR];
-                self.near.push(Near {
-                    t: self.time_of(h),
-                    h,
-                });
+                self.to_near(h, self.time_of(h));
             }
             h = next;
         }
