@@ -335,7 +335,7 @@ impl Schedule {
         }
         let k = self.bucket(t);
         if k < self.cur {
-            self.to_near(h, t);
+            self.file_near(h, t);
             return;
         }
         let list = if k < self.overflow_from {
@@ -354,7 +354,7 @@ impl Schedule {
 
     /// Puts unlinked slot `h`, due at `t`, in the near heap.
     #[inline]
-    fn to_near(&mut self, h: Handle, t: f64) {
+    fn file_near(&mut self, h: Handle, t: f64) {
         *self.link(h) = [UNLINKED, NEAR];
         self.near.push(Near { t, h });
     }
@@ -478,7 +478,7 @@ impl Schedule {
             let mut moved = false;
             while h != UNLINKED {
                 let next = self.link(h)[0];
-                self.to_near(h, self.time_of(h));
+                self.file_near(h, self.time_of(h));
                 self.in_ring -= 1;
                 self.dealt += 1;
                 let s = &self.slots[(h >> 1) as usize];
@@ -547,7 +547,7 @@ impl Schedule {
                 // Bucket numbers saturate only for times beyond `i64::MAX` widths:
                 // such slots go to the near heap, which orders them.
                 self.detach(h, next, prev);
-                self.to_near(h, self.time_of(h));
+                self.file_near(h, self.time_of(h));
             }
             h = next;
         }
