@@ -466,3 +466,70 @@ fn ball_read_as_it_crosses_a_periodic_edge_is_on_the_table() {
     let again = reload(&s).expect("the state file loads");
     assert_eq!(again.state_json(), s.state_json());
 }
+
+/// Finding 13 (short_run, `event-budget-run-slow`): a ball of mass 2.2e-308 wedged
+/// between a heavy ball and a wall under gravity, restitution ~0. Every impact there is
+/// a cluster for the contact solver (the pair and the light ball's wall), and its
+/// propagation loop rattles: solving the pair alone drives the light ball into the
+/// wall, solving the wall alone stops it, and the pair approaches again, slower by only
+/// a fraction m/M of its speed each time, so settling needs of the order of M/m
+/// passes. The loop ran to its iteration cap (1,000 plus 4 per contact) and took the
+/// all-contacts fallback at every event of a stack that ends at the event budget
+/// anyway: a million events of a thousand passes each, 118 s for four balls. The
+/// solver's passes beyond one per contact now count towards the event budget, so the
+/// run ends with the same budget error after a bounded amount of solver work.
+///
+/// The scene reduced to its cause: the light ball (mass 1e-300) rests on the floor and
+/// the heavy one falls onto it, restitution 0, no friction. The bound, by hand: a
+/// resolution holds at most the pair and the floor (2 contacts), so its passes are 2
+/// plus its extra passes; resolutions are at most the events, at most the budget; the
+/// extra passes of all resolutions but the last fit in the budget, and the last adds at
+/// most its iteration cap plus the fallback's 2. So passes <= 2 budget + budget +
+/// iteration_cap(2) + 2 = 16,010. Before the fix the same run did 2,525,000 passes
+/// (1,010 at each of its 2,500 impacts).
+#[test]
+fn light_ball_wedged_under_a_heavy_one_ends_at_the_budget_after_bounded_solver_work() {
+    use carom::models::event::Event;
+    use carom::models::simultaneous::iteration_cap;
+    use carom::models::{CollisionModel, StepContext, StepError};
+    let table = carom::Table::new(200.0, 100.0);
+    let physics = carom::Physics {
+        model: carom::ModelKind::Event,
+        dt: 1.0,
+        gravity: [0.0, 10.0],
+        restitution: 0.0,
+        ..carom::Physics::default()
+    };
+    let start = [
+        carom::Ball::new(100.0, 90.0, 0.0, 0.0, 10.0, 1e-300),
+        carom::Ball::new(100.0, 69.0, 0.0, 0.0, 10.0, 1.0),
+    ];
+    let world = carom::World::from_balls(table, physics, &start).expect("apart at the start");
+    let mut balls = world.balls().clone();
+    let mut model = Event::new(&balls, &table, &physics).expect("the start is accepted");
+    // A stack reaches any budget; a small one keeps the test fast (before the fix this
+    // one cost some 5 million passes).
+    let budget = 5_000;
+    model.set_budget(Some(budget));
+    let outcome = model.step(StepContext {
+        balls: &mut balls,
+        physics: &physics,
+        table: &table,
+        pool: None,
+    });
+    assert!(
+        matches!(outcome, Err(StepError::EventBudget(_))),
+        "{outcome:?}"
+    );
+    let stats = model.solver_stats();
+    // The cause is there: the loop rattles to its cap.
+    assert!(stats.fallbacks >= 1, "{stats:?}");
+    let bound = 3 * budget + iteration_cap(2) as u64 + 2;
+    assert!(
+        stats.passes <= bound,
+        "{} passes > {bound}: {stats:?}",
+        stats.passes
+    );
+    // Put back at the start of the interval, as every budget error leaves them.
+    assert_eq!((balls.y[1], balls.vy[1]), (69.0, 0.0), "put back");
+}

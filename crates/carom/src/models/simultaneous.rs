@@ -74,6 +74,9 @@ pub fn touch_slack(balls: &Balls, table: &Table) -> f64 {
 /// touching chain in one pass per contact; four per contact lets it cross there and
 /// back twice. The constant covers the rattling of a light ball between heavy ones,
 /// about `pi sqrt(M/m)` passes: mass ratios up to some 1e5 still settle exactly.
+/// (Inelastic rattling is slower, of the order of `M/m` passes; beyond the cap the
+/// fallback settles it, and the event model counts the passes towards its budget, see
+/// [`SolverStats::extra_passes`].)
 pub fn iteration_cap(contacts: usize) -> usize {
     1000 + 4 * contacts
 }
@@ -132,6 +135,10 @@ pub struct SolverStats {
     pub split_clusters: u64,
     /// Passes whose clusters were spread over a thread pool.
     pub parallel_passes: u64,
+    /// Passes (fallback included) beyond one per contact of their resolution: the
+    /// rattling that the propagation loop does on top of carrying an impact along a
+    /// chain, which the event model counts towards its event budget.
+    pub extra_passes: u64,
 }
 
 /// Per-worker scratch for one cluster solve.
@@ -277,6 +284,7 @@ impl ContactSolver {
         self.candidates.clear();
         self.candidates.extend(0..n as u32);
         let cap = iteration_cap(n);
+        let passes_before = self.stats.passes;
         let mut passes = 0;
         loop {
             self.active.clear();
@@ -299,6 +307,9 @@ impl ContactSolver {
             passes += 1;
             self.gather_candidates(passes as u32);
         }
+        // The fallback's one or two passes are counted in `stats.passes` by `pass`.
+        let done = self.stats.passes - passes_before;
+        self.stats.extra_passes += done.saturating_sub(n as u64);
         let hits = self.hit.iter().filter(|&&h| h).count();
         self.unload();
         hits
