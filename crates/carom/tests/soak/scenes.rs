@@ -2,29 +2,22 @@
 //! model, with the time step (and for `spring` the stiffness) chosen where the model
 //! needs it. Every scene is deterministic (a fixed seed).
 
+use carom::generators::SplitMix64;
 use carom::scenario::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 
-/// A small deterministic generator (splitmix64): the scenes need reproducible jitter,
-/// not statistical quality.
-pub struct Rng(u64);
+/// The scenes' jitter: the library's own SplitMix64 (reproducible, and the same stream
+/// as the scenario generators), with a symmetric draw added.
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        Rng(SplitMix64(seed))
     }
 
     /// Uniform in [0, 1).
     pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit()
     }
 
     /// Uniform in [-a, a).
