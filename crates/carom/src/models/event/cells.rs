@@ -101,6 +101,18 @@ impl Cells {
         crate::hint::prefetch(&self.next[i]);
     }
 
+    /// Asks for the list heads of the 3x3 block around cell `c` (three cache lines,
+    /// one per row; at a grid's edges some may be of no use, none is out of bounds).
+    #[inline(always)]
+    pub fn prefetch_block(&self, c: u32) {
+        let c = c as usize;
+        for row in [c.wrapping_sub(self.nx), c, c + self.nx] {
+            if let Some(h) = self.head.get(row.wrapping_sub(1)) {
+                crate::hint::prefetch(h);
+            }
+        }
+    }
+
     #[inline]
     pub fn cell_of(&self, i: usize) -> u32 {
         self.cell[i]

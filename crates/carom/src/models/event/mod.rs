@@ -121,15 +121,15 @@ const REBASE_AFTER: f64 = 1e3;
 const MAX_PARTNERS: usize = 6;
 const PARTNERS_OVERFLOW: u8 = u8::MAX;
 
-/// A ball's state before its first change in the current interval.
+/// A ball's state before its first change in the current interval. Image counts and
+/// spin are kept only where the model can change them (a periodic axis, contact
+/// friction): loading them would cost two more cache misses per ball at a million balls.
 #[derive(Debug, Clone, Copy)]
 struct Undo {
     i: u32,
     rest: u8,
-    ix: i64,
-    iy: i64,
-    angle: f64,
-    omega: f64,
+    images: Option<(i64, i64)>,
+    spin: Option<(f64, f64)>,
     t: f64,
     x: f64,
     y: f64,
@@ -138,15 +138,14 @@ struct Undo {
 }
 
 impl Undo {
-    /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`.
-    fn of(b: &Balls, i: usize, rest: u8, t: f64) -> Undo {
+    /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`;
+    /// `images` and `spin`: whether its image counts and its spin can change.
+    fn of(b: &Balls, i: usize, rest: u8, t: f64, images: bool, spin: bool) -> Undo {
         Undo {
             i: i as u32,
             rest,
-            ix: b.ix[i],
-            iy: b.iy[i],
-            angle: b.angle[i],
-            omega: b.omega[i],
+            images: images.then(|| (b.ix[i], b.iy[i])),
+            spin: spin.then(|| (b.angle[i], b.omega[i])),
             t,
             x: b.x[i],
             y: b.y[i],
@@ -368,6 +367,14 @@ impl Event {
             }
             Source::Extra => self.counter[i] == e.ci && partner_current,
         }
+    }
+
+    /// Records ball `i` as it is now, for a failed step to put back.
+    #[inline]
+    fn remember(&mut self, b: &Balls, i: usize) {
+        let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
+        let u = Undo::of(b, i, self.rest[i], self.t[i], images, spin);
+        self.undo.push(u);
     }
 
     /// Moves ball `i` along its curve to epoch time `t` (its state is stored there).
@@ -670,7 +677,12 @@ impl CollisionModel for Event {
                 prefetch(&self.rest[k]);
                 prefetch(&self.group[k]);
                 prefetch(&self.t_last[k]);
+                prefetch(&self.mark[k]);
+                prefetch(&self.hit[k]);
                 self.cells.prefetch(k);
+                // Reading the ball's cell now (the slot is a dozen events from due)
+                // lets the cell lists it will scan be fetched as well.
+                self.cells.prefetch_block(self.cells.cell_of(k));
             };
             fetch(i);
             if other < queue::WALL {
