@@ -91,6 +91,10 @@ pub const TC_FRACTION: f64 = 1e-5;
 /// `e < 1` has a handful at zero time, which keep their restitution.
 pub const TC_BURST: u8 = 16;
 
+/// From this many balls on, the balls around the next event are fetched into cache
+/// one event ahead (below it they stay in cache anyway, and the look costs time).
+const FETCH_NEIGHBOURS_FROM: usize = 1 << 17;
+
 /// Fixed part of the event budget per output interval.
 pub const BUDGET_BASE: u64 = 1_000_000;
 /// Part of the event budget per ball per output interval.
@@ -377,6 +381,39 @@ impl Event {
         self.undo.push(u);
     }
 
+    /// Asks for the motion of the balls around the next event's ball, while this
+    /// event is processed: the predictions that follow it read them. (Its own data
+    /// and its cell lists were asked for when its slot came near.)
+    #[inline]
+    fn fetch_neighbours(&self, b: &Balls) {
+        use crate::hint::prefetch;
+        let Some((k, crossing)) = self.queue.next_ball() else {
+            return;
+        };
+        let fetch = |j: usize| {
+            prefetch(&b.x[j]);
+            prefetch(&b.y[j]);
+            prefetch(&b.vx[j]);
+            prefetch(&b.vy[j]);
+            prefetch(&b.r[j]);
+            prefetch(&b.inv_m[j]);
+            prefetch(&self.t[j]);
+            prefetch(&self.counter[j]);
+        };
+        let c = self.cells.cell_of(k);
+        match crossing {
+            // A crossing meets only the strip of cells beyond the next one.
+            Some(d) if d < 4 => {
+                let d = cells::Dir::from_index(d);
+                if let Some(next) = self.cells.step(c, d) {
+                    self.cells.for_new_strip(next, d, fetch);
+                }
+            }
+            Some(_) => {}
+            None => self.cells.for_block(c, fetch),
+        }
+    }
+
     /// Moves ball `i` along its curve to epoch time `t` (its state is stored there).
     #[inline]
     fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
@@ -661,6 +698,7 @@ impl CollisionModel for Event {
         // event, a thousand passes each, and the budget must bound that work too.
         let extra_at_start = self.solver.stats().extra_passes;
         let mut extra: u64 = 0;
+        let far_apart = balls.len() > FETCH_NEIGHBOURS_FROM;
         while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other| {
             // Fields named one by one: the closure borrows them beside the queue.
             let fetch = |k: usize| {
@@ -689,6 +727,9 @@ impl CollisionModel for Event {
                 fetch(other as usize);
             }
         }) {
+            if far_apart {
+                self.fetch_neighbours(balls);
+            }
             if !self.due(balls, &ev, src) {
                 continue;
             }
