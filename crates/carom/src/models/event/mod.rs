@@ -406,11 +406,11 @@ impl Event {
             Some(d) if d < 4 => {
                 let d = cells::Dir::from_index(d);
                 if let Some(next) = self.cells.step(c, d) {
-                    self.cells.for_new_strip(next, d, fetch);
+                    self.cells.firsts_of_new_strip(next, d, fetch);
                 }
             }
             Some(_) => {}
-            None => self.cells.for_block(c, fetch),
+            None => self.cells.firsts_of_block(c, fetch),
         }
     }
 
@@ -717,6 +717,9 @@ impl CollisionModel for Event {
                 prefetch(&self.t_last[k]);
                 prefetch(&self.mark[k]);
                 prefetch(&self.hit[k]);
+                prefetch(&self.quick[k]);
+                prefetch(&self.n_partners[k]);
+                prefetch(&self.partners[k]);
                 self.cells.prefetch(k);
                 // Reading the ball's cell now (the slot is a dozen events from due)
                 // lets the cell lists it will scan be fetched as well.

@@ -140,6 +140,10 @@ const LIST: u32 = 1 << 31;
 const NEAR: u32 = u32::MAX - 1;
 const UNLINKED: u32 = u32::MAX;
 
+/// From this many balls on, the next bucket's list is walked ahead of its dealing
+/// (`Schedule::scout`); below, the slots stay in cache and the walk costs time.
+const SCOUT_FROM: usize = 1 << 17;
+
 /// Balls per ring bucket (see `Schedule::reset`).
 const NB_PER_BALL: usize = 8;
 
@@ -217,6 +221,10 @@ pub struct Schedule {
     in_ring: usize,
     /// Slots dealt from the ring to the near heap since it was last refilled.
     dealt: u64,
+    /// A node of the next bucket's list, walked one node per popped event ahead of
+    /// the dealing (`UNLINKED`: none), and whether that pays (large schedules only).
+    scout: u32,
+    scouting: bool,
     near: BinaryHeap<Near>,
     extra: BinaryHeap<Ev>,
     /// Scratch for the width estimate.
@@ -232,6 +240,7 @@ impl Schedule {
         // a dozen slots or so, and the heads (half a byte a ball) stay in cache at a
         // million balls, where one bucket per ball measured a few percent slower.
         self.nb = (n.next_power_of_two() / NB_PER_BALL).max(16);
+        self.scouting = n > SCOUT_FROM;
         self.extra.clear();
         self.build();
     }
@@ -272,6 +281,7 @@ impl Schedule {
         self.near.clear();
         self.in_ring = 0;
         self.dealt = 0;
+        self.scout = UNLINKED;
         for s in &mut self.slots {
             s.links = [[UNLINKED, UNLINKED]; 2];
         }
@@ -490,6 +500,10 @@ impl Schedule {
                 h = next;
             }
             self.cur += 1;
+            self.scout = self.heads[(self.cur as u64 & (self.nb as u64 - 1)) as usize];
+            if let Some(s) = self.slots.get((self.scout >> 1) as usize) {
+                crate::hint::prefetch(s);
+            }
             if moved {
                 return true;
             }
@@ -578,6 +592,32 @@ impl Schedule {
         self.pop_until(f64::INFINITY, |_, _| {})
     }
 
+    /// Walks one node further along the list of the bucket to be dealt next and asks
+    /// for the node after it. Dealing a bucket follows its list from slot to slot, one
+    /// cache miss after another at a million balls; walked ahead, one step per event,
+    /// each node's slot has long arrived when it is needed. The list may change under
+    /// the walk (a slot unlinked, filed elsewhere): the walk then fetches slots that
+    /// are not needed, and is reset at the next dealing.
+    #[inline]
+    fn scout(&mut self) {
+        if !self.scouting {
+            return;
+        }
+        let h = self.scout;
+        self.scout = UNLINKED;
+        if h >= LIST {
+            return;
+        }
+        let Some(s) = self.slots.get((h >> 1) as usize) else {
+            return;
+        };
+        let next = s.links[(h & 1) as usize][0];
+        if let Some(s) = self.slots.get((next >> 1) as usize) {
+            crate::hint::prefetch(s);
+            self.scout = next;
+        }
+    }
+
     /// Removes and returns the earliest event if it is due no later than `limit`.
     /// `ahead` hears of each ball whose slot joins the near heap, with the slot's
     /// `other` code, a dozen events or so before it is due: time enough to fetch the
@@ -592,6 +632,7 @@ impl Schedule {
         if t > limit {
             return None;
         }
+        self.scout();
         match self.near.peek() {
             Some(top) if top.t == t => {
                 let h = top.h;
@@ -734,6 +775,9 @@ mod tests {
         let n = 300;
         let mut s = Schedule::default();
         s.reset(n);
+        // The walk ahead of the dealing, on here as at a million balls: it only
+        // fetches, so the order must be the same.
+        s.scouting = true;
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
         let mut x: u64 = 987654321;
         let mut rand = move || {
