@@ -699,7 +699,13 @@ impl CollisionModel for Event {
         let extra_at_start = self.solver.stats().extra_passes;
         let mut extra: u64 = 0;
         let far_apart = balls.len() > FETCH_NEIGHBOURS_FROM;
-        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other| {
+        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other, late| {
+            if late {
+                // Its cell was asked for in the first round: the cell lists it will
+                // scan can be fetched now.
+                self.cells.prefetch_block(self.cells.cell_of(i));
+                return;
+            }
             // Fields named one by one: the closure borrows them beside the queue.
             let fetch = |k: usize| {
                 use crate::hint::prefetch;
@@ -721,9 +727,6 @@ impl CollisionModel for Event {
                 prefetch(&self.n_partners[k]);
                 prefetch(&self.partners[k]);
                 self.cells.prefetch(k);
-                // Reading the ball's cell now (the slot is a dozen events from due)
-                // lets the cell lists it will scan be fetched as well.
-                self.cells.prefetch_block(self.cells.cell_of(k));
             };
             fetch(i);
             if other < queue::WALL {
@@ -753,7 +756,7 @@ impl CollisionModel for Event {
             let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
             self.group_events.clear();
             self.group_events.push(ev);
-            while let Some((e, src)) = self.queue.pop_until(window, |_, _| {}) {
+            while let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) {
                 if !self.due(balls, &e, src) {
                     continue;
                 }

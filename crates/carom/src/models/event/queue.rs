@@ -455,7 +455,7 @@ impl Schedule {
     /// Brings the earliest slot to the top of the near heap: drops the stale entries
     /// there and deals out ring buckets while the heap is empty.
     #[inline]
-    fn settle_near(&mut self, ahead: &mut impl FnMut(usize, u32)) {
+    fn settle_near(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) {
         loop {
             while let Some(top) = self.near.peek() {
                 let (h, t) = (top.h, top.t);
@@ -472,7 +472,7 @@ impl Schedule {
 
     /// Deals the next non-empty bucket out to the near heap; `false` if nothing is
     /// left anywhere. Called only with the near heap empty.
-    fn advance(&mut self, ahead: &mut impl FnMut(usize, u32)) -> bool {
+    fn advance(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) -> bool {
         loop {
             // Ring slots lie in `[cur, overflow_from)`: an empty ring is one gone
             // round, or emptied by changes.
@@ -492,12 +492,24 @@ impl Schedule {
                 self.in_ring -= 1;
                 self.dealt += 1;
                 let s = &self.slots[(h >> 1) as usize];
-                ahead(
-                    (h >> 1) as usize,
-                    if h & 1 == 0 { s.other } else { s.cross_other },
-                );
+                let other = if h & 1 == 0 { s.other } else { s.cross_other };
+                // A collision rewrites its partner's slots as well as its own.
+                if self.scouting && other < WALL {
+                    if let Some(p) = self.slots.get(other as usize) {
+                        crate::hint::prefetch(p);
+                    }
+                }
+                ahead((h >> 1) as usize, other, false);
                 moved = true;
                 h = next;
+            }
+            if moved {
+                // A second round over the same slots (the near heap was empty): what
+                // the first round asked for has had time to come, so what depends on
+                // it (a ball's cell) can be read without waiting long.
+                for e in self.near.iter() {
+                    ahead((e.h >> 1) as usize, UNLINKED, true);
+                }
             }
             self.cur += 1;
             self.scout = self.heads[(self.cur as u64 & (self.nb as u64 - 1)) as usize];
@@ -571,13 +583,13 @@ impl Schedule {
     /// Time of the earliest event, if any.
     #[cfg(test)]
     pub fn peek_time(&mut self) -> Option<f64> {
-        self.peek_time_with(&mut |_, _| {})
+        self.peek_time_with(&mut |_, _, _| {})
     }
 
     /// [`Schedule::peek_time`], telling `ahead` the balls whose slots have just come
     /// near (their events come within the next dozen or so).
     #[inline]
-    fn peek_time_with(&mut self, ahead: &mut impl FnMut(usize, u32)) -> Option<f64> {
+    fn peek_time_with(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) -> Option<f64> {
         self.settle_near(ahead);
         let slots = self.near.peek().map_or(f64::INFINITY, |e| e.t);
         let extra = self.extra.peek().map_or(f64::INFINITY, |e| e.t);
@@ -589,7 +601,7 @@ impl Schedule {
     /// the same time, a slot before the side heap).
     #[cfg(test)]
     pub fn pop(&mut self) -> Option<(Ev, Source)> {
-        self.pop_until(f64::INFINITY, |_, _| {})
+        self.pop_until(f64::INFINITY, |_, _, _| {})
     }
 
     /// Walks one node further along the list of the bucket to be dealt next and asks
@@ -626,7 +638,7 @@ impl Schedule {
     pub fn pop_until(
         &mut self,
         limit: f64,
-        mut ahead: impl FnMut(usize, u32),
+        mut ahead: impl FnMut(usize, u32, bool),
     ) -> Option<(Ev, Source)> {
         let t = self.peek_time_with(&mut ahead)?;
         if t > limit {
