@@ -140,10 +140,6 @@ const LIST: u32 = 1 << 31;
 const NEAR: u32 = u32::MAX - 1;
 const UNLINKED: u32 = u32::MAX;
 
-/// From this many balls on, the next bucket's list is walked ahead of its dealing
-/// (`Schedule::scout`); below, the slots stay in cache and the walk costs time.
-const SCOUT_FROM: usize = 1 << 17;
-
 /// Balls per ring bucket (see `Schedule::reset`).
 const NB_PER_BALL: usize = 8;
 
@@ -222,9 +218,8 @@ pub struct Schedule {
     /// Slots dealt from the ring to the near heap since it was last refilled.
     dealt: u64,
     /// A node of the next bucket's list, walked one node per popped event ahead of
-    /// the dealing (`UNLINKED`: none), and whether that pays (large schedules only).
+    /// the dealing (`UNLINKED`: none).
     scout: u32,
-    scouting: bool,
     near: BinaryHeap<Near>,
     extra: BinaryHeap<Ev>,
     /// Scratch for the width estimate.
@@ -240,7 +235,6 @@ impl Schedule {
         // a dozen slots or so, and the heads (half a byte a ball) stay in cache at a
         // million balls, where one bucket per ball measured a few percent slower.
         self.nb = (n.next_power_of_two() / NB_PER_BALL).max(16);
-        self.scouting = n > SCOUT_FROM;
         self.extra.clear();
         self.build();
     }
@@ -494,7 +488,7 @@ impl Schedule {
                 let s = &self.slots[(h >> 1) as usize];
                 let other = if h & 1 == 0 { s.other } else { s.cross_other };
                 // A collision rewrites its partner's slots as well as its own.
-                if self.scouting && other < WALL {
+                if other < WALL {
                     if let Some(p) = self.slots.get(other as usize) {
                         crate::hint::prefetch(p);
                     }
@@ -612,9 +606,6 @@ impl Schedule {
     /// are not needed, and is reset at the next dealing.
     #[inline]
     fn scout(&mut self) {
-        if !self.scouting {
-            return;
-        }
         let h = self.scout;
         self.scout = UNLINKED;
         if h >= LIST {
@@ -787,9 +778,6 @@ mod tests {
         let n = 300;
         let mut s = Schedule::default();
         s.reset(n);
-        // The walk ahead of the dealing, on here as at a million balls: it only
-        // fetches, so the order must be the same.
-        s.scouting = true;
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
         let mut x: u64 = 987654321;
         let mut rand = move || {
