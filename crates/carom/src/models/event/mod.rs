@@ -91,10 +91,6 @@ pub const TC_FRACTION: f64 = 1e-5;
 /// `e < 1` has a handful at zero time, which keep their restitution.
 pub const TC_BURST: u8 = 16;
 
-/// From this many balls on, the balls around the next event are fetched into cache
-/// one event ahead (below it they stay in cache anyway, and the look costs time).
-const FETCH_NEIGHBOURS_FROM: usize = 1 << 17;
-
 /// Fixed part of the event budget per output interval.
 pub const BUDGET_BASE: u64 = 1_000_000;
 /// Part of the event budget per ball per output interval.
@@ -698,7 +694,10 @@ impl CollisionModel for Event {
         // event, a thousand passes each, and the budget must bound that work too.
         let extra_at_start = self.solver.stats().extra_passes;
         let mut extra: u64 = 0;
-        let far_apart = balls.len() > FETCH_NEIGHBOURS_FROM;
+        // From this many balls on, the balls around the next event are fetched into
+        // cache one event ahead (below it they stay in cache anyway, and the look
+        // costs time).
+        let far_apart = balls.len() > queue::EARLY_FROM;
         while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other, late| {
             if late {
                 // Its cell was asked for in the first round: the cell lists it will

@@ -140,6 +140,10 @@ const LIST: u32 = 1 << 31;
 const NEAR: u32 = u32::MAX - 1;
 const UNLINKED: u32 = u32::MAX;
 
+/// From this many balls on, the walk ahead of the dealing announces the balls it
+/// passes (`Schedule::scout`).
+pub const EARLY_FROM: usize = 1 << 17;
+
 /// Balls per ring bucket (see `Schedule::reset`).
 const NB_PER_BALL: usize = 8;
 
@@ -220,6 +224,10 @@ pub struct Schedule {
     /// A node of the next bucket's list, walked one node per popped event ahead of
     /// the dealing (`UNLINKED`: none).
     scout: u32,
+    /// The node the walk passed last (`UNLINKED`: none), for the second round.
+    scouted: u32,
+    /// Whether the walk announces balls a bucket early (see `Schedule::scout`).
+    early: bool,
     near: BinaryHeap<Near>,
     extra: BinaryHeap<Ev>,
     /// Scratch for the width estimate.
@@ -235,6 +243,7 @@ impl Schedule {
         // a dozen slots or so, and the heads (half a byte a ball) stay in cache at a
         // million balls, where one bucket per ball measured a few percent slower.
         self.nb = (n.next_power_of_two() / NB_PER_BALL).max(16);
+        self.early = n > EARLY_FROM;
         self.extra.clear();
         self.build();
     }
@@ -276,6 +285,7 @@ impl Schedule {
         self.in_ring = 0;
         self.dealt = 0;
         self.scout = UNLINKED;
+        self.scouted = UNLINKED;
         for s in &mut self.slots {
             s.links = [[UNLINKED, UNLINKED]; 2];
         }
@@ -604,10 +614,23 @@ impl Schedule {
     /// each node's slot has long arrived when it is needed. The list may change under
     /// the walk (a slot unlinked, filed elsewhere): the walk then fetches slots that
     /// are not needed, and is reset at the next dealing.
+    ///
+    /// With `early` (large schedules, whose balls are not in cache) the walk also tells
+    /// `ahead` of each ball it passes, as the dealing does (first round at the node,
+    /// second round one node later), a whole bucket earlier; small ones measured
+    /// slower for it.
     #[inline]
-    fn scout(&mut self) {
+    fn scout(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) {
         let h = self.scout;
         self.scout = UNLINKED;
+        if !self.early {
+            self.scouted = UNLINKED;
+        }
+        if let Some(s) = self.slots.get((self.scouted >> 1) as usize) {
+            let k = self.scouted;
+            ahead((k >> 1) as usize, Self::other_of(s, k), true);
+        }
+        self.scouted = UNLINKED;
         if h >= LIST {
             return;
         }
@@ -615,9 +638,23 @@ impl Schedule {
             return;
         };
         let next = s.links[(h & 1) as usize][0];
+        if self.early {
+            ahead((h >> 1) as usize, Self::other_of(s, h), false);
+            self.scouted = h;
+        }
         if let Some(s) = self.slots.get((next >> 1) as usize) {
             crate::hint::prefetch(s);
             self.scout = next;
+        }
+    }
+
+    /// The partner code of slot `h` (its contact's `other`, or its crossing's).
+    #[inline]
+    fn other_of(s: &Slot, h: Handle) -> u32 {
+        if h & 1 == 0 {
+            s.other
+        } else {
+            s.cross_other
         }
     }
 
@@ -635,7 +672,7 @@ impl Schedule {
         if t > limit {
             return None;
         }
-        self.scout();
+        self.scout(&mut ahead);
         match self.near.peek() {
             Some(top) if top.t == t => {
                 let h = top.h;
@@ -778,6 +815,9 @@ mod tests {
         let n = 300;
         let mut s = Schedule::default();
         s.reset(n);
+        // Walking ahead as at a million balls (it only announces balls: the order
+        // must be the same).
+        s.early = true;
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
         let mut x: u64 = 987654321;
         let mut rand = move || {
