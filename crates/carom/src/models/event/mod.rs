@@ -59,6 +59,33 @@
 //!   contact count towards it as events, so that the work of an interval is bounded
 //!   even where every impact makes the solver rattle up to its iteration cap.
 
+/// Asks for every record an event of ball `k` reads (its motion, clock, counter,
+/// collision-group records and cell). A macro, not a method: it is used inside the
+/// schedule's callback, where the fields are borrowed one by one beside the queue.
+macro_rules! fetch_ball {
+    ($s:ident, $b:expr, $k:expr) => {{
+        use $crate::hint::prefetch;
+        let (b, k) = ($b, $k);
+        prefetch(&b.x[k]);
+        prefetch(&b.y[k]);
+        prefetch(&b.vx[k]);
+        prefetch(&b.vy[k]);
+        prefetch(&b.r[k]);
+        prefetch(&b.inv_m[k]);
+        prefetch(&$s.t[k]);
+        prefetch(&$s.counter[k]);
+        prefetch(&$s.rest[k]);
+        prefetch(&$s.group[k]);
+        prefetch(&$s.t_last[k]);
+        prefetch(&$s.mark[k]);
+        prefetch(&$s.hit[k]);
+        prefetch(&$s.quick[k]);
+        prefetch(&$s.n_partners[k]);
+        prefetch(&$s.partners[k]);
+        $s.cells.prefetch(k);
+    }};
+}
+
 #[macro_use]
 mod predict;
 mod cells;
@@ -383,7 +410,7 @@ impl Event {
     #[inline]
     fn fetch_neighbours(&self, b: &Balls) {
         use crate::hint::prefetch;
-        let Some((k, crossing)) = self.queue.next_ball() else {
+        let Some((k, other)) = self.queue.next_ball() else {
             return;
         };
         let fetch = |j: usize| {
@@ -397,7 +424,7 @@ impl Event {
             prefetch(&self.counter[j]);
         };
         let c = self.cells.cell_of(k);
-        match crossing {
+        match other.checked_sub(queue::CROSS) {
             // A crossing meets only the strip of cells beyond the next one.
             Some(d) if d < 4 => {
                 let d = cells::Dir::from_index(d);
@@ -705,31 +732,10 @@ impl CollisionModel for Event {
                 self.cells.prefetch_block(self.cells.cell_of(i));
                 return;
             }
-            // Fields named one by one: the closure borrows them beside the queue.
-            let fetch = |k: usize| {
-                use crate::hint::prefetch;
-                let b = &*balls;
-                prefetch(&b.x[k]);
-                prefetch(&b.y[k]);
-                prefetch(&b.vx[k]);
-                prefetch(&b.vy[k]);
-                prefetch(&b.r[k]);
-                prefetch(&b.inv_m[k]);
-                prefetch(&self.t[k]);
-                prefetch(&self.counter[k]);
-                prefetch(&self.rest[k]);
-                prefetch(&self.group[k]);
-                prefetch(&self.t_last[k]);
-                prefetch(&self.mark[k]);
-                prefetch(&self.hit[k]);
-                prefetch(&self.quick[k]);
-                prefetch(&self.n_partners[k]);
-                prefetch(&self.partners[k]);
-                self.cells.prefetch(k);
-            };
-            fetch(i);
+            let b = &*balls;
+            fetch_ball!(self, b, i);
             if other < queue::WALL {
-                fetch(other as usize);
+                fetch_ball!(self, b, other as usize);
             }
         }) {
             if far_apart {

@@ -727,14 +727,13 @@ impl Schedule {
     }
 
     /// The ball of the slot on top of the near heap, most often the next event's (a
-    /// hint only: the entry may be stale, or the side heap may come first), and its
-    /// crossing's direction code if that slot is its crossing.
+    /// hint only: the entry may be stale, or the side heap may come first), and the
+    /// slot's partner code (`CROSS + d` for its crossing).
     #[inline]
-    pub fn next_ball(&self) -> Option<(usize, Option<u32>)> {
+    pub fn next_ball(&self) -> Option<(usize, u32)> {
         let h = self.near.peek()?.h;
-        let i = (h >> 1) as usize;
-        let crossing = (h & 1 == 1).then(|| self.slots[i].cross_other.wrapping_sub(CROSS));
-        Some((i, crossing))
+        let s = self.slots.get((h >> 1) as usize)?;
+        Some(((h >> 1) as usize, Self::other_of(s, h)))
     }
 
     pub fn extra_len(&self) -> usize {
