@@ -17,6 +17,10 @@
 //! - a uniform grid of cells at least one largest diameter wide, kept up to date by
 //!   cell-crossing events (quadratic under gravity), so a ball is compared only with the
 //!   balls in the 3x3 cells around it;
+//! - look-ahead: the data an event reads are asked for before it is processed (when
+//!   its slot nears the top of the calendar, and at a million balls a calendar bucket
+//!   earlier, with the balls around the next event one event ahead), so that the time
+//!   goes to computing rather than to waiting for memory;
 //! - lazy motion: each ball keeps its own local time and is moved only when it takes
 //!   part in an event. [`CollisionModel::step_deferred`] leaves the balls so, and
 //!   [`CollisionModel::synchronise`] brings them all to the current time when someone
