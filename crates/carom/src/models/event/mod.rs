@@ -63,10 +63,9 @@
 //!   contact count towards it as events, so that the work of an interval is bounded
 //!   even where every impact makes the solver rattle up to its iteration cap.
 
-/// Asks for every record an event of ball `k` reads (its motion, clock, counter,
-/// collision-group records and cell). A macro, not a method: it is used inside the
-/// schedule's callback, where the fields are borrowed one by one beside the queue.
-macro_rules! fetch_ball {
+/// Asks for what a prediction reads of ball `k`: its motion, clock, radius, mass and
+/// counter.
+macro_rules! fetch_motion {
     ($s:ident, $b:expr, $k:expr) => {{
         use $crate::hint::prefetch;
         let (b, k) = ($b, $k);
@@ -78,6 +77,17 @@ macro_rules! fetch_ball {
         prefetch(&b.inv_m[k]);
         prefetch(&$s.t[k]);
         prefetch(&$s.counter[k]);
+    }};
+}
+
+/// Asks for every record an event of ball `k` reads (its motion, clock, counter,
+/// collision-group records and cell). A macro, not a method: it is used inside the
+/// schedule's callback, where the fields are borrowed one by one beside the queue.
+macro_rules! fetch_ball {
+    ($s:ident, $b:expr, $k:expr) => {{
+        use $crate::hint::prefetch;
+        let k = $k;
+        fetch_motion!($s, $b, k);
         prefetch(&$s.rest[k]);
         prefetch(&$s.group[k]);
         prefetch(&$s.t_last[k]);
@@ -413,20 +423,10 @@ impl Event {
     /// and its cell lists were asked for when its slot came near.)
     #[inline]
     fn fetch_neighbours(&self, b: &Balls) {
-        use crate::hint::prefetch;
         let Some((k, other)) = self.queue.next_ball() else {
             return;
         };
-        let fetch = |j: usize| {
-            prefetch(&b.x[j]);
-            prefetch(&b.y[j]);
-            prefetch(&b.vx[j]);
-            prefetch(&b.vy[j]);
-            prefetch(&b.r[j]);
-            prefetch(&b.inv_m[j]);
-            prefetch(&self.t[j]);
-            prefetch(&self.counter[j]);
-        };
+        let fetch = |j: usize| fetch_motion!(self, b, j);
         let c = self.cells.cell_of(k);
         match other.checked_sub(queue::CROSS) {
             // A crossing meets only the strip of cells beyond the next one.
