@@ -891,6 +891,43 @@ fn exceeding_the_event_budget_is_an_error_not_a_hang() {
 }
 
 #[test]
+fn a_failed_step_puts_back_image_counts_and_spins_in_a_rough_periodic_box() {
+    // The undo record keeps a ball's image counts only on a periodic table and its
+    // spin only with contact friction: here both change within the interval (balls
+    // wrap through the edges, rough collisions spin them), so a budget error must put
+    // back every bit of them.
+    let text = r#"
+[table]
+boundary = "periodic"
+[physics]
+model = "event"
+dt = 5.0
+contact_friction = { mu = 0.4, tangential_restitution = 0.5 }
+[[generators]]
+kind = "gas"
+n = 400
+area_fraction = 0.3
+seed = 5
+"#;
+    let w = build_world(&parse_scenario(text, Format::Toml).unwrap()).unwrap();
+    let mut d = Direct::from_world(&w);
+    let before = d.balls.clone();
+
+    // The same interval run through: it does change image counts and spins.
+    let mut full = Direct::from_world(&w);
+    full.step().unwrap();
+    let wrapped = (0..before.len())
+        .any(|i| (full.balls.ix[i], full.balls.iy[i]) != (before.ix[i], before.iy[i]));
+    let spun = (0..before.len()).any(|i| full.balls.omega[i] != before.omega[i]);
+    assert!(wrapped && spun, "the interval must wrap and spin balls");
+
+    // Stopped by its budget two thirds of the way through: everything put back.
+    d.model.set_budget(Some(full.model.due_events() * 2 / 3));
+    assert!(matches!(d.step(), Err(StepError::EventBudget(_))));
+    assert_eq!(d.balls, before);
+}
+
+#[test]
 fn a_bouncing_ball_comes_to_rest_on_the_floor_at_the_analytical_time() {
     // Dropped from y = 100 onto the floor contact y = 390 under g = 10 with e = 0.5: it
     // lands after t_f = sqrt(58), each bounce lasts 2 e^k v_hit / g, and the series sums

@@ -101,6 +101,18 @@ impl Cells {
         crate::hint::prefetch(&self.next[i]);
     }
 
+    /// Asks for the list heads of the 3x3 block around cell `c` (three cache lines,
+    /// one per row; at a grid's edges some may be of no use, none is out of bounds).
+    #[inline(always)]
+    pub fn prefetch_block(&self, c: u32) {
+        let c = c as usize;
+        for row in [c.wrapping_sub(self.nx), c, c + self.nx] {
+            if let Some(h) = self.head.get(row.wrapping_sub(1)) {
+                crate::hint::prefetch(h);
+            }
+        }
+    }
+
     #[inline]
     pub fn cell_of(&self, i: usize) -> u32 {
         self.cell[i]
@@ -206,25 +218,44 @@ impl Cells {
         }
     }
 
+    /// Calls `f` for every ball in the cell; or, not `ALL`, for its first ball only
+    /// (asking for that ball's list link instead of waiting for it: a look-ahead that
+    /// must not stall).
     #[inline]
-    fn for_cell(&self, cx: usize, cy: usize, f: &mut impl FnMut(usize)) {
+    fn for_cell<const ALL: bool>(&self, cx: usize, cy: usize, f: &mut impl FnMut(usize)) {
         let mut j = self.head[cy * self.nx + cx];
         while j != NONE {
             f(j as usize);
+            if !ALL {
+                crate::hint::prefetch(&self.next[j as usize]);
+                return;
+            }
             j = self.next[j as usize];
         }
     }
 
     /// Calls `f` for every ball in the 3x3 block of cells around `c` (itself included).
     #[inline]
-    pub fn for_block(&self, c: u32, mut f: impl FnMut(usize)) {
+    pub fn for_block(&self, c: u32, f: impl FnMut(usize)) {
+        self.block::<true>(c, f);
+    }
+
+    /// Calls `f` for the first ball of each cell of the 3x3 block around `c` (most
+    /// cells hold one ball or none), for fetching them ahead of time.
+    #[inline]
+    pub fn firsts_of_block(&self, c: u32, f: impl FnMut(usize)) {
+        self.block::<false>(c, f);
+    }
+
+    #[inline]
+    fn block<const ALL: bool>(&self, c: u32, mut f: impl FnMut(usize)) {
         let (cx, cy) = self.coords(c);
         if self.periodic != [false, false] {
             let (xs, nxs) = self.around(cx, self.nx, 0);
             let (ys, nys) = self.around(cy, self.ny, 1);
             for &gy in &ys[..nys] {
                 for &gx in &xs[..nxs] {
-                    self.for_cell(gx, gy, &mut f);
+                    self.for_cell::<ALL>(gx, gy, &mut f);
                 }
             }
             return;
@@ -233,14 +264,25 @@ impl Cells {
         // without the inclusive range's extra end-of-range state.
         for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
             for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                self.for_cell(gx, gy, &mut f);
+                self.for_cell::<ALL>(gx, gy, &mut f);
             }
         }
     }
 
     /// After a ball moved into cell `c` going `d`: calls `f` for every ball in the
     /// three cells that just became neighbours (the row or column beyond `c`).
-    pub fn for_new_strip(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
+    pub fn for_new_strip(&self, c: u32, d: Dir, f: impl FnMut(usize)) {
+        self.new_strip::<true>(c, d, f);
+    }
+
+    /// [`Cells::for_new_strip`], the first ball of each cell only (see
+    /// [`Cells::firsts_of_block`]).
+    #[inline]
+    pub fn firsts_of_new_strip(&self, c: u32, d: Dir, f: impl FnMut(usize)) {
+        self.new_strip::<false>(c, d, f);
+    }
+
+    fn new_strip<const ALL: bool>(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
         let (cx, cy) = self.coords(c);
         if self.periodic != [false, false] {
             // The strip one beyond `c`, wrapped; its cross-range wrapped too.
@@ -253,8 +295,8 @@ impl Cells {
             let Some(g) = strip else { return };
             for &h in &across.0[..across.1] {
                 match d {
-                    Dir::Left | Dir::Right => self.for_cell(g, h, &mut f),
-                    Dir::Up | Dir::Down => self.for_cell(h, g, &mut f),
+                    Dir::Left | Dir::Right => self.for_cell::<ALL>(g, h, &mut f),
+                    Dir::Up | Dir::Down => self.for_cell::<ALL>(h, g, &mut f),
                 }
             }
             return;
@@ -273,7 +315,7 @@ impl Cells {
                     return;
                 }
                 for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
-                    self.for_cell(gx, gy, &mut f);
+                    self.for_cell::<ALL>(gx, gy, &mut f);
                 }
             }
             Dir::Up | Dir::Down => {
@@ -289,7 +331,7 @@ impl Cells {
                     return;
                 }
                 for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                    self.for_cell(gx, gy, &mut f);
+                    self.for_cell::<ALL>(gx, gy, &mut f);
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use super::cells::Dir;
 use super::queue::{Ev, Kind};
-use super::{Event, Undo};
+use super::Event;
 use crate::balls::Balls;
 
 impl Event {
@@ -21,7 +21,7 @@ impl Event {
         };
         if self.cells.wraps(self.cells.cell_of(i), dir) {
             // Remembered for a failed step (the oldest record of a ball wins).
-            self.undo.push(Undo::of(b, i, self.rest[i], self.t[i]));
+            self.remember(b, i);
             let (w, h) = (self.table.width, self.table.height);
             match dir {
                 Dir::Left => (b.x[i], b.ix[i]) = (b.x[i] + w, b.ix[i] - 1),

@@ -107,8 +107,12 @@ impl Event {
             let u = self.undo[k];
             let i = u.i as usize;
             (b.x[i], b.y[i], b.vx[i], b.vy[i]) = (u.x, u.y, u.vx, u.vy);
-            (b.ix[i], b.iy[i]) = (u.ix, u.iy);
-            (b.angle[i], b.omega[i]) = (u.angle, u.omega);
+            if let Some(images) = u.images {
+                (b.ix[i], b.iy[i]) = images;
+            }
+            if let Some(spin) = u.spin {
+                (b.angle[i], b.omega[i]) = spin;
+            }
             self.t[i] = u.t;
             self.rest[i] = u.rest;
         }

@@ -17,6 +17,10 @@
 //! - a uniform grid of cells at least one largest diameter wide, kept up to date by
 //!   cell-crossing events (quadratic under gravity), so a ball is compared only with the
 //!   balls in the 3x3 cells around it;
+//! - look-ahead: the data an event reads are asked for before it is processed (when
+//!   its slot nears the top of the calendar, and at a million balls a calendar bucket
+//!   earlier, with the balls around the next event one event ahead), so that the time
+//!   goes to computing rather than to waiting for memory;
 //! - lazy motion: each ball keeps its own local time and is moved only when it takes
 //!   part in an event. [`CollisionModel::step_deferred`] leaves the balls so, and
 //!   [`CollisionModel::synchronise`] brings them all to the current time when someone
@@ -58,6 +62,43 @@
 //!   endlessly many zero-time contacts. The contact solver's passes beyond one per
 //!   contact count towards it as events, so that the work of an interval is bounded
 //!   even where every impact makes the solver rattle up to its iteration cap.
+
+/// Asks for what a prediction reads of ball `k`: its motion, clock, radius, mass and
+/// counter.
+macro_rules! fetch_motion {
+    ($s:ident, $b:expr, $k:expr) => {{
+        use $crate::hint::prefetch;
+        let (b, k) = ($b, $k);
+        prefetch(&b.x[k]);
+        prefetch(&b.y[k]);
+        prefetch(&b.vx[k]);
+        prefetch(&b.vy[k]);
+        prefetch(&b.r[k]);
+        prefetch(&b.inv_m[k]);
+        prefetch(&$s.t[k]);
+        prefetch(&$s.counter[k]);
+    }};
+}
+
+/// Asks for every record an event of ball `k` reads (its motion, clock, counter,
+/// collision-group records and cell). A macro, not a method: it is used inside the
+/// schedule's callback, where the fields are borrowed one by one beside the queue.
+macro_rules! fetch_ball {
+    ($s:ident, $b:expr, $k:expr) => {{
+        use $crate::hint::prefetch;
+        let k = $k;
+        fetch_motion!($s, $b, k);
+        prefetch(&$s.rest[k]);
+        prefetch(&$s.group[k]);
+        prefetch(&$s.t_last[k]);
+        prefetch(&$s.mark[k]);
+        prefetch(&$s.hit[k]);
+        prefetch(&$s.quick[k]);
+        prefetch(&$s.n_partners[k]);
+        prefetch(&$s.partners[k]);
+        $s.cells.prefetch(k);
+    }};
+}
 
 #[macro_use]
 mod predict;
@@ -121,15 +162,15 @@ const REBASE_AFTER: f64 = 1e3;
 const MAX_PARTNERS: usize = 6;
 const PARTNERS_OVERFLOW: u8 = u8::MAX;
 
-/// A ball's state before its first change in the current interval.
+/// A ball's state before its first change in the current interval. Image counts and
+/// spin are kept only where the model can change them (a periodic axis, contact
+/// friction): loading them would cost two more cache misses per ball at a million balls.
 #[derive(Debug, Clone, Copy)]
 struct Undo {
     i: u32,
     rest: u8,
-    ix: i64,
-    iy: i64,
-    angle: f64,
-    omega: f64,
+    images: Option<(i64, i64)>,
+    spin: Option<(f64, f64)>,
     t: f64,
     x: f64,
     y: f64,
@@ -138,15 +179,14 @@ struct Undo {
 }
 
 impl Undo {
-    /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`.
-    fn of(b: &Balls, i: usize, rest: u8, t: f64) -> Undo {
+    /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`;
+    /// `images` and `spin`: whether its image counts and its spin can change.
+    fn of(b: &Balls, i: usize, rest: u8, t: f64, images: bool, spin: bool) -> Undo {
         Undo {
             i: i as u32,
             rest,
-            ix: b.ix[i],
-            iy: b.iy[i],
-            angle: b.angle[i],
-            omega: b.omega[i],
+            images: images.then(|| (b.ix[i], b.iy[i])),
+            spin: spin.then(|| (b.angle[i], b.omega[i])),
             t,
             x: b.x[i],
             y: b.y[i],
@@ -367,6 +407,37 @@ impl Event {
                 partner_current
             }
             Source::Extra => self.counter[i] == e.ci && partner_current,
+        }
+    }
+
+    /// Records ball `i` as it is now, for a failed step to put back.
+    #[inline]
+    fn remember(&mut self, b: &Balls, i: usize) {
+        let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
+        let u = Undo::of(b, i, self.rest[i], self.t[i], images, spin);
+        self.undo.push(u);
+    }
+
+    /// Asks for the motion of the balls around the next event's ball, while this
+    /// event is processed: the predictions that follow it read them. (Its own data
+    /// and its cell lists were asked for when its slot came near.)
+    #[inline]
+    fn fetch_neighbours(&self, b: &Balls) {
+        let Some((k, other)) = self.queue.next_ball() else {
+            return;
+        };
+        let fetch = |j: usize| fetch_motion!(self, b, j);
+        let c = self.cells.cell_of(k);
+        match other.checked_sub(queue::CROSS) {
+            // A crossing meets only the strip of cells beyond the next one.
+            Some(d) if d < 4 => {
+                let d = cells::Dir::from_index(d);
+                if let Some(next) = self.cells.step(c, d) {
+                    self.cells.firsts_of_new_strip(next, d, fetch);
+                }
+            }
+            Some(_) => {}
+            None => self.cells.firsts_of_block(c, fetch),
         }
     }
 
@@ -654,29 +725,26 @@ impl CollisionModel for Event {
         // event, a thousand passes each, and the budget must bound that work too.
         let extra_at_start = self.solver.stats().extra_passes;
         let mut extra: u64 = 0;
-        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other| {
-            // Fields named one by one: the closure borrows them beside the queue.
-            let fetch = |k: usize| {
-                use crate::hint::prefetch;
-                let b = &*balls;
-                prefetch(&b.x[k]);
-                prefetch(&b.y[k]);
-                prefetch(&b.vx[k]);
-                prefetch(&b.vy[k]);
-                prefetch(&b.r[k]);
-                prefetch(&b.inv_m[k]);
-                prefetch(&self.t[k]);
-                prefetch(&self.counter[k]);
-                prefetch(&self.rest[k]);
-                prefetch(&self.group[k]);
-                prefetch(&self.t_last[k]);
-                self.cells.prefetch(k);
-            };
-            fetch(i);
+        // From this many balls on, the balls around the next event are fetched into
+        // cache one event ahead (below it they stay in cache anyway, and the look
+        // costs time).
+        let far_apart = balls.len() > queue::EARLY_FROM;
+        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other, late| {
+            if late {
+                // Its cell was asked for in the first round: the cell lists it will
+                // scan can be fetched now.
+                self.cells.prefetch_block(self.cells.cell_of(i));
+                return;
+            }
+            let b = &*balls;
+            fetch_ball!(self, b, i);
             if other < queue::WALL {
-                fetch(other as usize);
+                fetch_ball!(self, b, other as usize);
             }
         }) {
+            if far_apart {
+                self.fetch_neighbours(balls);
+            }
             if !self.due(balls, &ev, src) {
                 continue;
             }
@@ -697,7 +765,7 @@ impl CollisionModel for Event {
             let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
             self.group_events.clear();
             self.group_events.push(ev);
-            while let Some((e, src)) = self.queue.pop_until(window, |_, _| {}) {
+            while let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) {
                 if !self.due(balls, &e, src) {
                     continue;
                 }

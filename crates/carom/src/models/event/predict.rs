@@ -57,7 +57,8 @@ impl Kin<'_> {
     }
 
     /// Position and velocity of ball `i` at epoch time `t`, without moving it.
-    #[inline]
+    /// (Always inlined: called for every neighbour, it is a few multiply-adds.)
+    #[inline(always)]
     pub(super) fn state(&self, i: usize, t: f64) -> [f64; 4] {
         let tau = t - self.t[i];
         let b = self.b;

@@ -140,6 +140,10 @@ const LIST: u32 = 1 << 31;
 const NEAR: u32 = u32::MAX - 1;
 const UNLINKED: u32 = u32::MAX;
 
+/// From this many balls on, the walk ahead of the dealing announces the balls it
+/// passes (`Schedule::scout`).
+pub const EARLY_FROM: usize = 1 << 17;
+
 /// Balls per ring bucket (see `Schedule::reset`).
 const NB_PER_BALL: usize = 8;
 
@@ -217,6 +221,13 @@ pub struct Schedule {
     in_ring: usize,
     /// Slots dealt from the ring to the near heap since it was last refilled.
     dealt: u64,
+    /// A node of the next bucket's list, walked one node per popped event ahead of
+    /// the dealing (`UNLINKED`: none).
+    scout: u32,
+    /// The node the walk passed last (`UNLINKED`: none), for the second round.
+    scouted: u32,
+    /// Whether the walk announces balls a bucket early (see `Schedule::scout`).
+    early: bool,
     near: BinaryHeap<Near>,
     extra: BinaryHeap<Ev>,
     /// Scratch for the width estimate.
@@ -232,6 +243,7 @@ impl Schedule {
         // a dozen slots or so, and the heads (half a byte a ball) stay in cache at a
         // million balls, where one bucket per ball measured a few percent slower.
         self.nb = (n.next_power_of_two() / NB_PER_BALL).max(16);
+        self.early = n > EARLY_FROM;
         self.extra.clear();
         self.build();
     }
@@ -272,6 +284,8 @@ impl Schedule {
         self.near.clear();
         self.in_ring = 0;
         self.dealt = 0;
+        self.scout = UNLINKED;
+        self.scouted = UNLINKED;
         for s in &mut self.slots {
             s.links = [[UNLINKED, UNLINKED]; 2];
         }
@@ -445,7 +459,7 @@ impl Schedule {
     /// Brings the earliest slot to the top of the near heap: drops the stale entries
     /// there and deals out ring buckets while the heap is empty.
     #[inline]
-    fn settle_near(&mut self, ahead: &mut impl FnMut(usize, u32)) {
+    fn settle_near(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) {
         loop {
             while let Some(top) = self.near.peek() {
                 let (h, t) = (top.h, top.t);
@@ -462,7 +476,7 @@ impl Schedule {
 
     /// Deals the next non-empty bucket out to the near heap; `false` if nothing is
     /// left anywhere. Called only with the near heap empty.
-    fn advance(&mut self, ahead: &mut impl FnMut(usize, u32)) -> bool {
+    fn advance(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) -> bool {
         loop {
             // Ring slots lie in `[cur, overflow_from)`: an empty ring is one gone
             // round, or emptied by changes.
@@ -482,14 +496,30 @@ impl Schedule {
                 self.in_ring -= 1;
                 self.dealt += 1;
                 let s = &self.slots[(h >> 1) as usize];
-                ahead(
-                    (h >> 1) as usize,
-                    if h & 1 == 0 { s.other } else { s.cross_other },
-                );
+                let other = if h & 1 == 0 { s.other } else { s.cross_other };
+                // A collision rewrites its partner's slots as well as its own.
+                if other < WALL {
+                    if let Some(p) = self.slots.get(other as usize) {
+                        crate::hint::prefetch(p);
+                    }
+                }
+                ahead((h >> 1) as usize, other, false);
                 moved = true;
                 h = next;
             }
+            if moved {
+                // A second round over the same slots (the near heap was empty): what
+                // the first round asked for has had time to come, so what depends on
+                // it (a ball's cell) can be read without waiting long.
+                for e in self.near.iter() {
+                    ahead((e.h >> 1) as usize, UNLINKED, true);
+                }
+            }
             self.cur += 1;
+            self.scout = self.heads[(self.cur as u64 & (self.nb as u64 - 1)) as usize];
+            if let Some(s) = self.slots.get((self.scout >> 1) as usize) {
+                crate::hint::prefetch(s);
+            }
             if moved {
                 return true;
             }
@@ -557,13 +587,13 @@ impl Schedule {
     /// Time of the earliest event, if any.
     #[cfg(test)]
     pub fn peek_time(&mut self) -> Option<f64> {
-        self.peek_time_with(&mut |_, _| {})
+        self.peek_time_with(&mut |_, _, _| {})
     }
 
     /// [`Schedule::peek_time`], telling `ahead` the balls whose slots have just come
     /// near (their events come within the next dozen or so).
     #[inline]
-    fn peek_time_with(&mut self, ahead: &mut impl FnMut(usize, u32)) -> Option<f64> {
+    fn peek_time_with(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) -> Option<f64> {
         self.settle_near(ahead);
         let slots = self.near.peek().map_or(f64::INFINITY, |e| e.t);
         let extra = self.extra.peek().map_or(f64::INFINITY, |e| e.t);
@@ -575,7 +605,57 @@ impl Schedule {
     /// the same time, a slot before the side heap).
     #[cfg(test)]
     pub fn pop(&mut self) -> Option<(Ev, Source)> {
-        self.pop_until(f64::INFINITY, |_, _| {})
+        self.pop_until(f64::INFINITY, |_, _, _| {})
+    }
+
+    /// Walks one node further along the list of the bucket to be dealt next and asks
+    /// for the node after it. Dealing a bucket follows its list from slot to slot, one
+    /// cache miss after another at a million balls; walked ahead, one step per event,
+    /// each node's slot has long arrived when it is needed. The list may change under
+    /// the walk (a slot unlinked, filed elsewhere): the walk then fetches slots that
+    /// are not needed, and is reset at the next dealing.
+    ///
+    /// With `early` (large schedules, whose balls are not in cache) the walk also tells
+    /// `ahead` of each ball it passes, as the dealing does (first round at the node,
+    /// second round one node later), a whole bucket earlier; small ones measured
+    /// slower for it.
+    #[inline]
+    fn scout(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) {
+        let h = self.scout;
+        self.scout = UNLINKED;
+        if !self.early {
+            self.scouted = UNLINKED;
+        }
+        if let Some(s) = self.slots.get((self.scouted >> 1) as usize) {
+            let k = self.scouted;
+            ahead((k >> 1) as usize, Self::other_of(s, k), true);
+        }
+        self.scouted = UNLINKED;
+        if h >= LIST {
+            return;
+        }
+        let Some(s) = self.slots.get((h >> 1) as usize) else {
+            return;
+        };
+        let next = s.links[(h & 1) as usize][0];
+        if self.early {
+            ahead((h >> 1) as usize, Self::other_of(s, h), false);
+            self.scouted = h;
+        }
+        if let Some(s) = self.slots.get((next >> 1) as usize) {
+            crate::hint::prefetch(s);
+            self.scout = next;
+        }
+    }
+
+    /// The partner code of slot `h` (its contact's `other`, or its crossing's).
+    #[inline]
+    fn other_of(s: &Slot, h: Handle) -> u32 {
+        if h & 1 == 0 {
+            s.other
+        } else {
+            s.cross_other
+        }
     }
 
     /// Removes and returns the earliest event if it is due no later than `limit`.
@@ -586,12 +666,13 @@ impl Schedule {
     pub fn pop_until(
         &mut self,
         limit: f64,
-        mut ahead: impl FnMut(usize, u32),
+        mut ahead: impl FnMut(usize, u32, bool),
     ) -> Option<(Ev, Source)> {
         let t = self.peek_time_with(&mut ahead)?;
         if t > limit {
             return None;
         }
+        self.scout(&mut ahead);
         match self.near.peek() {
             Some(top) if top.t == t => {
                 let h = top.h;
@@ -643,6 +724,16 @@ impl Schedule {
     /// Drops side-heap entries for which `keep` is false.
     pub fn retain_extra(&mut self, keep: impl FnMut(&Ev) -> bool) {
         self.extra.retain(keep);
+    }
+
+    /// The ball of the slot on top of the near heap, most often the next event's (a
+    /// hint only: the entry may be stale, or the side heap may come first), and the
+    /// slot's partner code (`CROSS + d` for its crossing).
+    #[inline]
+    pub fn next_ball(&self) -> Option<(usize, u32)> {
+        let h = self.near.peek()?.h;
+        let s = self.slots.get((h >> 1) as usize)?;
+        Some(((h >> 1) as usize, Self::other_of(s, h)))
     }
 
     pub fn extra_len(&self) -> usize {
@@ -723,6 +814,9 @@ mod tests {
         let n = 300;
         let mut s = Schedule::default();
         s.reset(n);
+        // Walking ahead as at a million balls (it only announces balls: the order
+        // must be the same).
+        s.early = true;
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
         let mut x: u64 = 987654321;
         let mut rand = move || {

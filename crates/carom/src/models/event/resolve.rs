@@ -4,7 +4,7 @@
 
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
 use super::queue::Kind;
-use super::{Event, Undo, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
+use super::{Event, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
 use crate::models::simultaneous::ContactSolver;
 use crate::models::{Contact, Wall};
@@ -35,7 +35,7 @@ impl Event {
             // remember it as it is, for a failed step to put back. (A ball changed at
             // the very start is remembered twice; the first record wins.)
             if self.t[i] <= self.step_start {
-                self.undo.push(Undo::of(b, i, self.rest[i], self.t[i]));
+                self.remember(b, i);
             }
             self.advance(b, i, t0);
         }
