@@ -661,7 +661,9 @@ impl Schedule {
     /// Removes and returns the earliest event if it is due no later than `limit`.
     /// `ahead` hears of each ball whose slot joins the near heap, with the slot's
     /// `other` code, a dozen events or so before it is due: time enough to fetch the
-    /// balls' data into cache.
+    /// balls' data into cache. It hears of each ball twice: first with `false`, then,
+    /// once what the first call asked for has had time to arrive, with `true` (and
+    /// `other` only as a hint), for what can be fetched only after reading the first.
     #[inline]
     pub fn pop_until(
         &mut self,
