@@ -152,13 +152,7 @@ impl Kin<'_> {
             let c = times::pair_quartic(p, v, acc, sigma);
             times::quartic_entry(&c, self.horizon - now, 1e-12 * sigma * sigma)?
         };
-        Some(Ev {
-            t: now + tau,
-            i: i as u32,
-            other: j as u32,
-            ci: self.counter[i],
-            cj: self.counter[j],
-        })
+        Some(self.pair_event(i, j, now + tau))
     }
 
     /// [`Kin::pair_from`] for straight lines (no gravity), the common case: the same
@@ -193,13 +187,19 @@ impl Kin<'_> {
         if still_touching && self.just_collided(i, j) {
             return None;
         }
-        Some(Ev {
-            t: now + tau,
+        Some(self.pair_event(i, j, now + tau))
+    }
+
+    /// The event of `i` meeting `j` at `t`, stamped with both balls' counters.
+    #[inline(always)]
+    fn pair_event(&self, i: usize, j: usize, t: f64) -> Ev {
+        Ev {
+            t,
             i: i as u32,
             other: j as u32,
             ci: self.counter[i],
             cj: self.counter[j],
-        })
+        }
     }
 
     /// The first wall ball `i` meets after `now` (kinematic balls ignore walls, a
@@ -226,12 +226,27 @@ impl Kin<'_> {
         let walls_y = !self.table.is_periodic(1);
         let ex = linear_exit(vx, x - r, w - r - x, [walls_x, walls_x]);
         let ey = linear_exit(vy, y - r, h - r - y, [walls_y, walls_y]);
+        let codes = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]]
+            .map(|a| a.map(|w| WALL + w as u32));
+        self.exit_event(i, now, ex, ey, codes)
+    }
+
+    /// The event of ball `i` leaving by the earlier of the exits `ex` and `ey`
+    /// (found at `now`), coded `codes[axis][high side]`.
+    #[inline(always)]
+    fn exit_event(
+        &self,
+        i: usize,
+        now: f64,
+        ex: Exit,
+        ey: Exit,
+        codes: [[u32; 2]; 2],
+    ) -> Option<Ev> {
         let (tau, axis, hi) = earlier(ex, ey)?;
-        let wall = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]][axis][hi as usize];
         Some(Ev {
             t: now + tau,
             i: i as u32,
-            other: WALL + wall as u32,
+            other: codes[axis][hi as usize],
             ci: self.counter[i],
             cj: 0,
         })
@@ -364,15 +379,9 @@ impl Kin<'_> {
         let (lo_y, hi_y, open_y) = self.cells.sides(y, cy, 1);
         let ex = linear_exit(vx, lo_x, hi_x, open_x);
         let ey = linear_exit(vy, lo_y, hi_y, open_y);
-        let (tau, axis, hi) = earlier(ex, ey)?;
-        let dir = [[Dir::Left, Dir::Right], [Dir::Up, Dir::Down]][axis][hi as usize];
-        Some(Ev {
-            t: now + tau,
-            i: i as u32,
-            other: CROSS + dir as u32,
-            ci: self.counter[i],
-            cj: 0,
-        })
+        let codes =
+            [[Dir::Left, Dir::Right], [Dir::Up, Dir::Down]].map(|a| a.map(|d| CROSS + d as u32));
+        self.exit_event(i, now, ex, ey, codes)
     }
 
     /// [`Kin::cross`] under gravity: each side's gap is a quadratic in time.
