@@ -7,6 +7,10 @@ use crate::table::Table;
 
 pub const NONE: u32 = u32::MAX;
 
+/// Room for the balls of one 3x3 block gathered at once (about four at area fraction
+/// 0.3, eight at 0.6; a block of equal balls holds at most a few dozen).
+pub const GATHER: usize = 64;
+
 /// The four ways out of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dir {
@@ -33,7 +37,9 @@ pub struct Cells {
     pub ch: f64,
     head: Vec<u32>,
     /// Singly linked: a cell holds a ball or two, so unlinking walks its short list
-    /// instead of keeping a fourth array per ball.
+    /// instead of keeping a fourth array per ball. Its last slot, past the balls', is
+    /// the end of every list's successor (`NONE`), so lists can be read ahead of
+    /// their end without a test.
     next: Vec<u32>,
     /// Periodic axes (x, y): there the grid wraps around, the last cell's neighbour
     /// being the first.
@@ -75,7 +81,9 @@ impl Cells {
         self.head.clear();
         self.head.resize(self.nx * self.ny, NONE);
         self.next.clear();
-        self.next.resize(n, NONE);
+        // One slot more than there are balls, holding `NONE`: the link read after the
+        // end of a list (see `gather_cell`).
+        self.next.resize(n + 1, NONE);
         self.cell.clear();
         self.cell.resize(n, 0);
         for i in 0..n {
@@ -221,7 +229,7 @@ impl Cells {
     /// Calls `f` for every ball in the cell; or, not `ALL`, for its first ball only
     /// (asking for that ball's list link instead of waiting for it: a look-ahead that
     /// must not stall).
-    #[inline]
+    #[inline(always)]
     fn for_cell<const ALL: bool>(&self, cx: usize, cy: usize, f: &mut impl FnMut(usize)) {
         let mut j = self.head[cy * self.nx + cx];
         while j != NONE {
@@ -234,8 +242,79 @@ impl Cells {
         }
     }
 
+    /// The cells of the 3x3 block around `c` (itself included), each once and in the
+    /// order [`Cells::for_block`] visits them: for loops that walk the lists
+    /// themselves, with no callback to call per ball.
+    #[inline(always)]
+    pub fn block_cells(&self, c: u32) -> ([u32; 9], usize) {
+        let mut out = [0u32; 9];
+        let mut k = 0;
+        self.block_rows(c, |gx, gy| {
+            out[k] = (gy * self.nx + gx) as u32;
+            k += 1;
+        });
+        (out, k)
+    }
+
+    /// Collects the balls of the 3x3 block around `c`, in [`Cells::for_block`]'s
+    /// order, into `out`: how many there are, or `None` if they do not fit (balls far
+    /// smaller than the largest, many to a cell), when the caller walks the lists.
+    #[inline(always)]
+    pub fn gather_block(&self, c: u32, out: &mut [u32; GATHER]) -> Option<usize> {
+        let mut k = Some(0);
+        self.block_rows(c, |gx, gy| {
+            k = k.and_then(|k| self.gather_cell(gy * self.nx + gx, out, k));
+        });
+        k
+    }
+
+    /// Appends the balls of cell `c` to `out[k..]`: the new count, or `None` if they
+    /// do not fit. A cell holds no ball, one or two, a count no branch predictor
+    /// guesses, so the first three links are read and kept without a test per ball
+    /// (a link past a list's end reads the `NONE` in `next`'s last slot, and a
+    /// `NONE` kept is overwritten by the next ball); a fourth ball and beyond are
+    /// walked.
+    #[inline(always)]
+    fn gather_cell(&self, c: usize, out: &mut [u32; GATHER], mut k: usize) -> Option<usize> {
+        if k + 3 > GATHER {
+            return None;
+        }
+        let end = self.next.len() - 1;
+        let j0 = self.head[c];
+        let j1 = self.next[(j0 as usize).min(end)];
+        let j2 = self.next[(j1 as usize).min(end)];
+        out[k] = j0;
+        k += (j0 != NONE) as usize;
+        out[k] = j1;
+        k += (j1 != NONE) as usize;
+        out[k] = j2;
+        k += (j2 != NONE) as usize;
+        let mut j = self.next[(j2 as usize).min(end)];
+        while j != NONE {
+            if k == GATHER {
+                return None;
+            }
+            out[k] = j;
+            k += 1;
+            j = self.next[j as usize];
+        }
+        Some(k)
+    }
+
+    /// The first ball filed in cell `c` ([`NONE`] if it is empty).
+    #[inline(always)]
+    pub fn first(&self, c: u32) -> u32 {
+        self.head[c as usize]
+    }
+
+    /// The ball after `j` in its cell's list ([`NONE`] at the end).
+    #[inline(always)]
+    pub fn after(&self, j: usize) -> u32 {
+        self.next[j]
+    }
+
     /// Calls `f` for every ball in the 3x3 block of cells around `c` (itself included).
-    #[inline]
+    #[inline(always)]
     pub fn for_block(&self, c: u32, f: impl FnMut(usize)) {
         self.block::<true>(c, f);
     }
@@ -247,15 +326,22 @@ impl Cells {
         self.block::<false>(c, f);
     }
 
-    #[inline]
+    #[inline(always)]
     fn block<const ALL: bool>(&self, c: u32, mut f: impl FnMut(usize)) {
+        self.block_rows(c, |gx, gy| self.for_cell::<ALL>(gx, gy, &mut f));
+    }
+
+    /// Calls `f` with the coordinates of each cell of the 3x3 block around `c`, row by
+    /// row, each cell once (a narrow periodic axis or a wall leaves fewer).
+    #[inline(always)]
+    fn block_rows(&self, c: u32, mut f: impl FnMut(usize, usize)) {
         let (cx, cy) = self.coords(c);
         if self.periodic != [false, false] {
             let (xs, nxs) = self.around(cx, self.nx, 0);
             let (ys, nys) = self.around(cy, self.ny, 1);
             for &gy in &ys[..nys] {
                 for &gx in &xs[..nxs] {
-                    self.for_cell::<ALL>(gx, gy, &mut f);
+                    f(gx, gy);
                 }
             }
             return;
@@ -264,7 +350,7 @@ impl Cells {
         // without the inclusive range's extra end-of-range state.
         for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
             for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                self.for_cell::<ALL>(gx, gy, &mut f);
+                f(gx, gy);
             }
         }
     }
@@ -282,7 +368,15 @@ impl Cells {
         self.new_strip::<false>(c, d, f);
     }
 
+    #[inline(always)]
     fn new_strip<const ALL: bool>(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
+        self.strip_cells(c, d, |gx, gy| self.for_cell::<ALL>(gx, gy, &mut f));
+    }
+
+    /// Calls `f` with the coordinates of each cell of the strip beyond cell `c` in
+    /// direction `d` (the row or column that became neighbours), each cell once.
+    #[inline(always)]
+    fn strip_cells(&self, c: u32, d: Dir, mut f: impl FnMut(usize, usize)) {
         let (cx, cy) = self.coords(c);
         if self.periodic != [false, false] {
             // The strip one beyond `c`, wrapped; its cross-range wrapped too.
@@ -295,8 +389,8 @@ impl Cells {
             let Some(g) = strip else { return };
             for &h in &across.0[..across.1] {
                 match d {
-                    Dir::Left | Dir::Right => self.for_cell::<ALL>(g, h, &mut f),
-                    Dir::Up | Dir::Down => self.for_cell::<ALL>(h, g, &mut f),
+                    Dir::Left | Dir::Right => f(g, h),
+                    Dir::Up | Dir::Down => f(h, g),
                 }
             }
             return;
@@ -315,7 +409,7 @@ impl Cells {
                     return;
                 }
                 for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
-                    self.for_cell::<ALL>(gx, gy, &mut f);
+                    f(gx, gy);
                 }
             }
             Dir::Up | Dir::Down => {
@@ -331,10 +425,28 @@ impl Cells {
                     return;
                 }
                 for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                    self.for_cell::<ALL>(gx, gy, &mut f);
+                    f(gx, gy);
                 }
             }
         }
+    }
+
+    /// From coordinate `x` in column (row, for `axis` 1) `k`: the distances to the
+    /// low and the high side, and which of them lead to another cell; the sides are
+    /// those of [`Cells::bounds`], computed alike.
+    #[inline(always)]
+    pub fn sides(&self, x: f64, k: usize, axis: usize) -> (f64, f64, [bool; 2]) {
+        let (w, n) = if axis == 0 {
+            (self.cw, self.nx)
+        } else {
+            (self.ch, self.ny)
+        };
+        let p = self.periodic[axis];
+        (
+            x - k as f64 * w,
+            (k + 1) as f64 * w - x,
+            [k > 0 || p, k + 1 < n || p],
+        )
     }
 
     /// The cell's walls: `[x_lo, x_hi, y_lo, y_hi]`, and which of them lead to another

@@ -106,6 +106,7 @@ mod cells;
 mod crossing;
 mod guard;
 mod motion;
+mod near;
 mod queue;
 mod resolve;
 pub mod times;

@@ -1,18 +1,27 @@
 //! Predictions: when a ball next meets a wall, a neighbour, or the side of its cell,
 //! computed from the balls' stored states and local times without moving anything.
 
-use super::cells::{Cells, Dir};
+use super::cells::{Cells, Dir, GATHER, NONE};
 use super::motion::{accel_of, has_wall};
 use super::queue::{Ev, CROSS, WALL};
 use super::{times, MAX_PARTNERS, PARTNERS_OVERFLOW};
-use crate::balls::Balls;
 use crate::models::Wall;
 use crate::table::Table;
 
 /// Read-only view of the motion, for predictions (borrowed field by field so that the
 /// queue can be pushed to at the same time).
+///
+/// Every per-ball array is sliced to the ball count when the view is made: indexing
+/// one of them then proves the index for all the others, and a neighbour's reads carry
+/// one bounds check instead of one per array. The table is held by value, so that its
+/// sides and boundaries stay in registers across a loop over neighbours.
 pub(super) struct Kin<'a> {
-    pub(super) b: &'a Balls,
+    pub(super) x: &'a [f64],
+    pub(super) y: &'a [f64],
+    pub(super) vx: &'a [f64],
+    pub(super) vy: &'a [f64],
+    pub(super) r: &'a [f64],
+    pub(super) inv_m: &'a [f64],
     pub(super) t: &'a [f64],
     pub(super) counter: &'a [u32],
     pub(super) group: &'a [u32],
@@ -20,7 +29,7 @@ pub(super) struct Kin<'a> {
     pub(super) n_partners: &'a [u8],
     pub(super) rest: &'a [u8],
     pub(super) cells: &'a Cells,
-    pub(super) table: &'a Table,
+    pub(super) table: Table,
     pub(super) g: [f64; 2],
     /// No gravity: every ball moves in a straight line (the common case, worth its
     /// own shorter paths).
@@ -29,22 +38,29 @@ pub(super) struct Kin<'a> {
 }
 
 macro_rules! kin {
-    ($s:ident, $balls:expr) => {
+    ($s:ident, $balls:expr) => {{
+        let b: &$crate::balls::Balls = $balls;
+        let n = $s.t.len();
         $crate::models::event::predict::Kin {
-            b: $balls,
-            t: &$s.t,
-            counter: &$s.counter,
-            group: &$s.group,
-            partners: &$s.partners,
-            n_partners: &$s.n_partners,
-            rest: &$s.rest,
+            x: &b.x[..n],
+            y: &b.y[..n],
+            vx: &b.vx[..n],
+            vy: &b.vy[..n],
+            r: &b.r[..n],
+            inv_m: &b.inv_m[..n],
+            t: &$s.t[..n],
+            counter: &$s.counter[..n],
+            group: &$s.group[..n],
+            partners: &$s.partners[..n],
+            n_partners: &$s.n_partners[..n],
+            rest: &$s.rest[..n],
             cells: &$s.cells,
-            table: &$s.table,
+            table: $s.table,
             g: $s.gravity,
             flat: $s.gravity == [0.0, 0.0],
             horizon: $s.horizon,
         }
-    };
+    }};
 }
 
 impl Kin<'_> {
@@ -53,7 +69,7 @@ impl Kin<'_> {
         if self.flat {
             return [0.0, 0.0];
         }
-        accel_of(self.b.inv_m[i], self.rest[i], self.g)
+        accel_of(self.inv_m[i], self.rest[i], self.g)
     }
 
     /// Position and velocity of ball `i` at epoch time `t`, without moving it.
@@ -61,21 +77,20 @@ impl Kin<'_> {
     #[inline(always)]
     pub(super) fn state(&self, i: usize, t: f64) -> [f64; 4] {
         let tau = t - self.t[i];
-        let b = self.b;
         if self.flat {
             return [
-                b.x[i] + tau * b.vx[i],
-                b.y[i] + tau * b.vy[i],
-                b.vx[i],
-                b.vy[i],
+                self.x[i] + tau * self.vx[i],
+                self.y[i] + tau * self.vy[i],
+                self.vx[i],
+                self.vy[i],
             ];
         }
         let a = self.accel(i);
         [
-            b.x[i] + tau * (b.vx[i] + 0.5 * a[0] * tau),
-            b.y[i] + tau * (b.vy[i] + 0.5 * a[1] * tau),
-            b.vx[i] + a[0] * tau,
-            b.vy[i] + a[1] * tau,
+            self.x[i] + tau * (self.vx[i] + 0.5 * a[0] * tau),
+            self.y[i] + tau * (self.vy[i] + 0.5 * a[1] * tau),
+            self.vx[i] + a[0] * tau,
+            self.vy[i] + a[1] * tau,
         ]
     }
 
@@ -96,8 +111,10 @@ impl Kin<'_> {
     /// `now` already known (`si`), as when all of its neighbours are tried in turn.
     #[inline]
     pub(super) fn pair_from(&self, i: usize, si: &[f64; 4], j: usize, now: f64) -> Option<Ev> {
-        let b = self.b;
-        if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
+        if self.flat {
+            return self.pair_line(i, si, self.inv_m[i] == 0.0, self.r[i], j, now);
+        }
+        if self.inv_m[i] == 0.0 && self.inv_m[j] == 0.0 {
             return None;
         }
         let acc = if self.flat {
@@ -113,7 +130,7 @@ impl Kin<'_> {
         let (px, py) = self.table.min_image(sj[0] - si[0], sj[1] - si[1]);
         let p = [px, py];
         let v = [sj[2] - si[2], sj[3] - si[3]];
-        let sigma = b.r[i] + b.r[j];
+        let sigma = self.r[i] + self.r[j];
         let tau = if linear {
             let tau = times::pair_time(p[0], p[1], v[0], v[1], sigma)?;
             // Asked only of a pair that would meet (most neighbours are receding or
@@ -135,41 +152,112 @@ impl Kin<'_> {
             let c = times::pair_quartic(p, v, acc, sigma);
             times::quartic_entry(&c, self.horizon - now, 1e-12 * sigma * sigma)?
         };
-        Some(Ev {
-            t: now + tau,
+        Some(self.pair_event(i, j, now + tau))
+    }
+
+    /// [`Kin::pair_from`] for straight lines (no gravity), the common case: the same
+    /// arithmetic, operation for operation, so the same times to the last bit; small
+    /// enough to inline into the loops over neighbours, with ball `i`'s own data
+    /// (whether it is kinematic, its radius) read once for all of them.
+    #[inline(always)]
+    pub(super) fn pair_line(
+        &self,
+        i: usize,
+        si: &[f64; 4],
+        kinematic_i: bool,
+        r_i: f64,
+        j: usize,
+        now: f64,
+    ) -> Option<Ev> {
+        if kinematic_i && self.inv_m[j] == 0.0 {
+            return None;
+        }
+        let tau_j = now - self.t[j];
+        let (xj, yj) = (
+            self.x[j] + tau_j * self.vx[j],
+            self.y[j] + tau_j * self.vy[j],
+        );
+        let (px, py) = self.table.min_image(xj - si[0], yj - si[1]);
+        let (vx, vy) = (self.vx[j] - si[2], self.vy[j] - si[3]);
+        let sigma = r_i + self.r[j];
+        let tau = times::pair_time(px, py, vx, vy, sigma)?;
+        // As in `pair_from`: the partner's records are read only for a pair that
+        // would meet while still touching.
+        let still_touching = px * px + py * py <= sigma * sigma * (1.0 + 1e-6);
+        if still_touching && self.just_collided(i, j) {
+            return None;
+        }
+        Some(self.pair_event(i, j, now + tau))
+    }
+
+    /// The event of `i` meeting `j` at `t`, stamped with both balls' counters.
+    #[inline(always)]
+    fn pair_event(&self, i: usize, j: usize, t: f64) -> Ev {
+        Ev {
+            t,
             i: i as u32,
             other: j as u32,
             ci: self.counter[i],
             cj: self.counter[j],
-        })
+        }
     }
 
     /// The first wall ball `i` meets after `now` (kinematic balls ignore walls, a
     /// resting ball the walls it rests on).
     /// (`si`: the ball's state at `now`.)
+    #[inline(always)]
     pub(super) fn wall(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
-        if self.b.inv_m[i] == 0.0 {
+        if self.inv_m[i] == 0.0 {
             return None;
         }
-        let [x, y, vx, vy] = *si;
-        let r = self.b.r[i];
-        let (w, h) = (self.table.width, self.table.height);
         if self.flat {
-            // Straight lines: only the wall ahead on each axis can be met.
-            let walls_x = !self.table.is_periodic(0);
-            let walls_y = !self.table.is_periodic(1);
-            let ex = linear_exit(vx, x - r, w - r - x, [walls_x, walls_x]);
-            let ey = linear_exit(vy, y - r, h - r - y, [walls_y, walls_y]);
-            let (tau, axis, hi) = earlier(ex, ey)?;
-            let wall = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]][axis][hi as usize];
-            return Some(Ev {
-                t: now + tau,
-                i: i as u32,
-                other: WALL + wall as u32,
-                ci: self.counter[i],
-                cj: 0,
-            });
+            return self.wall_line(i, si, now);
         }
+        self.wall_curve(i, si, now)
+    }
+
+    /// [`Kin::wall`] along a straight line: only the wall ahead on each axis can be met.
+    #[inline(always)]
+    fn wall_line(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
+        let [x, y, vx, vy] = *si;
+        let r = self.r[i];
+        let (w, h) = (self.table.width, self.table.height);
+        let walls_x = !self.table.is_periodic(0);
+        let walls_y = !self.table.is_periodic(1);
+        let ex = linear_exit(vx, x - r, w - r - x, [walls_x, walls_x]);
+        let ey = linear_exit(vy, y - r, h - r - y, [walls_y, walls_y]);
+        let codes = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]]
+            .map(|a| a.map(|w| WALL + w as u32));
+        self.exit_event(i, now, ex, ey, codes)
+    }
+
+    /// The event of ball `i` leaving by the earlier of the exits `ex` and `ey`
+    /// (found at `now`), coded `codes[axis][high side]`.
+    #[inline(always)]
+    fn exit_event(
+        &self,
+        i: usize,
+        now: f64,
+        ex: Exit,
+        ey: Exit,
+        codes: [[u32; 2]; 2],
+    ) -> Option<Ev> {
+        let (tau, axis, hi) = earlier(ex, ey)?;
+        Some(Ev {
+            t: now + tau,
+            i: i as u32,
+            other: codes[axis][hi as usize],
+            ci: self.counter[i],
+            cj: 0,
+        })
+    }
+
+    /// [`Kin::wall`] under gravity: each wall's gap is a quadratic in time.
+    #[inline(never)]
+    fn wall_curve(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
+        let [x, y, vx, vy] = *si;
+        let r = self.r[i];
+        let (w, h) = (self.table.width, self.table.height);
         let [gx, gy] = self.accel(i);
         let (gx, gy) = (0.5 * gx, 0.5 * gy);
         // Gap to each wall as a function of time: a tau^2 + b tau + c.
@@ -181,7 +269,7 @@ impl Kin<'_> {
         ];
         let mut best: Option<(f64, Wall)> = None;
         for (wall, a, b, c) in gaps {
-            if self.rest[i] & (1 << wall as u8) != 0 || !has_wall(self.table, wall) {
+            if self.rest[i] & (1 << wall as u8) != 0 || !has_wall(&self.table, wall) {
                 continue;
             }
             if let Some(tau) = times::first_exit(a, b, c) {
@@ -218,11 +306,43 @@ impl Kin<'_> {
     ) -> Ev {
         scratch.clear();
         scratch.extend(self.wall(i, si, now));
-        self.cells.for_block(self.cells.cell_of(i), |j| {
-            if j != i {
-                scratch.extend(self.pair_from(i, si, j, now));
+        let c = self.cells.cell_of(i);
+        if self.flat {
+            // The lists walked here rather than through a callback: the loop body, the
+            // whole prediction of a pair, is then inlined once instead of called per ball.
+            let (kinematic_i, r_i) = (self.inv_m[i] == 0.0, self.r[i]);
+            let mut near = [0u32; GATHER];
+            if let Some(n) = self.cells.gather_block(c, &mut near) {
+                for &j in &near[..n] {
+                    let j = j as usize;
+                    if j != i {
+                        if let Some(e) = self.pair_line(i, si, kinematic_i, r_i, j, now) {
+                            scratch.push(e);
+                        }
+                    }
+                }
+            } else {
+                let (block, n_cells) = self.cells.block_cells(c);
+                for &cell in &block[..n_cells] {
+                    let mut j = self.cells.first(cell);
+                    while j != NONE {
+                        let k = j as usize;
+                        if k != i {
+                            if let Some(e) = self.pair_line(i, si, kinematic_i, r_i, k, now) {
+                                scratch.push(e);
+                            }
+                        }
+                        j = self.cells.after(k);
+                    }
+                }
             }
-        });
+        } else {
+            self.cells.for_block(c, |j| {
+                if j != i {
+                    scratch.extend(self.pair_from(i, si, j, now));
+                }
+            });
+        }
         let mut first = Ev::NONE;
         for e in scratch.iter() {
             if e.t < first.t {
@@ -241,23 +361,34 @@ impl Kin<'_> {
     }
 
     /// When ball `i` (state `si` at `now`) next leaves its cell, and through which side.
+    #[inline(always)]
     pub(super) fn cross(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
+        if self.flat {
+            return self.cross_line(i, si, now);
+        }
+        self.cross_curve(i, si, now)
+    }
+
+    /// [`Kin::cross`] along a straight line: only the side ahead on each axis can be
+    /// crossed.
+    #[inline(always)]
+    fn cross_line(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
+        let [x, y, vx, vy] = *si;
+        let (cx, cy) = self.cells.coords(self.cells.cell_of(i));
+        let (lo_x, hi_x, open_x) = self.cells.sides(x, cx, 0);
+        let (lo_y, hi_y, open_y) = self.cells.sides(y, cy, 1);
+        let ex = linear_exit(vx, lo_x, hi_x, open_x);
+        let ey = linear_exit(vy, lo_y, hi_y, open_y);
+        let codes =
+            [[Dir::Left, Dir::Right], [Dir::Up, Dir::Down]].map(|a| a.map(|d| CROSS + d as u32));
+        self.exit_event(i, now, ex, ey, codes)
+    }
+
+    /// [`Kin::cross`] under gravity: each side's gap is a quadratic in time.
+    #[inline(never)]
+    fn cross_curve(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
         let [x, y, vx, vy] = *si;
         let (bounds, open) = self.cells.bounds(self.cells.cell_of(i));
-        if self.flat {
-            // Straight lines: only the side ahead on each axis can be crossed.
-            let ex = linear_exit(vx, x - bounds[0], bounds[1] - x, [open[0], open[1]]);
-            let ey = linear_exit(vy, y - bounds[2], bounds[3] - y, [open[2], open[3]]);
-            let (tau, axis, hi) = earlier(ex, ey)?;
-            let dir = [[Dir::Left, Dir::Right], [Dir::Up, Dir::Down]][axis][hi as usize];
-            return Some(Ev {
-                t: now + tau,
-                i: i as u32,
-                other: CROSS + dir as u32,
-                ci: self.counter[i],
-                cj: 0,
-            });
-        }
         let [ax, ay] = self.accel(i);
         let sides = [
             (Dir::Left, 0.5 * ax, vx, x - bounds[0]),
@@ -286,29 +417,44 @@ impl Kin<'_> {
     }
 }
 
+/// A straight exit along one axis: after how long, through which side (the high one
+/// if `hi`), and whether there is one at all (`ok`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Exit {
+    tau: f64,
+    hi: bool,
+    ok: bool,
+}
+
 /// Straight motion at speed `v` along one axis between a low and a high boundary, at
 /// distances `gap_lo` and `gap_hi` (round-off may make one slightly negative): the time
 /// until the boundary ahead is reached, and whether it is the high one. A boundary that
 /// is not `open` is never reached. Agrees with [`times::first_exit`] without gravity.
-#[inline]
-fn linear_exit(v: f64, gap_lo: f64, gap_hi: f64, open: [bool; 2]) -> Option<(f64, bool)> {
-    if v > 0.0 && open[1] {
-        Some((if gap_hi <= 0.0 { 0.0 } else { gap_hi / v }, true))
-    } else if v < 0.0 && open[0] {
-        Some((if gap_lo <= 0.0 { 0.0 } else { gap_lo / -v }, false))
-    } else {
-        None
-    }
+///
+/// Written with selects, not branches: the sign of a ball's velocity is a coin toss
+/// to a branch predictor. (The division is done even when there is no exit; its
+/// result is then not used.)
+#[inline(always)]
+fn linear_exit(v: f64, gap_lo: f64, gap_hi: f64, open: [bool; 2]) -> Exit {
+    let hi = v > 0.0;
+    let ok = (hi & open[1]) | ((v < 0.0) & open[0]);
+    let gap = if hi { gap_hi } else { gap_lo };
+    // `|v|` is `v` going up and `-v` going down, exactly.
+    let tau = if gap <= 0.0 { 0.0 } else { gap / v.abs() };
+    Exit { tau, hi, ok }
 }
 
 /// The earlier of the exits along x and along y (x on a tie, as the general path
 /// decides): its time, its axis and whether it is the high side.
-#[inline]
-fn earlier(ex: Option<(f64, bool)>, ey: Option<(f64, bool)>) -> Option<(f64, usize, bool)> {
-    match (ex, ey) {
-        (Some((tx, hx)), Some((ty, _))) if tx <= ty => Some((tx, 0, hx)),
-        (_, Some((ty, hy))) => Some((ty, 1, hy)),
-        (Some((tx, hx)), None) => Some((tx, 0, hx)),
-        (None, None) => None,
+#[inline(always)]
+fn earlier(ex: Exit, ey: Exit) -> Option<(f64, usize, bool)> {
+    if !(ex.ok | ey.ok) {
+        return None;
     }
+    let take_x = ex.ok & (!ey.ok | (ex.tau <= ey.tau));
+    Some(if take_x {
+        (ex.tau, 0, ex.hi)
+    } else {
+        (ey.tau, 1, ey.hi)
+    })
 }

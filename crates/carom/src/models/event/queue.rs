@@ -12,6 +12,8 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::near::{Near, NearHeap};
+
 /// What the second slot of an event means: another ball (below `WALL`), a wall, or a
 /// cell crossing (direction in the low bits).
 pub const WALL: u32 = u32::MAX - 8;
@@ -147,42 +149,6 @@ pub const EARLY_FROM: usize = 1 << 17;
 /// Balls per ring bucket (see `Schedule::reset`).
 const NB_PER_BALL: usize = 8;
 
-/// A slot waiting in the near heap, keyed by its time when it was put there. Ordered
-/// so that the max-heap pops the earliest time, then the lowest handle.
-#[derive(Debug, Clone, Copy)]
-struct Near {
-    t: f64,
-    h: Handle,
-}
-
-impl PartialEq for Near {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Near {}
-
-impl PartialOrd for Near {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Near {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Times are never NaN. Equal times (0.0 and -0.0 included) go to the lower
-        // handle, as everywhere in the schedule.
-        if self.t < other.t {
-            Ordering::Greater
-        } else if self.t > other.t {
-            Ordering::Less
-        } else {
-            other.h.cmp(&self.h)
-        }
-    }
-}
-
 /// A calendar queue over the slots (Brown's calendar, in the two-level form of Paul's
 /// event queue for hard-sphere dynamics): time is cut into buckets of width `w`;
 /// bucket `k` holds the slots due in `[k w, (k + 1) w)` (bucket 0 also `(-w, 0)`). A
@@ -228,7 +194,7 @@ pub struct Schedule {
     scouted: u32,
     /// Whether the walk announces balls a bucket early (see `Schedule::scout`).
     early: bool,
-    near: BinaryHeap<Near>,
+    near: NearHeap,
     extra: BinaryHeap<Ev>,
     /// Scratch for the width estimate.
     sample: Vec<f64>,
