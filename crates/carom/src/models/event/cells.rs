@@ -242,20 +242,6 @@ impl Cells {
         }
     }
 
-    /// The cells of the 3x3 block around `c` (itself included), each once and in the
-    /// order [`Cells::for_block`] visits them: for loops that walk the lists
-    /// themselves, with no callback to call per ball.
-    #[inline(always)]
-    pub fn block_cells(&self, c: u32) -> ([u32; 9], usize) {
-        let mut out = [0u32; 9];
-        let mut k = 0;
-        self.block_rows(c, |gx, gy| {
-            out[k] = (gy * self.nx + gx) as u32;
-            k += 1;
-        });
-        (out, k)
-    }
-
     /// Collects the balls of the 3x3 block around `c`, in [`Cells::for_block`]'s
     /// order, into `out`: how many there are, or `None` if they do not fit (balls far
     /// smaller than the largest, many to a cell), when the caller walks the lists.
@@ -299,18 +285,6 @@ impl Cells {
             j = self.next[j as usize];
         }
         Some(k)
-    }
-
-    /// The first ball filed in cell `c` ([`NONE`] if it is empty).
-    #[inline(always)]
-    pub fn first(&self, c: u32) -> u32 {
-        self.head[c as usize]
-    }
-
-    /// The ball after `j` in its cell's list ([`NONE`] at the end).
-    #[inline(always)]
-    pub fn after(&self, j: usize) -> u32 {
-        self.next[j]
     }
 
     /// Calls `f` for every ball in the 3x3 block of cells around `c` (itself included).

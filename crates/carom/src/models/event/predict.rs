@@ -1,7 +1,7 @@
 //! Predictions: when a ball next meets a wall, a neighbour, or the side of its cell,
 //! computed from the balls' stored states and local times without moving anything.
 
-use super::cells::{Cells, Dir, GATHER, NONE};
+use super::cells::{Cells, Dir, GATHER};
 use super::motion::{accel_of, has_wall};
 use super::queue::{Ev, CROSS, WALL};
 use super::{times, MAX_PARTNERS, PARTNERS_OVERFLOW};
@@ -308,8 +308,8 @@ impl Kin<'_> {
         scratch.extend(self.wall(i, si, now));
         let c = self.cells.cell_of(i);
         if self.flat {
-            // The lists walked here rather than through a callback: the loop body, the
-            // whole prediction of a pair, is then inlined once instead of called per ball.
+            // The block's balls gathered first (see `Cells::gather_block`), then the
+            // whole prediction of each pair inlined into one plain loop.
             let (kinematic_i, r_i) = (self.inv_m[i] == 0.0, self.r[i]);
             let mut near = [0u32; GATHER];
             if let Some(n) = self.cells.gather_block(c, &mut near) {
@@ -322,19 +322,12 @@ impl Kin<'_> {
                     }
                 }
             } else {
-                let (block, n_cells) = self.cells.block_cells(c);
-                for &cell in &block[..n_cells] {
-                    let mut j = self.cells.first(cell);
-                    while j != NONE {
-                        let k = j as usize;
-                        if k != i {
-                            if let Some(e) = self.pair_line(i, si, kinematic_i, r_i, k, now) {
-                                scratch.push(e);
-                            }
-                        }
-                        j = self.cells.after(k);
+                // A block too crowded to gather: the lists walked one ball at a time.
+                self.cells.for_block(c, |j| {
+                    if j != i {
+                        scratch.extend(self.pair_line(i, si, kinematic_i, r_i, j, now));
                     }
-                }
+                });
             }
         } else {
             self.cells.for_block(c, |j| {
