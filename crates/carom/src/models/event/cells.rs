@@ -35,6 +35,11 @@ pub struct Cells {
     /// Cell width and height.
     pub cw: f64,
     pub ch: f64,
+    /// Row length of `head`: the grid has a border of cells that are always empty
+    /// (one all round), so the 3x3 block around any cell lies inside the array and a
+    /// walled table's block is nine fixed offsets, with no clamping at its edges.
+    stride: usize,
+    /// First ball of each cell (`NONE`: empty), border included, row by row.
     head: Vec<u32>,
     /// Singly linked: a cell holds a ball or two, so unlinking walks its short list
     /// instead of keeping a fourth array per ball. Its last slot, past the balls', is
@@ -78,8 +83,9 @@ impl Cells {
         }
         self.cw = table.width / self.nx as f64;
         self.ch = table.height / self.ny as f64;
+        self.stride = self.nx + 2;
         self.head.clear();
-        self.head.resize(self.nx * self.ny, NONE);
+        self.head.resize(self.stride * (self.ny + 2), NONE);
         self.next.clear();
         // One slot more than there are balls, holding `NONE`: the link read after the
         // end of a list (see `gather_cell`).
@@ -99,7 +105,13 @@ impl Cells {
         // `as usize` saturates: negative and NaN become 0.
         let cx = ((x / self.cw) as usize).min(self.nx - 1);
         let cy = ((y / self.ch) as usize).min(self.ny - 1);
-        (cy * self.nx + cx) as u32
+        self.index(cx, cy) as u32
+    }
+
+    /// The index of the cell in column `cx`, row `cy` (inside the border).
+    #[inline(always)]
+    fn index(&self, cx: usize, cy: usize) -> usize {
+        (cy + 1) * self.stride + cx + 1
     }
 
     /// Asks for the cache lines of ball `i`'s cell and list link.
@@ -114,7 +126,7 @@ impl Cells {
     #[inline(always)]
     pub fn prefetch_block(&self, c: u32) {
         let c = c as usize;
-        for row in [c.wrapping_sub(self.nx), c, c + self.nx] {
+        for row in [c - self.stride, c, c + self.stride] {
             if let Some(h) = self.head.get(row.wrapping_sub(1)) {
                 crate::hint::prefetch(h);
             }
@@ -129,7 +141,7 @@ impl Cells {
     #[inline]
     pub fn coords(&self, c: u32) -> (usize, usize) {
         let c = c as usize;
-        (c % self.nx, c / self.nx)
+        (c % self.stride - 1, c / self.stride - 1)
     }
 
     pub fn insert(&mut self, i: usize, c: u32) {
@@ -166,6 +178,27 @@ impl Cells {
     /// The neighbour of cell `c` in direction `d`, if inside the grid (on a periodic
     /// axis there always is one: past the last cell comes the first).
     pub fn step(&self, c: u32, d: Dir) -> Option<u32> {
+        if self.periodic == [false, false] {
+            // Walled: a ball is filed inside the grid and its crossings lead only
+            // through inner sides (see `Cells::sides`), so the neighbour is a cell of
+            // the grid, never of its border.
+            let s = self.stride as u32;
+            debug_assert!({
+                let (cx, cy) = self.coords(c);
+                match d {
+                    Dir::Left => cx > 0,
+                    Dir::Right => cx + 1 < self.nx,
+                    Dir::Up => cy > 0,
+                    Dir::Down => cy + 1 < self.ny,
+                }
+            });
+            return Some(match d {
+                Dir::Left => c - 1,
+                Dir::Right => c + 1,
+                Dir::Up => c - s,
+                Dir::Down => c + s,
+            });
+        }
         let (cx, cy) = self.coords(c);
         let (nx, ny) = match d {
             Dir::Left => (self.back(cx, self.nx, 0)?, cy),
@@ -173,12 +206,15 @@ impl Cells {
             Dir::Up => (cx, self.back(cy, self.ny, 1)?),
             Dir::Down => (cx, self.ahead(cy, self.ny, 1)?),
         };
-        Some((ny * self.nx + nx) as u32)
+        Some(self.index(nx, ny) as u32)
     }
 
     /// Whether leaving cell `c` in direction `d` crosses a periodic edge of the table:
     /// the ball then re-enters at the other side.
     pub fn wraps(&self, c: u32, d: Dir) -> bool {
+        if self.periodic == [false, false] {
+            return false;
+        }
         let (cx, cy) = self.coords(c);
         match d {
             Dir::Left => self.periodic[0] && cx == 0,
@@ -230,8 +266,8 @@ impl Cells {
     /// (asking for that ball's list link instead of waiting for it: a look-ahead that
     /// must not stall).
     #[inline(always)]
-    fn for_cell<const ALL: bool>(&self, cx: usize, cy: usize, f: &mut impl FnMut(usize)) {
-        let mut j = self.head[cy * self.nx + cx];
+    fn for_cell<const ALL: bool>(&self, cell: usize, f: &mut impl FnMut(usize)) {
+        let mut j = self.head[cell];
         while j != NONE {
             f(j as usize);
             if !ALL {
@@ -247,11 +283,46 @@ impl Cells {
     /// smaller than the largest, many to a cell), when the caller walks the lists.
     #[inline(always)]
     pub fn gather_block(&self, c: u32, out: &mut [u32; GATHER]) -> Option<usize> {
+        if self.periodic == [false, false] {
+            if let Some(k) = self.gather_walled(c as usize, out) {
+                return Some(k);
+            }
+        }
         let mut k = Some(0);
-        self.block_rows(c, |gx, gy| {
-            k = k.and_then(|k| self.gather_cell(gy * self.nx + gx, out, k));
+        self.block_rows(c, |cell| {
+            k = k.and_then(|k| self.gather_cell(cell, out, k));
         });
         k
+    }
+
+    /// [`Cells::gather_block`] on a walled grid, when no cell of the block holds more
+    /// than three balls (`None` otherwise): the block is the three cells left of, at
+    /// and right of `c` in the row above, its own row and the row below (border cells,
+    /// always empty, included), and each cell's first three links are read without a
+    /// test per ball or per cell; whether a fourth follows is noted, not branched on.
+    #[inline(always)]
+    fn gather_walled(&self, c: usize, out: &mut [u32; GATHER]) -> Option<usize> {
+        let end = self.next.len() - 1;
+        let link = |j: u32| self.next[(j as usize).min(end)];
+        let mut k = 0;
+        let mut more = false;
+        for row in [c - self.stride - 1, c - 1, c + self.stride - 1] {
+            let cells: &[u32; 3] = self.head[row..row + 3].try_into().ok()?;
+            for &j0 in cells {
+                let j1 = link(j0);
+                let j2 = link(j1);
+                // At most 3 balls from each of 9 cells: `k` stays below 27, so the
+                // mask only spares the bounds check.
+                out[k % GATHER] = j0;
+                k += (j0 != NONE) as usize;
+                out[k % GATHER] = j1;
+                k += (j1 != NONE) as usize;
+                out[k % GATHER] = j2;
+                k += (j2 != NONE) as usize;
+                more |= link(j2) != NONE;
+            }
+        }
+        (!more).then_some(k)
     }
 
     /// Appends the balls of cell `c` to `out[k..]`: the new count, or `None` if they
@@ -302,29 +373,30 @@ impl Cells {
 
     #[inline(always)]
     fn block<const ALL: bool>(&self, c: u32, mut f: impl FnMut(usize)) {
-        self.block_rows(c, |gx, gy| self.for_cell::<ALL>(gx, gy, &mut f));
+        self.block_rows(c, |cell| self.for_cell::<ALL>(cell, &mut f));
     }
 
-    /// Calls `f` with the coordinates of each cell of the 3x3 block around `c`, row by
-    /// row, each cell once (a narrow periodic axis or a wall leaves fewer).
+    /// Calls `f` with each cell of the 3x3 block around `c`, row by row, each cell
+    /// once (a narrow periodic axis or a wall leaves fewer).
     #[inline(always)]
-    fn block_rows(&self, c: u32, mut f: impl FnMut(usize, usize)) {
-        let (cx, cy) = self.coords(c);
-        if self.periodic != [false, false] {
-            let (xs, nxs) = self.around(cx, self.nx, 0);
-            let (ys, nys) = self.around(cy, self.ny, 1);
-            for &gy in &ys[..nys] {
-                for &gx in &xs[..nxs] {
-                    f(gx, gy);
+    fn block_rows(&self, c: u32, mut f: impl FnMut(usize)) {
+        if self.periodic == [false, false] {
+            // Walled: nine fixed offsets, border cells (empty) standing for the cells
+            // beyond the grid's edge.
+            let c = c as usize;
+            for row in [c - self.stride - 1, c - 1, c + self.stride - 1] {
+                for cell in row..row + 3 {
+                    f(cell);
                 }
             }
             return;
         }
-        // Half-open ranges (the same cells as `c - 1 ..= c + 1` clamped): they iterate
-        // without the inclusive range's extra end-of-range state.
-        for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
-            for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                f(gx, gy);
+        let (cx, cy) = self.coords(c);
+        let (xs, nxs) = self.around(cx, self.nx, 0);
+        let (ys, nys) = self.around(cy, self.ny, 1);
+        for &gy in &ys[..nys] {
+            for &gx in &xs[..nxs] {
+                f(self.index(gx, gy));
             }
         }
     }
@@ -344,64 +416,44 @@ impl Cells {
 
     #[inline(always)]
     fn new_strip<const ALL: bool>(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
-        self.strip_cells(c, d, |gx, gy| self.for_cell::<ALL>(gx, gy, &mut f));
+        self.strip_cells(c, d, |cell| self.for_cell::<ALL>(cell, &mut f));
     }
 
-    /// Calls `f` with the coordinates of each cell of the strip beyond cell `c` in
-    /// direction `d` (the row or column that became neighbours), each cell once.
+    /// Calls `f` with each cell of the strip beyond cell `c` in direction `d` (the row
+    /// or column that became neighbours), each cell once, in ascending row (column)
+    /// order.
     #[inline(always)]
-    fn strip_cells(&self, c: u32, d: Dir, mut f: impl FnMut(usize, usize)) {
-        let (cx, cy) = self.coords(c);
-        if self.periodic != [false, false] {
-            // The strip one beyond `c`, wrapped; its cross-range wrapped too.
-            let (strip, across) = match d {
-                Dir::Left => (self.back(cx, self.nx, 0), self.around(cy, self.ny, 1)),
-                Dir::Right => (self.ahead(cx, self.nx, 0), self.around(cy, self.ny, 1)),
-                Dir::Up => (self.back(cy, self.ny, 1), self.around(cx, self.nx, 0)),
-                Dir::Down => (self.ahead(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+    fn strip_cells(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
+        if self.periodic == [false, false] {
+            // Walled: three fixed offsets; at the grid's edge some are border cells,
+            // always empty, which stands for the cells a clamp would leave out.
+            let (s, c) = (self.stride, c as usize);
+            let (first, along) = match d {
+                Dir::Left => (c - 1 - s, s),
+                Dir::Right => (c + 1 - s, s),
+                Dir::Up => (c - s - 1, 1),
+                Dir::Down => (c + s - 1, 1),
             };
-            let Some(g) = strip else { return };
-            for &h in &across.0[..across.1] {
-                match d {
-                    Dir::Left | Dir::Right => f(g, h),
-                    Dir::Up | Dir::Down => f(h, g),
-                }
+            for k in 0..3 {
+                f(first + k * along);
             }
             return;
         }
-        match d {
-            Dir::Left | Dir::Right => {
-                let gx = if d == Dir::Left {
-                    match cx.checked_sub(1) {
-                        Some(g) => g,
-                        None => return,
-                    }
-                } else {
-                    cx + 1
-                };
-                if gx >= self.nx {
-                    return;
-                }
-                for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
-                    f(gx, gy);
-                }
-            }
-            Dir::Up | Dir::Down => {
-                let gy = if d == Dir::Up {
-                    match cy.checked_sub(1) {
-                        Some(g) => g,
-                        None => return,
-                    }
-                } else {
-                    cy + 1
-                };
-                if gy >= self.ny {
-                    return;
-                }
-                for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                    f(gx, gy);
-                }
-            }
+        // The strip one beyond `c`, wrapped; its cross-range wrapped too (or clamped,
+        // on a walled axis).
+        let (cx, cy) = self.coords(c);
+        let (strip, across) = match d {
+            Dir::Left => (self.back(cx, self.nx, 0), self.around(cy, self.ny, 1)),
+            Dir::Right => (self.ahead(cx, self.nx, 0), self.around(cy, self.ny, 1)),
+            Dir::Up => (self.back(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+            Dir::Down => (self.ahead(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+        };
+        let Some(g) = strip else { return };
+        for &h in &across.0[..across.1] {
+            f(match d {
+                Dir::Left | Dir::Right => self.index(g, h),
+                Dir::Up | Dir::Down => self.index(h, g),
+            });
         }
     }
 

@@ -169,6 +169,21 @@ impl Kin<'_> {
         j: usize,
         now: f64,
     ) -> Option<Ev> {
+        let t = self.pair_line_time(i, si, kinematic_i, r_i, j, now)?;
+        Some(self.pair_event(i, j, t))
+    }
+
+    /// The time of [`Kin::pair_line`]'s event.
+    #[inline(always)]
+    pub(super) fn pair_line_time(
+        &self,
+        i: usize,
+        si: &[f64; 4],
+        kinematic_i: bool,
+        r_i: f64,
+        j: usize,
+        now: f64,
+    ) -> Option<f64> {
         if kinematic_i && self.inv_m[j] == 0.0 {
             return None;
         }
@@ -187,12 +202,12 @@ impl Kin<'_> {
         if still_touching && self.just_collided(i, j) {
             return None;
         }
-        Some(self.pair_event(i, j, now + tau))
+        Some(now + tau)
     }
 
     /// The event of `i` meeting `j` at `t`, stamped with both balls' counters.
     #[inline(always)]
-    fn pair_event(&self, i: usize, j: usize, t: f64) -> Ev {
+    pub(super) fn pair_event(&self, i: usize, j: usize, t: f64) -> Ev {
         Ev {
             t,
             i: i as u32,
@@ -304,6 +319,11 @@ impl Kin<'_> {
         scratch: &mut Vec<Ev>,
         mut ties: impl FnMut(Ev),
     ) -> Ev {
+        if self.flat {
+            if let Some(e) = self.next_contact_line(i, si, now, slack) {
+                return e;
+            }
+        }
         scratch.clear();
         scratch.extend(self.wall(i, si, now));
         let c = self.cells.cell_of(i);
@@ -351,6 +371,61 @@ impl Kin<'_> {
             }
         }
         first
+    }
+
+    /// [`Kin::next_contact`] along straight lines when no other collision comes near
+    /// the earliest (in a gas, always): one pass over the gathered block keeping the
+    /// earliest time, its partner and the runner-up's time as plain numbers, and the
+    /// event made once at the end. The same candidates in the same order, so the same
+    /// choice to the bit. `None` when the block is too crowded to gather, or when the
+    /// runner-up is a near-tie (a rack, a cradle): then the general path lists them all.
+    #[inline(always)]
+    fn next_contact_line(&self, i: usize, si: &[f64; 4], now: f64, slack: f64) -> Option<Ev> {
+        let mut near = [0u32; GATHER];
+        let n = self.cells.gather_block(self.cells.cell_of(i), &mut near)?;
+        let (mut t, mut other) = (f64::INFINITY, u32::MAX);
+        // The earliest time among the candidates other than the earliest, and how
+        // many candidates there were.
+        let mut runner_up = f64::INFINITY;
+        let mut count = 0u32;
+        let mut offer = |tk: f64, k: u32| {
+            count += 1;
+            if tk < t {
+                runner_up = runner_up.min(t);
+                (t, other) = (tk, k);
+            } else {
+                runner_up = runner_up.min(tk);
+            }
+        };
+        if let Some(e) = self.wall(i, si, now) {
+            offer(e.t, e.other);
+        }
+        let (kinematic_i, r_i) = (self.inv_m[i] == 0.0, self.r[i]);
+        for &j in &near[..n] {
+            if j as usize != i {
+                if let Some(tj) = self.pair_line_time(i, si, kinematic_i, r_i, j as usize, now) {
+                    offer(tj, j);
+                }
+            }
+        }
+        if count == 0 {
+            return Some(Ev::NONE);
+        }
+        // A near-tie, or no finite time at all: the general path decides.
+        if runner_up <= t + slack.max(16.0 * f64::EPSILON * t.abs()) || other == u32::MAX {
+            return None;
+        }
+        Some(Ev {
+            t,
+            i: i as u32,
+            other,
+            ci: self.counter[i],
+            cj: if other < WALL {
+                self.counter[other as usize]
+            } else {
+                0
+            },
+        })
     }
 
     /// When ball `i` (state `si` at `now`) next leaves its cell, and through which side.
