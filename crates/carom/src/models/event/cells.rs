@@ -117,8 +117,8 @@ impl Cells {
     /// Asks for the cache lines of ball `i`'s cell and list link.
     #[inline(always)]
     pub fn prefetch(&self, i: usize) {
-        crate::hint::prefetch(&self.cell[i]);
-        crate::hint::prefetch(&self.next[i]);
+        crate::hint::prefetch_at(&self.cell, i);
+        crate::hint::prefetch_at(&self.next, i);
     }
 
     /// Asks for the list heads of the 3x3 block around cell `c` (three cache lines,
@@ -271,7 +271,7 @@ impl Cells {
         while j != NONE {
             f(j as usize);
             if !ALL {
-                crate::hint::prefetch(&self.next[j as usize]);
+                crate::hint::prefetch_at(&self.next, j as usize);
                 return;
             }
             j = self.next[j as usize];
