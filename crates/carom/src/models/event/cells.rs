@@ -35,10 +35,16 @@ pub struct Cells {
     /// Cell width and height.
     pub cw: f64,
     pub ch: f64,
-    /// Row length of `head`: the grid has a border of cells that are always empty
-    /// (one all round), so the 3x3 block around any cell lies inside the array and a
-    /// walled table's block is nine fixed offsets, with no clamping at its edges.
+    /// Row length of `head`: the grid has a border one cell wide all round, so the
+    /// 3x3 block around any cell lies inside the array and is nine fixed offsets, with
+    /// no clamping or wrapping at the grid's edges. Beyond a wall the border cells are
+    /// always empty; across a periodic edge they are ghosts of the cells on the other
+    /// side (their heads kept equal, so they lead to the same list).
     stride: usize,
+    /// Whether the block and the strips are the fixed offsets: a periodic axis of
+    /// fewer than three cells would meet a cell twice through its ghosts (never the
+    /// case in practice: a periodic axis has at least four).
+    fixed: bool,
     /// First ball of each cell (`NONE`: empty), border included, row by row.
     head: Vec<u32>,
     /// Singly linked: a cell holds a ball or two, so unlinking walks its short list
@@ -84,6 +90,7 @@ impl Cells {
         self.cw = table.width / self.nx as f64;
         self.ch = table.height / self.ny as f64;
         self.stride = self.nx + 2;
+        self.fixed = (!self.periodic[0] || self.nx >= 3) && (!self.periodic[1] || self.ny >= 3);
         self.head.clear();
         self.head.resize(self.stride * (self.ny + 2), NONE);
         self.next.clear();
@@ -146,15 +153,44 @@ impl Cells {
 
     pub fn insert(&mut self, i: usize, c: u32) {
         self.next[i] = self.head[c as usize];
-        self.head[c as usize] = i as u32;
+        self.set_head(c as usize, i as u32);
         self.cell[i] = c;
+    }
+
+    /// Sets the first ball of cell `c`, and of its ghosts across periodic edges.
+    #[inline]
+    fn set_head(&mut self, c: usize, j: u32) {
+        self.head[c] = j;
+        if self.periodic == [false, false] {
+            return;
+        }
+        // The padded columns (rows) holding this cell: its own, and a ghost beyond
+        // the opposite edge if it is a first or last column (row) of a periodic axis.
+        let (cx, cy) = self.coords(c as u32);
+        let copies = |k: usize, n: usize, p: bool| {
+            let mut at = [k + 1, usize::MAX, usize::MAX];
+            if p && k + 1 == n {
+                at[1] = 0;
+            }
+            if p && k == 0 {
+                at[2] = n + 1;
+            }
+            at
+        };
+        let xs = copies(cx, self.nx, self.periodic[0]);
+        let ys = copies(cy, self.ny, self.periodic[1]);
+        for &py in ys.iter().filter(|&&v| v != usize::MAX) {
+            for &px in xs.iter().filter(|&&v| v != usize::MAX) {
+                self.head[py * self.stride + px] = j;
+            }
+        }
     }
 
     pub fn remove(&mut self, i: usize) {
         let c = self.cell[i] as usize;
         let after = self.next[i];
         if self.head[c] == i as u32 {
-            self.head[c] = after;
+            self.set_head(c, after);
         } else {
             let mut k = self.head[c];
             while k != NONE {
@@ -283,8 +319,8 @@ impl Cells {
     /// smaller than the largest, many to a cell), when the caller walks the lists.
     #[inline(always)]
     pub fn gather_block(&self, c: u32, out: &mut [u32; GATHER]) -> Option<usize> {
-        if self.periodic == [false, false] {
-            if let Some(k) = self.gather_walled(c as usize, out) {
+        if self.fixed {
+            if let Some(k) = self.gather_fixed(c as usize, out) {
                 return Some(k);
             }
         }
@@ -295,13 +331,13 @@ impl Cells {
         k
     }
 
-    /// [`Cells::gather_block`] on a walled grid, when no cell of the block holds more
+    /// [`Cells::gather_block`] by fixed offsets, when no cell of the block holds more
     /// than three balls (`None` otherwise): the block is the three cells left of, at
-    /// and right of `c` in the row above, its own row and the row below (border cells,
-    /// always empty, included), and each cell's first three links are read without a
-    /// test per ball or per cell; whether a fourth follows is noted, not branched on.
+    /// and right of `c` in the row above, its own row and the row below (border cells
+    /// included: empty, or ghosts), and each cell's first three links are read without
+    /// a test per ball or per cell; whether a fourth follows is noted, not branched on.
     #[inline(always)]
-    fn gather_walled(&self, c: usize, out: &mut [u32; GATHER]) -> Option<usize> {
+    fn gather_fixed(&self, c: usize, out: &mut [u32; GATHER]) -> Option<usize> {
         let end = self.next.len() - 1;
         let link = |j: u32| self.next[(j as usize).min(end)];
         let mut k = 0;
@@ -380,9 +416,10 @@ impl Cells {
     /// once (a narrow periodic axis or a wall leaves fewer).
     #[inline(always)]
     fn block_rows(&self, c: u32, mut f: impl FnMut(usize)) {
-        if self.periodic == [false, false] {
-            // Walled: nine fixed offsets, border cells (empty) standing for the cells
-            // beyond the grid's edge.
+        if self.fixed {
+            // Nine fixed offsets: at the grid's edges the border cells stand for the
+            // cells beyond (none beyond a wall, the wrapped ones across a periodic
+            // edge), in the order of the general path below.
             let c = c as usize;
             for row in [c - self.stride - 1, c - 1, c + self.stride - 1] {
                 for cell in row..row + 3 {
@@ -424,9 +461,9 @@ impl Cells {
     /// order.
     #[inline(always)]
     fn strip_cells(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
-        if self.periodic == [false, false] {
-            // Walled: three fixed offsets; at the grid's edge some are border cells,
-            // always empty, which stands for the cells a clamp would leave out.
+        if self.fixed {
+            // Three fixed offsets; at the grid's edges the border cells stand for the
+            // cells beyond (see `Cells::block_rows`).
             let (s, c) = (self.stride, c as usize);
             let (first, along) = match d {
                 Dir::Left => (c - 1 - s, s),
