@@ -533,3 +533,157 @@ impl Cells {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Boundary;
+
+    /// A small pseudo-random stream for the placements (any will do; fixed seed).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn unit(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// The cell `(cx + dx, cy + dy)` as the geometry says: wrapped on a periodic
+    /// axis, absent beyond a wall.
+    fn neighbour(g: &Cells, cx: usize, cy: usize, dx: i64, dy: i64) -> Option<(usize, usize)> {
+        let mut out = [0usize; 2];
+        for (axis, (k, d, n)) in [(cx, dx, g.nx), (cy, dy, g.ny)].into_iter().enumerate() {
+            let m = k as i64 + d;
+            out[axis] = if g.periodic[axis] {
+                m.rem_euclid(n as i64) as usize
+            } else if (0..n as i64).contains(&m) {
+                m as usize
+            } else {
+                return None;
+            };
+        }
+        Some((out[0], out[1]))
+    }
+
+    /// The balls the grid files under each cell, from their positions alone.
+    fn by_cell(g: &Cells, x: &[f64], y: &[f64]) -> Vec<Vec<usize>> {
+        let mut cells = vec![Vec::new(); g.head.len()];
+        for i in 0..x.len() {
+            cells[g.cell_at(x[i], y[i]) as usize].push(i);
+        }
+        cells
+    }
+
+    /// What a walk visited, as the cells it went through in order (each once) and the
+    /// set of balls.
+    fn cells_and_balls(g: &Cells, visited: &[usize]) -> (Vec<u32>, Vec<usize>) {
+        let mut cells: Vec<u32> = visited.iter().map(|&j| g.cell_of(j)).collect();
+        cells.dedup();
+        let mut balls = visited.to_vec();
+        balls.sort_unstable();
+        (cells, balls)
+    }
+
+    /// The expected walk over the cells at `offsets` from `(cx, cy)`, in that order.
+    fn expected(
+        g: &Cells,
+        filed: &[Vec<usize>],
+        cx: usize,
+        cy: usize,
+        offsets: &[(i64, i64)],
+    ) -> (Vec<u32>, Vec<usize>) {
+        let mut cells = Vec::new();
+        let mut balls = Vec::new();
+        for &(dx, dy) in offsets {
+            if let Some((nx, ny)) = neighbour(g, cx, cy, dx, dy) {
+                let c = g.index(nx, ny);
+                if !filed[c].is_empty() {
+                    cells.push(c as u32);
+                    balls.extend(&filed[c]);
+                }
+            }
+        }
+        balls.sort_unstable();
+        (cells, balls)
+    }
+
+    /// On walled, periodic and mixed grids, with up to five balls to a cell (so that
+    /// both the gathered path and the crowded fallback run): the 3x3 block and the
+    /// new strips visit exactly the cells the geometry says (wrapped across periodic
+    /// edges, none beyond walls), row by row, each ball once, and the gathered block
+    /// is the walked block ball for ball. Checked again after every ball has moved to
+    /// another cell, which exercises the ghosts' upkeep at the edges.
+    #[test]
+    fn blocks_and_strips_are_the_cells_around() {
+        let walls = Boundary::Walls;
+        let periodic = Boundary::Periodic;
+        let mut rng = Lcg(7);
+        for boundary in [
+            [walls, walls],
+            [periodic, periodic],
+            [periodic, walls],
+            [walls, periodic],
+        ] {
+            let table = Table::new(12.0, 8.0).with_boundary(boundary);
+            let r = 0.49;
+            let n = 150;
+            let mut x: Vec<f64> = (0..n).map(|_| table.width * rng.unit()).collect();
+            let mut y: Vec<f64> = (0..n).map(|_| table.height * rng.unit()).collect();
+            let mut g = Cells::default();
+            g.rebuild(&table, r, &x, &y);
+            assert_eq!((g.nx, g.ny), (12, 8));
+            for round in 0..2 {
+                let filed = by_cell(&g, &x, &y);
+                let block: Vec<(i64, i64)> = (-1..=1)
+                    .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+                    .collect();
+                for cy in 0..g.ny {
+                    for cx in 0..g.nx {
+                        let c = g.index(cx, cy) as u32;
+                        let mut walked = Vec::new();
+                        g.for_block(c, |j| walked.push(j));
+                        let want = expected(&g, &filed, cx, cy, &block);
+                        assert_eq!(
+                            cells_and_balls(&g, &walked),
+                            want,
+                            "{boundary:?} block ({cx}, {cy}), round {round}"
+                        );
+                        let mut near = [0u32; GATHER];
+                        if let Some(k) = g.gather_block(c, &mut near) {
+                            let gathered: Vec<usize> =
+                                near[..k].iter().map(|&j| j as usize).collect();
+                            assert_eq!(gathered, walked, "{boundary:?} gathered ({cx}, {cy})");
+                        }
+                        for d in Dir::ALL {
+                            let strip: Vec<(i64, i64)> = match d {
+                                Dir::Left => (-1..=1).map(|k| (-1, k)).collect(),
+                                Dir::Right => (-1..=1).map(|k| (1, k)).collect(),
+                                Dir::Up => (-1..=1).map(|k| (k, -1)).collect(),
+                                Dir::Down => (-1..=1).map(|k| (k, 1)).collect(),
+                            };
+                            let mut walked = Vec::new();
+                            g.for_new_strip(c, d, |j| walked.push(j));
+                            let want = expected(&g, &filed, cx, cy, &strip);
+                            assert_eq!(
+                                cells_and_balls(&g, &walked),
+                                want,
+                                "{boundary:?} strip {d:?} of ({cx}, {cy})"
+                            );
+                        }
+                    }
+                }
+                // Every ball to a new random place, one move at a time.
+                for i in 0..n {
+                    x[i] = table.width * rng.unit();
+                    y[i] = table.height * rng.unit();
+                    let c = g.cell_at(x[i], y[i]);
+                    g.move_to(i, c);
+                }
+            }
+        }
+    }
+}
