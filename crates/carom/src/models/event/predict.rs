@@ -388,14 +388,16 @@ impl Kin<'_> {
         // many candidates there were.
         let mut runner_up = f64::INFINITY;
         let mut count = 0u32;
+        // Selections, not branches: whether a neighbour beats the earliest so far is
+        // a coin toss to a branch predictor. (Times are never NaN here; if one were,
+        // it would be passed over, as the general path passes over it.)
         let mut offer = |tk: f64, k: u32| {
             count += 1;
-            if tk < t {
-                runner_up = runner_up.min(t);
-                (t, other) = (tk, k);
-            } else {
-                runner_up = runner_up.min(tk);
-            }
+            let earlier = tk < t;
+            let later = if earlier { t } else { tk };
+            runner_up = if later < runner_up { later } else { runner_up };
+            t = if earlier { tk } else { t };
+            other = if earlier { k } else { other };
         };
         if let Some(e) = self.wall(i, si, now) {
             offer(e.t, e.other);
