@@ -2,6 +2,8 @@
 //! contact are always in the same or neighbouring cells. Unlike the static broad phase
 //! it is updated one ball at a time, when a ball's cell-crossing event fires: each cell
 //! holds an intrusive singly linked list (two index arrays, no allocation per move).
+//! A border of cells all round (empty beyond walls, ghosts of the far side across
+//! periodic edges) makes the cells around any cell fixed offsets in the array.
 
 use crate::table::Table;
 
