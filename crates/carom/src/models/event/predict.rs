@@ -112,7 +112,8 @@ impl Kin<'_> {
     #[inline]
     pub(super) fn pair_from(&self, i: usize, si: &[f64; 4], j: usize, now: f64) -> Option<Ev> {
         if self.flat {
-            return self.pair_line(i, si, self.inv_m[i] == 0.0, self.r[i], j, now);
+            let t = self.pair_line_time(i, si, self.inv_m[i] == 0.0, self.r[i], j, now)?;
+            return Some(self.pair_event(i, j, t));
         }
         if self.inv_m[i] == 0.0 && self.inv_m[j] == 0.0 {
             return None;
@@ -155,25 +156,10 @@ impl Kin<'_> {
         Some(self.pair_event(i, j, now + tau))
     }
 
-    /// [`Kin::pair_from`] for straight lines (no gravity), the common case: the same
-    /// arithmetic, operation for operation, so the same times to the last bit; small
-    /// enough to inline into the loops over neighbours, with ball `i`'s own data
-    /// (whether it is kinematic, its radius) read once for all of them.
-    #[inline(always)]
-    pub(super) fn pair_line(
-        &self,
-        i: usize,
-        si: &[f64; 4],
-        kinematic_i: bool,
-        r_i: f64,
-        j: usize,
-        now: f64,
-    ) -> Option<Ev> {
-        let t = self.pair_line_time(i, si, kinematic_i, r_i, j, now)?;
-        Some(self.pair_event(i, j, t))
-    }
-
-    /// The time of [`Kin::pair_line`]'s event.
+    /// When `i` and `j` next meet along straight lines (no gravity), the common case:
+    /// [`Kin::pair_from`]'s arithmetic, operation for operation, so the same time to
+    /// the last bit; small enough to inline into the loops over neighbours, with ball
+    /// `i`'s own data (whether it is kinematic, its radius) read once for all of them.
     #[inline(always)]
     pub(super) fn pair_line_time(
         &self,
@@ -336,8 +322,8 @@ impl Kin<'_> {
                 for &j in &near[..n] {
                     let j = j as usize;
                     if j != i {
-                        if let Some(e) = self.pair_line(i, si, kinematic_i, r_i, j, now) {
-                            scratch.push(e);
+                        if let Some(t) = self.pair_line_time(i, si, kinematic_i, r_i, j, now) {
+                            scratch.push(self.pair_event(i, j, t));
                         }
                     }
                 }
@@ -345,7 +331,8 @@ impl Kin<'_> {
                 // A block too crowded to gather: the lists walked one ball at a time.
                 self.cells.for_block(c, |j| {
                     if j != i {
-                        scratch.extend(self.pair_line(i, si, kinematic_i, r_i, j, now));
+                        let t = self.pair_line_time(i, si, kinematic_i, r_i, j, now);
+                        scratch.extend(t.map(|t| self.pair_event(i, j, t)));
                     }
                 });
             }
