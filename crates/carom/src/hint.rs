@@ -14,3 +14,20 @@ pub(crate) fn prefetch<T>(v: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = v;
 }
+
+/// Asks for the cache line holding `s[k]`, without a bounds check: a prefetch never
+/// touches memory as far as the program can tell, so an index past the end (never
+/// asked for here) would only waste the hint.
+#[inline(always)]
+pub(crate) fn prefetch_at<T>(s: &[T], k: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint and cannot fault, whatever the address; the
+    // pointer is computed with wrapping arithmetic and never dereferenced.
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(s.as_ptr().wrapping_add(k).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (s, k);
+}

@@ -2,6 +2,8 @@
 //! contact are always in the same or neighbouring cells. Unlike the static broad phase
 //! it is updated one ball at a time, when a ball's cell-crossing event fires: each cell
 //! holds an intrusive singly linked list (two index arrays, no allocation per move).
+//! A border of cells all round (empty beyond walls, ghosts of the far side across
+//! periodic edges) makes the cells around any cell fixed offsets in the array.
 
 use crate::table::Table;
 
@@ -35,6 +37,17 @@ pub struct Cells {
     /// Cell width and height.
     pub cw: f64,
     pub ch: f64,
+    /// Row length of `head`: the grid has a border one cell wide all round, so the
+    /// 3x3 block around any cell lies inside the array and is nine fixed offsets, with
+    /// no clamping or wrapping at the grid's edges. Beyond a wall the border cells are
+    /// always empty; across a periodic edge they are ghosts of the cells on the other
+    /// side (their heads kept equal, so they lead to the same list).
+    stride: usize,
+    /// Whether the block and the strips are the fixed offsets: a periodic axis of
+    /// fewer than three cells would meet a cell twice through its ghosts (never the
+    /// case in practice: a periodic axis has at least four).
+    fixed: bool,
+    /// First ball of each cell (`NONE`: empty), border included, row by row.
     head: Vec<u32>,
     /// Singly linked: a cell holds a ball or two, so unlinking walks its short list
     /// instead of keeping a fourth array per ball. Its last slot, past the balls', is
@@ -78,8 +91,10 @@ impl Cells {
         }
         self.cw = table.width / self.nx as f64;
         self.ch = table.height / self.ny as f64;
+        self.stride = self.nx + 2;
+        self.fixed = (!self.periodic[0] || self.nx >= 3) && (!self.periodic[1] || self.ny >= 3);
         self.head.clear();
-        self.head.resize(self.nx * self.ny, NONE);
+        self.head.resize(self.stride * (self.ny + 2), NONE);
         self.next.clear();
         // One slot more than there are balls, holding `NONE`: the link read after the
         // end of a list (see `gather_cell`).
@@ -99,14 +114,20 @@ impl Cells {
         // `as usize` saturates: negative and NaN become 0.
         let cx = ((x / self.cw) as usize).min(self.nx - 1);
         let cy = ((y / self.ch) as usize).min(self.ny - 1);
-        (cy * self.nx + cx) as u32
+        self.index(cx, cy) as u32
+    }
+
+    /// The index of the cell in column `cx`, row `cy` (inside the border).
+    #[inline(always)]
+    fn index(&self, cx: usize, cy: usize) -> usize {
+        (cy + 1) * self.stride + cx + 1
     }
 
     /// Asks for the cache lines of ball `i`'s cell and list link.
     #[inline(always)]
     pub fn prefetch(&self, i: usize) {
-        crate::hint::prefetch(&self.cell[i]);
-        crate::hint::prefetch(&self.next[i]);
+        crate::hint::prefetch_at(&self.cell, i);
+        crate::hint::prefetch_at(&self.next, i);
     }
 
     /// Asks for the list heads of the 3x3 block around cell `c` (three cache lines,
@@ -114,7 +135,7 @@ impl Cells {
     #[inline(always)]
     pub fn prefetch_block(&self, c: u32) {
         let c = c as usize;
-        for row in [c.wrapping_sub(self.nx), c, c + self.nx] {
+        for row in [c - self.stride, c, c + self.stride] {
             if let Some(h) = self.head.get(row.wrapping_sub(1)) {
                 crate::hint::prefetch(h);
             }
@@ -129,20 +150,49 @@ impl Cells {
     #[inline]
     pub fn coords(&self, c: u32) -> (usize, usize) {
         let c = c as usize;
-        (c % self.nx, c / self.nx)
+        (c % self.stride - 1, c / self.stride - 1)
     }
 
     pub fn insert(&mut self, i: usize, c: u32) {
         self.next[i] = self.head[c as usize];
-        self.head[c as usize] = i as u32;
+        self.set_head(c as usize, i as u32);
         self.cell[i] = c;
+    }
+
+    /// Sets the first ball of cell `c`, and of its ghosts across periodic edges.
+    #[inline]
+    fn set_head(&mut self, c: usize, j: u32) {
+        self.head[c] = j;
+        if self.periodic == [false, false] {
+            return;
+        }
+        // The padded columns (rows) holding this cell: its own, and a ghost beyond
+        // the opposite edge if it is a first or last column (row) of a periodic axis.
+        let (cx, cy) = self.coords(c as u32);
+        let copies = |k: usize, n: usize, p: bool| {
+            let mut at = [k + 1, usize::MAX, usize::MAX];
+            if p && k + 1 == n {
+                at[1] = 0;
+            }
+            if p && k == 0 {
+                at[2] = n + 1;
+            }
+            at
+        };
+        let xs = copies(cx, self.nx, self.periodic[0]);
+        let ys = copies(cy, self.ny, self.periodic[1]);
+        for &py in ys.iter().filter(|&&v| v != usize::MAX) {
+            for &px in xs.iter().filter(|&&v| v != usize::MAX) {
+                self.head[py * self.stride + px] = j;
+            }
+        }
     }
 
     pub fn remove(&mut self, i: usize) {
         let c = self.cell[i] as usize;
         let after = self.next[i];
         if self.head[c] == i as u32 {
-            self.head[c] = after;
+            self.set_head(c, after);
         } else {
             let mut k = self.head[c];
             while k != NONE {
@@ -166,6 +216,27 @@ impl Cells {
     /// The neighbour of cell `c` in direction `d`, if inside the grid (on a periodic
     /// axis there always is one: past the last cell comes the first).
     pub fn step(&self, c: u32, d: Dir) -> Option<u32> {
+        if self.periodic == [false, false] {
+            // Walled: a ball is filed inside the grid and its crossings lead only
+            // through inner sides (see `Cells::sides`), so the neighbour is a cell of
+            // the grid, never of its border.
+            let s = self.stride as u32;
+            debug_assert!({
+                let (cx, cy) = self.coords(c);
+                match d {
+                    Dir::Left => cx > 0,
+                    Dir::Right => cx + 1 < self.nx,
+                    Dir::Up => cy > 0,
+                    Dir::Down => cy + 1 < self.ny,
+                }
+            });
+            return Some(match d {
+                Dir::Left => c - 1,
+                Dir::Right => c + 1,
+                Dir::Up => c - s,
+                Dir::Down => c + s,
+            });
+        }
         let (cx, cy) = self.coords(c);
         let (nx, ny) = match d {
             Dir::Left => (self.back(cx, self.nx, 0)?, cy),
@@ -173,12 +244,15 @@ impl Cells {
             Dir::Up => (cx, self.back(cy, self.ny, 1)?),
             Dir::Down => (cx, self.ahead(cy, self.ny, 1)?),
         };
-        Some((ny * self.nx + nx) as u32)
+        Some(self.index(nx, ny) as u32)
     }
 
     /// Whether leaving cell `c` in direction `d` crosses a periodic edge of the table:
     /// the ball then re-enters at the other side.
     pub fn wraps(&self, c: u32, d: Dir) -> bool {
+        if self.periodic == [false, false] {
+            return false;
+        }
         let (cx, cy) = self.coords(c);
         match d {
             Dir::Left => self.periodic[0] && cx == 0,
@@ -230,12 +304,12 @@ impl Cells {
     /// (asking for that ball's list link instead of waiting for it: a look-ahead that
     /// must not stall).
     #[inline(always)]
-    fn for_cell<const ALL: bool>(&self, cx: usize, cy: usize, f: &mut impl FnMut(usize)) {
-        let mut j = self.head[cy * self.nx + cx];
+    fn for_cell<const ALL: bool>(&self, cell: usize, f: &mut impl FnMut(usize)) {
+        let mut j = self.head[cell];
         while j != NONE {
             f(j as usize);
             if !ALL {
-                crate::hint::prefetch(&self.next[j as usize]);
+                crate::hint::prefetch_at(&self.next, j as usize);
                 return;
             }
             j = self.next[j as usize];
@@ -247,11 +321,46 @@ impl Cells {
     /// smaller than the largest, many to a cell), when the caller walks the lists.
     #[inline(always)]
     pub fn gather_block(&self, c: u32, out: &mut [u32; GATHER]) -> Option<usize> {
+        if self.fixed {
+            if let Some(k) = self.gather_fixed(c as usize, out) {
+                return Some(k);
+            }
+        }
         let mut k = Some(0);
-        self.block_rows(c, |gx, gy| {
-            k = k.and_then(|k| self.gather_cell(gy * self.nx + gx, out, k));
+        self.block_rows(c, |cell| {
+            k = k.and_then(|k| self.gather_cell(cell, out, k));
         });
         k
+    }
+
+    /// [`Cells::gather_block`] by fixed offsets, when no cell of the block holds more
+    /// than three balls (`None` otherwise): the block is the three cells left of, at
+    /// and right of `c` in the row above, its own row and the row below (border cells
+    /// included: empty, or ghosts), and each cell's first three links are read without
+    /// a test per ball or per cell; whether a fourth follows is noted, not branched on.
+    #[inline(always)]
+    fn gather_fixed(&self, c: usize, out: &mut [u32; GATHER]) -> Option<usize> {
+        let end = self.next.len() - 1;
+        let link = |j: u32| self.next[(j as usize).min(end)];
+        let mut k = 0;
+        let mut more = false;
+        for row in [c - self.stride - 1, c - 1, c + self.stride - 1] {
+            let cells: &[u32; 3] = self.head[row..row + 3].try_into().ok()?;
+            for &j0 in cells {
+                let j1 = link(j0);
+                let j2 = link(j1);
+                // At most 3 balls from each of 9 cells: `k` stays below 27, so the
+                // mask only spares the bounds check.
+                out[k % GATHER] = j0;
+                k += (j0 != NONE) as usize;
+                out[k % GATHER] = j1;
+                k += (j1 != NONE) as usize;
+                out[k % GATHER] = j2;
+                k += (j2 != NONE) as usize;
+                more |= link(j2) != NONE;
+            }
+        }
+        (!more).then_some(k)
     }
 
     /// Appends the balls of cell `c` to `out[k..]`: the new count, or `None` if they
@@ -302,29 +411,31 @@ impl Cells {
 
     #[inline(always)]
     fn block<const ALL: bool>(&self, c: u32, mut f: impl FnMut(usize)) {
-        self.block_rows(c, |gx, gy| self.for_cell::<ALL>(gx, gy, &mut f));
+        self.block_rows(c, |cell| self.for_cell::<ALL>(cell, &mut f));
     }
 
-    /// Calls `f` with the coordinates of each cell of the 3x3 block around `c`, row by
-    /// row, each cell once (a narrow periodic axis or a wall leaves fewer).
+    /// Calls `f` with each cell of the 3x3 block around `c`, row by row, each cell
+    /// once (a narrow periodic axis or a wall leaves fewer).
     #[inline(always)]
-    fn block_rows(&self, c: u32, mut f: impl FnMut(usize, usize)) {
-        let (cx, cy) = self.coords(c);
-        if self.periodic != [false, false] {
-            let (xs, nxs) = self.around(cx, self.nx, 0);
-            let (ys, nys) = self.around(cy, self.ny, 1);
-            for &gy in &ys[..nys] {
-                for &gx in &xs[..nxs] {
-                    f(gx, gy);
+    fn block_rows(&self, c: u32, mut f: impl FnMut(usize)) {
+        if self.fixed {
+            // Nine fixed offsets: at the grid's edges the border cells stand for the
+            // cells beyond (none beyond a wall, the wrapped ones across a periodic
+            // edge), in the order of the general path below.
+            let c = c as usize;
+            for row in [c - self.stride - 1, c - 1, c + self.stride - 1] {
+                for cell in row..row + 3 {
+                    f(cell);
                 }
             }
             return;
         }
-        // Half-open ranges (the same cells as `c - 1 ..= c + 1` clamped): they iterate
-        // without the inclusive range's extra end-of-range state.
-        for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
-            for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                f(gx, gy);
+        let (cx, cy) = self.coords(c);
+        let (xs, nxs) = self.around(cx, self.nx, 0);
+        let (ys, nys) = self.around(cy, self.ny, 1);
+        for &gy in &ys[..nys] {
+            for &gx in &xs[..nxs] {
+                f(self.index(gx, gy));
             }
         }
     }
@@ -344,64 +455,44 @@ impl Cells {
 
     #[inline(always)]
     fn new_strip<const ALL: bool>(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
-        self.strip_cells(c, d, |gx, gy| self.for_cell::<ALL>(gx, gy, &mut f));
+        self.strip_cells(c, d, |cell| self.for_cell::<ALL>(cell, &mut f));
     }
 
-    /// Calls `f` with the coordinates of each cell of the strip beyond cell `c` in
-    /// direction `d` (the row or column that became neighbours), each cell once.
+    /// Calls `f` with each cell of the strip beyond cell `c` in direction `d` (the row
+    /// or column that became neighbours), each cell once, in ascending row (column)
+    /// order.
     #[inline(always)]
-    fn strip_cells(&self, c: u32, d: Dir, mut f: impl FnMut(usize, usize)) {
-        let (cx, cy) = self.coords(c);
-        if self.periodic != [false, false] {
-            // The strip one beyond `c`, wrapped; its cross-range wrapped too.
-            let (strip, across) = match d {
-                Dir::Left => (self.back(cx, self.nx, 0), self.around(cy, self.ny, 1)),
-                Dir::Right => (self.ahead(cx, self.nx, 0), self.around(cy, self.ny, 1)),
-                Dir::Up => (self.back(cy, self.ny, 1), self.around(cx, self.nx, 0)),
-                Dir::Down => (self.ahead(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+    fn strip_cells(&self, c: u32, d: Dir, mut f: impl FnMut(usize)) {
+        if self.fixed {
+            // Three fixed offsets; at the grid's edges the border cells stand for the
+            // cells beyond (see `Cells::block_rows`).
+            let (s, c) = (self.stride, c as usize);
+            let (first, along) = match d {
+                Dir::Left => (c - 1 - s, s),
+                Dir::Right => (c + 1 - s, s),
+                Dir::Up => (c - s - 1, 1),
+                Dir::Down => (c + s - 1, 1),
             };
-            let Some(g) = strip else { return };
-            for &h in &across.0[..across.1] {
-                match d {
-                    Dir::Left | Dir::Right => f(g, h),
-                    Dir::Up | Dir::Down => f(h, g),
-                }
+            for k in 0..3 {
+                f(first + k * along);
             }
             return;
         }
-        match d {
-            Dir::Left | Dir::Right => {
-                let gx = if d == Dir::Left {
-                    match cx.checked_sub(1) {
-                        Some(g) => g,
-                        None => return,
-                    }
-                } else {
-                    cx + 1
-                };
-                if gx >= self.nx {
-                    return;
-                }
-                for gy in cy.saturating_sub(1)..(cy + 2).min(self.ny) {
-                    f(gx, gy);
-                }
-            }
-            Dir::Up | Dir::Down => {
-                let gy = if d == Dir::Up {
-                    match cy.checked_sub(1) {
-                        Some(g) => g,
-                        None => return,
-                    }
-                } else {
-                    cy + 1
-                };
-                if gy >= self.ny {
-                    return;
-                }
-                for gx in cx.saturating_sub(1)..(cx + 2).min(self.nx) {
-                    f(gx, gy);
-                }
-            }
+        // The strip one beyond `c`, wrapped; its cross-range wrapped too (or clamped,
+        // on a walled axis).
+        let (cx, cy) = self.coords(c);
+        let (strip, across) = match d {
+            Dir::Left => (self.back(cx, self.nx, 0), self.around(cy, self.ny, 1)),
+            Dir::Right => (self.ahead(cx, self.nx, 0), self.around(cy, self.ny, 1)),
+            Dir::Up => (self.back(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+            Dir::Down => (self.ahead(cy, self.ny, 1), self.around(cx, self.nx, 0)),
+        };
+        let Some(g) = strip else { return };
+        for &h in &across.0[..across.1] {
+            f(match d {
+                Dir::Left | Dir::Right => self.index(g, h),
+                Dir::Up | Dir::Down => self.index(h, g),
+            });
         }
     }
 
@@ -442,5 +533,159 @@ impl Cells {
                 cy + 1 < self.ny || self.periodic[1],
             ],
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Boundary;
+
+    /// A small pseudo-random stream for the placements (any will do; fixed seed).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn unit(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// The cell `(cx + dx, cy + dy)` as the geometry says: wrapped on a periodic
+    /// axis, absent beyond a wall.
+    fn neighbour(g: &Cells, cx: usize, cy: usize, dx: i64, dy: i64) -> Option<(usize, usize)> {
+        let mut out = [0usize; 2];
+        for (axis, (k, d, n)) in [(cx, dx, g.nx), (cy, dy, g.ny)].into_iter().enumerate() {
+            let m = k as i64 + d;
+            out[axis] = if g.periodic[axis] {
+                m.rem_euclid(n as i64) as usize
+            } else if (0..n as i64).contains(&m) {
+                m as usize
+            } else {
+                return None;
+            };
+        }
+        Some((out[0], out[1]))
+    }
+
+    /// The balls the grid files under each cell, from their positions alone.
+    fn by_cell(g: &Cells, x: &[f64], y: &[f64]) -> Vec<Vec<usize>> {
+        let mut cells = vec![Vec::new(); g.head.len()];
+        for i in 0..x.len() {
+            cells[g.cell_at(x[i], y[i]) as usize].push(i);
+        }
+        cells
+    }
+
+    /// What a walk visited, as the cells it went through in order (each once) and the
+    /// set of balls.
+    fn cells_and_balls(g: &Cells, visited: &[usize]) -> (Vec<u32>, Vec<usize>) {
+        let mut cells: Vec<u32> = visited.iter().map(|&j| g.cell_of(j)).collect();
+        cells.dedup();
+        let mut balls = visited.to_vec();
+        balls.sort_unstable();
+        (cells, balls)
+    }
+
+    /// The expected walk over the cells at `offsets` from `(cx, cy)`, in that order.
+    fn expected(
+        g: &Cells,
+        filed: &[Vec<usize>],
+        cx: usize,
+        cy: usize,
+        offsets: &[(i64, i64)],
+    ) -> (Vec<u32>, Vec<usize>) {
+        let mut cells = Vec::new();
+        let mut balls = Vec::new();
+        for &(dx, dy) in offsets {
+            if let Some((nx, ny)) = neighbour(g, cx, cy, dx, dy) {
+                let c = g.index(nx, ny);
+                if !filed[c].is_empty() {
+                    cells.push(c as u32);
+                    balls.extend(&filed[c]);
+                }
+            }
+        }
+        balls.sort_unstable();
+        (cells, balls)
+    }
+
+    /// On walled, periodic and mixed grids, with up to five balls to a cell (so that
+    /// both the gathered path and the crowded fallback run): the 3x3 block and the
+    /// new strips visit exactly the cells the geometry says (wrapped across periodic
+    /// edges, none beyond walls), row by row, each ball once, and the gathered block
+    /// is the walked block ball for ball. Checked again after every ball has moved to
+    /// another cell, which exercises the ghosts' upkeep at the edges.
+    #[test]
+    fn blocks_and_strips_are_the_cells_around() {
+        let walls = Boundary::Walls;
+        let periodic = Boundary::Periodic;
+        let mut rng = Lcg(7);
+        for boundary in [
+            [walls, walls],
+            [periodic, periodic],
+            [periodic, walls],
+            [walls, periodic],
+        ] {
+            let table = Table::new(12.0, 8.0).with_boundary(boundary);
+            let r = 0.49;
+            let n = 150;
+            let mut x: Vec<f64> = (0..n).map(|_| table.width * rng.unit()).collect();
+            let mut y: Vec<f64> = (0..n).map(|_| table.height * rng.unit()).collect();
+            let mut g = Cells::default();
+            g.rebuild(&table, r, &x, &y);
+            assert_eq!((g.nx, g.ny), (12, 8));
+            for round in 0..2 {
+                let filed = by_cell(&g, &x, &y);
+                let block: Vec<(i64, i64)> = (-1..=1)
+                    .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+                    .collect();
+                for cy in 0..g.ny {
+                    for cx in 0..g.nx {
+                        let c = g.index(cx, cy) as u32;
+                        let mut walked = Vec::new();
+                        g.for_block(c, |j| walked.push(j));
+                        let want = expected(&g, &filed, cx, cy, &block);
+                        assert_eq!(
+                            cells_and_balls(&g, &walked),
+                            want,
+                            "{boundary:?} block ({cx}, {cy}), round {round}"
+                        );
+                        let mut near = [0u32; GATHER];
+                        if let Some(k) = g.gather_block(c, &mut near) {
+                            let gathered: Vec<usize> =
+                                near[..k].iter().map(|&j| j as usize).collect();
+                            assert_eq!(gathered, walked, "{boundary:?} gathered ({cx}, {cy})");
+                        }
+                        for d in Dir::ALL {
+                            let strip: Vec<(i64, i64)> = match d {
+                                Dir::Left => (-1..=1).map(|k| (-1, k)).collect(),
+                                Dir::Right => (-1..=1).map(|k| (1, k)).collect(),
+                                Dir::Up => (-1..=1).map(|k| (k, -1)).collect(),
+                                Dir::Down => (-1..=1).map(|k| (k, 1)).collect(),
+                            };
+                            let mut walked = Vec::new();
+                            g.for_new_strip(c, d, |j| walked.push(j));
+                            let want = expected(&g, &filed, cx, cy, &strip);
+                            assert_eq!(
+                                cells_and_balls(&g, &walked),
+                                want,
+                                "{boundary:?} strip {d:?} of ({cx}, {cy})"
+                            );
+                        }
+                    }
+                }
+                // Every ball to a new random place, one move at a time.
+                for i in 0..n {
+                    x[i] = table.width * rng.unit();
+                    y[i] = table.height * rng.unit();
+                    let c = g.cell_at(x[i], y[i]);
+                    g.move_to(i, c);
+                }
+            }
+        }
     }
 }

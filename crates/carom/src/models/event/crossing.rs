@@ -46,17 +46,26 @@ impl Event {
         let si = kin.state(i, ev.t);
         let mut cur = self.queue.contact(i);
         let mut earlier = false;
+        let (kinematic_i, r_i) = (kin.inv_m[i] == 0.0, kin.r[i]);
         for &j in &self.nbrs {
-            if let Some(e) = kin.pair_from(i, &si, j as usize, ev.t) {
-                let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
-                if e.t < cur.t {
-                    if cur.t <= e.t + slack {
+            let j = j as usize;
+            // Along straight lines the pair's time alone, inlined; its event is made
+            // only when it is kept.
+            let t = if kin.flat {
+                kin.pair_line_time(i, &si, kinematic_i, r_i, j, ev.t)
+            } else {
+                kin.pair_from(i, &si, j, ev.t).map(|e| e.t)
+            };
+            if let Some(t) = t {
+                let slack = self.eps_t.max(16.0 * f64::EPSILON * t.abs());
+                if t < cur.t {
+                    if cur.t <= t + slack {
                         self.queue.push_extra(cur);
                     }
-                    cur = e;
+                    cur = kin.pair_event(i, j, t);
                     earlier = true;
-                } else if e.t <= cur.t + slack {
-                    self.queue.push_extra(e);
+                } else if t <= cur.t + slack {
+                    self.queue.push_extra(kin.pair_event(i, j, t));
                 }
             }
         }

@@ -67,16 +67,16 @@
 /// counter.
 macro_rules! fetch_motion {
     ($s:ident, $b:expr, $k:expr) => {{
-        use $crate::hint::prefetch;
+        use $crate::hint::prefetch_at;
         let (b, k) = ($b, $k);
-        prefetch(&b.x[k]);
-        prefetch(&b.y[k]);
-        prefetch(&b.vx[k]);
-        prefetch(&b.vy[k]);
-        prefetch(&b.r[k]);
-        prefetch(&b.inv_m[k]);
-        prefetch(&$s.t[k]);
-        prefetch(&$s.counter[k]);
+        prefetch_at(&b.x, k);
+        prefetch_at(&b.y, k);
+        prefetch_at(&b.vx, k);
+        prefetch_at(&b.vy, k);
+        prefetch_at(&b.r, k);
+        prefetch_at(&b.inv_m, k);
+        prefetch_at(&$s.t, k);
+        prefetch_at(&$s.counter, k);
     }};
 }
 
@@ -85,17 +85,17 @@ macro_rules! fetch_motion {
 /// schedule's callback, where the fields are borrowed one by one beside the queue.
 macro_rules! fetch_ball {
     ($s:ident, $b:expr, $k:expr) => {{
-        use $crate::hint::prefetch;
+        use $crate::hint::prefetch_at;
         let k = $k;
         fetch_motion!($s, $b, k);
-        prefetch(&$s.rest[k]);
-        prefetch(&$s.group[k]);
-        prefetch(&$s.t_last[k]);
-        prefetch(&$s.mark[k]);
-        prefetch(&$s.hit[k]);
-        prefetch(&$s.quick[k]);
-        prefetch(&$s.n_partners[k]);
-        prefetch(&$s.partners[k]);
+        prefetch_at(&$s.rest, k);
+        prefetch_at(&$s.group, k);
+        prefetch_at(&$s.t_last, k);
+        prefetch_at(&$s.mark, k);
+        prefetch_at(&$s.hit, k);
+        prefetch_at(&$s.quick, k);
+        prefetch_at(&$s.n_partners, k);
+        prefetch_at(&$s.partners, k);
         $s.cells.prefetch(k);
     }};
 }

@@ -112,7 +112,8 @@ impl Kin<'_> {
     #[inline]
     pub(super) fn pair_from(&self, i: usize, si: &[f64; 4], j: usize, now: f64) -> Option<Ev> {
         if self.flat {
-            return self.pair_line(i, si, self.inv_m[i] == 0.0, self.r[i], j, now);
+            let t = self.pair_line_time(i, si, self.inv_m[i] == 0.0, self.r[i], j, now)?;
+            return Some(self.pair_event(i, j, t));
         }
         if self.inv_m[i] == 0.0 && self.inv_m[j] == 0.0 {
             return None;
@@ -155,12 +156,12 @@ impl Kin<'_> {
         Some(self.pair_event(i, j, now + tau))
     }
 
-    /// [`Kin::pair_from`] for straight lines (no gravity), the common case: the same
-    /// arithmetic, operation for operation, so the same times to the last bit; small
-    /// enough to inline into the loops over neighbours, with ball `i`'s own data
-    /// (whether it is kinematic, its radius) read once for all of them.
+    /// When `i` and `j` next meet along straight lines (no gravity), the common case:
+    /// [`Kin::pair_from`]'s arithmetic, operation for operation, so the same time to
+    /// the last bit; small enough to inline into the loops over neighbours, with ball
+    /// `i`'s own data (whether it is kinematic, its radius) read once for all of them.
     #[inline(always)]
-    pub(super) fn pair_line(
+    pub(super) fn pair_line_time(
         &self,
         i: usize,
         si: &[f64; 4],
@@ -168,7 +169,7 @@ impl Kin<'_> {
         r_i: f64,
         j: usize,
         now: f64,
-    ) -> Option<Ev> {
+    ) -> Option<f64> {
         if kinematic_i && self.inv_m[j] == 0.0 {
             return None;
         }
@@ -187,12 +188,12 @@ impl Kin<'_> {
         if still_touching && self.just_collided(i, j) {
             return None;
         }
-        Some(self.pair_event(i, j, now + tau))
+        Some(now + tau)
     }
 
     /// The event of `i` meeting `j` at `t`, stamped with both balls' counters.
     #[inline(always)]
-    fn pair_event(&self, i: usize, j: usize, t: f64) -> Ev {
+    pub(super) fn pair_event(&self, i: usize, j: usize, t: f64) -> Ev {
         Ev {
             t,
             i: i as u32,
@@ -304,6 +305,11 @@ impl Kin<'_> {
         scratch: &mut Vec<Ev>,
         mut ties: impl FnMut(Ev),
     ) -> Ev {
+        if self.flat {
+            if let Some(e) = self.next_contact_line(i, si, now, slack) {
+                return e;
+            }
+        }
         scratch.clear();
         scratch.extend(self.wall(i, si, now));
         let c = self.cells.cell_of(i);
@@ -316,8 +322,8 @@ impl Kin<'_> {
                 for &j in &near[..n] {
                     let j = j as usize;
                     if j != i {
-                        if let Some(e) = self.pair_line(i, si, kinematic_i, r_i, j, now) {
-                            scratch.push(e);
+                        if let Some(t) = self.pair_line_time(i, si, kinematic_i, r_i, j, now) {
+                            scratch.push(self.pair_event(i, j, t));
                         }
                     }
                 }
@@ -325,7 +331,8 @@ impl Kin<'_> {
                 // A block too crowded to gather: the lists walked one ball at a time.
                 self.cells.for_block(c, |j| {
                     if j != i {
-                        scratch.extend(self.pair_line(i, si, kinematic_i, r_i, j, now));
+                        let t = self.pair_line_time(i, si, kinematic_i, r_i, j, now);
+                        scratch.extend(t.map(|t| self.pair_event(i, j, t)));
                     }
                 });
             }
@@ -351,6 +358,63 @@ impl Kin<'_> {
             }
         }
         first
+    }
+
+    /// [`Kin::next_contact`] along straight lines when no other collision comes near
+    /// the earliest (in a gas, always): one pass over the gathered block keeping the
+    /// earliest time, its partner and the runner-up's time as plain numbers, and the
+    /// event made once at the end. The same candidates in the same order, so the same
+    /// choice to the bit. `None` when the block is too crowded to gather, or when the
+    /// runner-up is a near-tie (a rack, a cradle): then the general path lists them all.
+    #[inline(always)]
+    fn next_contact_line(&self, i: usize, si: &[f64; 4], now: f64, slack: f64) -> Option<Ev> {
+        let mut near = [0u32; GATHER];
+        let n = self.cells.gather_block(self.cells.cell_of(i), &mut near)?;
+        let (mut t, mut other) = (f64::INFINITY, u32::MAX);
+        // The earliest time among the candidates other than the earliest, and how
+        // many candidates there were.
+        let mut runner_up = f64::INFINITY;
+        let mut count = 0u32;
+        // Selections, not branches: whether a neighbour beats the earliest so far is
+        // a coin toss to a branch predictor. (Times are never NaN here; if one were,
+        // it would be passed over, as the general path passes over it.)
+        let mut offer = |tk: f64, k: u32| {
+            count += 1;
+            let earlier = tk < t;
+            let later = if earlier { t } else { tk };
+            runner_up = if later < runner_up { later } else { runner_up };
+            t = if earlier { tk } else { t };
+            other = if earlier { k } else { other };
+        };
+        if let Some(e) = self.wall(i, si, now) {
+            offer(e.t, e.other);
+        }
+        let (kinematic_i, r_i) = (self.inv_m[i] == 0.0, self.r[i]);
+        for &j in &near[..n] {
+            if j as usize != i {
+                if let Some(tj) = self.pair_line_time(i, si, kinematic_i, r_i, j as usize, now) {
+                    offer(tj, j);
+                }
+            }
+        }
+        if count == 0 {
+            return Some(Ev::NONE);
+        }
+        // A near-tie, or no finite time at all: the general path decides.
+        if runner_up <= t + slack.max(16.0 * f64::EPSILON * t.abs()) || other == u32::MAX {
+            return None;
+        }
+        Some(Ev {
+            t,
+            i: i as u32,
+            other,
+            ci: self.counter[i],
+            cj: if other < WALL {
+                self.counter[other as usize]
+            } else {
+                0
+            },
+        })
     }
 
     /// When ball `i` (state `si` at `now`) next leaves its cell, and through which side.
