@@ -3,7 +3,7 @@
 //!
 //! A binary heap like the standard library's, with one difference that matters here:
 //! going down, the earlier of two children is chosen by arithmetic on the index, not
-//! by a branch. The heap holds a dozen entries or so, dealt from a bucket in no
+//! by a branch. The heap holds about ten entries at a pop, dealt from a bucket in no
 //! particular order, so which child is earlier is a coin toss that a branch predictor
 //! loses half the time; each pop took several such losses.
 
