@@ -102,6 +102,44 @@ impl Event {
         } else {
             String::new()
         };
+        self.rewind(b, before);
+        StepError::EventBudget(format!(
+            "more than {budget} events in one output interval of {dt} (stopped {:.3e} into it){where_}: \
+             a ball resting on another ball under gravity (a stack or pile), or a dense cluster \
+             of inelastic balls, needs endlessly many collisions in hard-disk dynamics; use a \
+             smaller dt if the scene is just this busy, otherwise restitution 1 or the \
+             simultaneous or spring model (the state is left at the start of the interval)",
+            now - self.step_start
+        ))
+    }
+
+    /// The error for a pair time beyond the root finder's range (accelerations, speeds
+    /// or distances far beyond any physical scale); puts the balls back as they were at
+    /// the start of the interval.
+    pub(super) fn overflowed(
+        &mut self,
+        b: &mut Balls,
+        physics: &crate::physics::Physics,
+        now: f64,
+        before: (u64, u64),
+    ) -> StepError {
+        let into = now - self.step_start;
+        self.rewind(b, before);
+        self.overflow.set(false);
+        let [gx, gy] = physics.gravity;
+        StepError::Unstable(format!(
+            "a pair's meeting time (a quartic in time: a ball under gravity ({gx:e}, {gy:e}) \
+             meeting a resting or kinematic one) is beyond what the event model's arithmetic \
+             solves reliably over an output interval of {} (stopped {into:.3e} into it): the \
+             scene's accelerations, speeds or distances are too large; use a weaker gravity, \
+             a smaller dt or the spring model (the state is left at the start of the interval)",
+            physics.dt
+        ))
+    }
+
+    /// Puts every ball changed in the current interval back as it was at its start,
+    /// and the collision and crossing counts with them.
+    fn rewind(&mut self, b: &mut Balls, before: (u64, u64)) {
         // Newest first, so that a ball recorded twice ends with its oldest record.
         for k in (0..self.undo.len()).rev() {
             let u = self.undo[k];
@@ -127,14 +165,6 @@ impl Event {
         crate::models::wrap_positions(b, &self.table);
         (self.collisions, self.crossings) = before;
         self.needs_rebuild = true;
-        StepError::EventBudget(format!(
-            "more than {budget} events in one output interval of {dt} (stopped {:.3e} into it){where_}: \
-             a ball resting on another ball under gravity (a stack or pile), or a dense cluster \
-             of inelastic balls, needs endlessly many collisions in hard-disk dynamics; use a \
-             smaller dt if the scene is just this busy, otherwise restitution 1 or the \
-             simultaneous or spring model (the state is left at the start of the interval)",
-            now - self.step_start
-        ))
     }
 }
 

@@ -61,7 +61,11 @@
 //!   as a ball resting on another ball under gravity (a stack, a pile), which would need
 //!   endlessly many zero-time contacts. The contact solver's passes beyond one per
 //!   contact count towards it as events, so that the work of an interval is bounded
-//!   even where every impact makes the solver rattle up to its iteration cap.
+//!   even where every impact makes the solver rattle up to its iteration cap;
+//! - a pair time that is a quartic (a ball under gravity meeting a resting or kinematic
+//!   one) too large for its root finder to be trusted (`times::quartic_in_range`:
+//!   gravity, speeds or distances some 1e75 times beyond the scene's) fails the step
+//!   the same way, with [`StepError::Unstable`], rather than miss the collision.
 
 /// Asks for what a prediction reads of ball `k`: its motion, clock, radius, mass and
 /// counter.
@@ -248,6 +252,9 @@ pub struct Event {
     /// Largest squared speed seen at the last rebuild or after a collision since.
     v2_max: f64,
     serial: u32,
+    /// Set by a prediction whose pair quartic is beyond its root finder's range (see
+    /// `Kin::overflow`): the step fails.
+    overflow: std::cell::Cell<bool>,
     needs_rebuild: bool,
     /// The pending rebuild continues from balls that were read (as a run resumed from
     /// a state file would begin): it forgets the collapse guard's memory as well.
@@ -314,6 +321,7 @@ impl Event {
             r_min: 0.0,
             v2_max: 0.0,
             serial: 0,
+            overflow: std::cell::Cell::new(false),
             needs_rebuild: true,
             resumed: true,
             group_events: Vec::new(),
@@ -756,6 +764,9 @@ impl CollisionModel for Event {
             self.note_recent(ev.i);
             if let Kind::Cross(_) = ev.kind() {
                 self.cross(balls, ev);
+                if self.overflow.get() {
+                    return Err(self.overflowed(balls, physics, ev.t, before));
+                }
                 if self.audit {
                     self.audit_at(balls, ev.t);
                 }
@@ -788,6 +799,9 @@ impl CollisionModel for Event {
                 self.note_recent(j as u32);
             }
             self.resolve_group(balls, t0);
+            if self.overflow.get() {
+                return Err(self.overflowed(balls, physics, t0, before));
+            }
             extra = self.solver.stats().extra_passes - extra_at_start;
             if count + extra > budget {
                 return Err(self.over_budget(balls, budget, physics.dt, t0, before));
@@ -797,6 +811,9 @@ impl CollisionModel for Event {
             }
         }
         self.events += count;
+        if self.overflow.get() {
+            return Err(self.overflowed(balls, physics, t_end, before));
+        }
 
         // The balls stay at their local times until someone reads them.
         self.step_start = t_end;

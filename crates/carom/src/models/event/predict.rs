@@ -35,6 +35,10 @@ pub(super) struct Kin<'a> {
     /// own shorter paths).
     pub(super) flat: bool,
     pub(super) horizon: f64,
+    /// Set when a pair's quartic is beyond what its root finder can be trusted with
+    /// (see [`times::quartic_in_range`]): the step then fails instead of missing the
+    /// collision.
+    pub(super) overflow: &'a std::cell::Cell<bool>,
 }
 
 macro_rules! kin {
@@ -59,6 +63,7 @@ macro_rules! kin {
             g: $s.gravity,
             flat: $s.gravity == [0.0, 0.0],
             horizon: $s.horizon,
+            overflow: &$s.overflow,
         }
     }};
 }
@@ -151,6 +156,10 @@ impl Kin<'_> {
             // solved only up to the end of this interval; such balls are predicted afresh
             // at the start of every interval.
             let c = times::pair_quartic(p, v, acc, sigma);
+            if !times::quartic_in_range(&c, self.horizon - now) {
+                self.overflow.set(true);
+                return None;
+            }
             times::quartic_entry(&c, self.horizon - now, 1e-12 * sigma * sigma)?
         };
         Some(self.pair_event(i, j, now + tau))

@@ -94,6 +94,30 @@ pub fn pair_quartic(p: [f64; 2], v: [f64; 2], acc: [f64; 2], sigma: f64) -> [f64
     ]
 }
 
+/// The largest size a pair quartic's terms may reach for [`quartic_entry`] to be
+/// trusted: 2^500 (about 3e150). Its root finder multiplies values and coefficients
+/// two at a time (a discriminant, a sign test of a product), which stays finite below
+/// the square root of the largest double; beyond it a collision could be missed.
+pub const QUARTIC_LIMIT: f64 = 3.273390607896142e150;
+
+/// Whether the quartic `c` (lowest degree first) can be solved over `[0, horizon]`
+/// within [`QUARTIC_LIMIT`]: every coefficient, and every term's size over the
+/// interval, below it. Only gravity beyond any physical scale (of order 1e75 times
+/// the table's lengths over an output interval) fails it.
+pub fn quartic_in_range(c: &[f64; 5], horizon: f64) -> bool {
+    let h = horizon.max(1.0);
+    let mut scale = 1.0;
+    for k in c {
+        // A NaN (an infinity minus an infinity) fails too.
+        let size = k.abs() * scale;
+        if size.is_nan() || size >= QUARTIC_LIMIT {
+            return false;
+        }
+        scale *= h;
+    }
+    true
+}
+
 /// Horner evaluation, lowest degree first.
 #[inline]
 fn eval(c: &[f64], x: f64) -> f64 {
@@ -289,6 +313,25 @@ fn first_below(c: &[f64], mut lo: f64, mut hi: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pair quartic under everyday gravity is in range over any sane interval; under
+    /// gravity of 1e150 (its square's quarter 2.5e299) it is not, whatever the interval.
+    #[test]
+    fn quartic_range_admits_physical_gravity_only() {
+        let (p, v, sigma) = ([30.0, 40.0], [-1.0, -2.0], 2.0);
+        let c = pair_quartic(p, v, [0.0, 9.81], sigma);
+        assert!(quartic_in_range(&c, 1.0) && quartic_in_range(&c, 1e20));
+        assert!(
+            !quartic_in_range(&c, 1e40),
+            "9.81 t^4 / 4 at t = 1e40 is 2.5e160"
+        );
+        let c = pair_quartic(p, v, [1e150, 1e150], sigma);
+        assert!(!quartic_in_range(&c, 1e-3));
+        assert!(!quartic_in_range(
+            &pair_quartic(p, v, [1e300, 0.0], sigma),
+            1.0
+        ));
+    }
 
     #[test]
     fn head_on_pair_time_is_gap_over_closing_speed() {
