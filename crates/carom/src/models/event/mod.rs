@@ -435,6 +435,10 @@ impl Event {
         let Some((k, other)) = self.queue.next_ball() else {
             return;
         };
+        self.queue.prefetch_beside(k);
+        if other < queue::WALL {
+            self.queue.prefetch_beside(other as usize);
+        }
         let fetch = |j: usize| fetch_motion!(self, b, j);
         let c = self.cells.cell_of(k);
         match other.checked_sub(queue::CROSS) {
