@@ -707,26 +707,6 @@ impl Schedule {
         Some(((h >> 1) as usize, Self::other_of(s, h)))
     }
 
-    /// Asks for what unlinking ball `i`'s slots will rewrite: the slots before and
-    /// after them in their calendar lists, or the bucket head a slot leads. Each
-    /// event re-predicts its balls, and the re-filing writes these far-flung links.
-    #[inline]
-    pub fn prefetch_beside(&self, i: usize) {
-        let Some(s) = self.slots.get(i) else {
-            return;
-        };
-        for [next, prev] in s.links {
-            if next < LIST {
-                crate::hint::prefetch_at(&self.slots, (next >> 1) as usize);
-            }
-            if prev < LIST {
-                crate::hint::prefetch_at(&self.slots, (prev >> 1) as usize);
-            } else if prev < NEAR {
-                crate::hint::prefetch_at(&self.heads, (prev - LIST) as usize);
-            }
-        }
-    }
-
     pub fn extra_len(&self) -> usize {
         self.extra.len()
     }
