@@ -193,6 +193,10 @@ impl History {
     };
 }
 
+// The record's size is part of the memory per ball (the target is 250 bytes at a
+// million balls): a field added here must not grow it unnoticed.
+const _: () = assert!(std::mem::size_of::<History>() == 48);
+
 /// A ball's state before its first change in the current interval. Image counts and
 /// spin are kept only where the model can change them (a periodic axis, contact
 /// friction): loading them would cost two more cache misses per ball at a million balls.
