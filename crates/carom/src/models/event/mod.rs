@@ -460,7 +460,12 @@ impl Event {
                 }
             }
             Some(_) => {}
-            None => self.cells.firsts_of_block(c, fetch),
+            None => {
+                self.cells.firsts_of_block(c, fetch);
+                if other < queue::WALL {
+                    self.cells.firsts_of_block(self.cells.cell_of(other as usize), fetch);
+                }
+            }
         }
     }
 
