@@ -463,7 +463,8 @@ impl Event {
             None => {
                 self.cells.firsts_of_block(c, fetch);
                 if other < queue::WALL {
-                    self.cells.firsts_of_block(self.cells.cell_of(other as usize), fetch);
+                    self.cells
+                        .firsts_of_block(self.cells.cell_of(other as usize), fetch);
                 }
             }
         }
@@ -643,7 +644,8 @@ impl Event {
         self.quartic.clear();
         if self.gravity != [0.0, 0.0] {
             self.quartic.extend(
-                (0..n as u32).filter(|&i| b.inv_m[i as usize] == 0.0 || self.hist[i as usize].rest != 0),
+                (0..n as u32)
+                    .filter(|&i| b.inv_m[i as usize] == 0.0 || self.hist[i as usize].rest != 0),
             );
         }
 

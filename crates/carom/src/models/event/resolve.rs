@@ -105,7 +105,14 @@ impl Event {
                 }
                 // Landed for good, still resting, or lifted off.
                 Contact::Wall(i, w) => {
-                    if settle(b, &mut self.hist[i as usize].rest, i as usize, w, self.gravity, self.tc) {
+                    if settle(
+                        b,
+                        &mut self.hist[i as usize].rest,
+                        i as usize,
+                        w,
+                        self.gravity,
+                        self.tc,
+                    ) {
                         self.quartic.push(i);
                     }
                 }
