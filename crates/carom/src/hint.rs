@@ -31,3 +31,21 @@ pub(crate) fn prefetch_at<T>(s: &[T], k: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (s, k);
 }
+
+/// Asks for every cache line of `s[k]` (its first and its last byte: a record of up to
+/// 64 bytes spans at most two lines), without a bounds check, as [`prefetch_at`].
+#[inline(always)]
+pub(crate) fn prefetch_whole_at<T>(s: &[T], k: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as in `prefetch_at`: a hint that cannot fault, to an address computed
+    // with wrapping arithmetic and never dereferenced.
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let first = s.as_ptr().wrapping_add(k).cast::<i8>();
+        _mm_prefetch::<_MM_HINT_T0>(first);
+        _mm_prefetch::<_MM_HINT_T0>(first.wrapping_add(std::mem::size_of::<T>() - 1));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (s, k);
+}

@@ -152,7 +152,7 @@ impl Event {
                 (b.angle[i], b.omega[i]) = spin;
             }
             self.t[i] = u.t;
-            self.rest[i] = u.rest;
+            self.hist[i].rest = u.rest;
         }
         self.undo.clear();
         // Every ball to the start of the interval, as a successful step would have

@@ -85,21 +85,13 @@ macro_rules! fetch_motion {
 }
 
 /// Asks for every record an event of ball `k` reads (its motion, clock, counter,
-/// collision-group records and cell). A macro, not a method: it is used inside the
+/// collision history and cell). A macro, not a method: it is used inside the
 /// schedule's callback, where the fields are borrowed one by one beside the queue.
 macro_rules! fetch_ball {
     ($s:ident, $b:expr, $k:expr) => {{
-        use $crate::hint::prefetch_at;
         let k = $k;
         fetch_motion!($s, $b, k);
-        prefetch_at(&$s.rest, k);
-        prefetch_at(&$s.group, k);
-        prefetch_at(&$s.t_last, k);
-        prefetch_at(&$s.mark, k);
-        prefetch_at(&$s.hit, k);
-        prefetch_at(&$s.quick, k);
-        prefetch_at(&$s.n_partners, k);
-        prefetch_at(&$s.partners, k);
+        $crate::hint::prefetch_whole_at(&$s.hist, k);
         $s.cells.prefetch(k);
     }};
 }
@@ -167,6 +159,44 @@ const REBASE_AFTER: f64 = 1e3;
 const MAX_PARTNERS: usize = 6;
 const PARTNERS_OVERFLOW: u8 = u8::MAX;
 
+/// What a ball's last collisions left, read and written together at each of its
+/// impacts: one record (48 bytes) rather than eight arrays, so that an impact at a
+/// million balls asks memory for one or two cache lines of it instead of eight.
+#[derive(Debug, Clone, Copy)]
+struct History {
+    /// Time of the last collision, and how many collisions in a row came within tc.
+    t_last: f64,
+    /// Serial of the collision group that last changed the ball (0: none).
+    group: u32,
+    /// Scratch marks, compared with `serial`.
+    mark: u32,
+    hit: u32,
+    /// The balls it touched in that group (`n_partners` of them, or
+    /// `PARTNERS_OVERFLOW`).
+    partners: [u32; MAX_PARTNERS],
+    n_partners: u8,
+    quick: u8,
+    /// Walls the ball rests on (bit `1 << wall`).
+    rest: u8,
+}
+
+impl History {
+    const NEW: History = History {
+        t_last: f64::NEG_INFINITY,
+        group: 0,
+        mark: 0,
+        hit: 0,
+        partners: [0; MAX_PARTNERS],
+        n_partners: 0,
+        quick: 0,
+        rest: 0,
+    };
+}
+
+// The record's size is part of the memory per ball (the target is 250 bytes at a
+// million balls): a field added here must not grow it unnoticed.
+const _: () = assert!(std::mem::size_of::<History>() == 48);
+
 /// A ball's state before its first change in the current interval. Image counts and
 /// spin are kept only where the model can change them (a periodic axis, contact
 /// friction): loading them would cost two more cache misses per ball at a million balls.
@@ -215,17 +245,8 @@ pub struct Event {
     t: Vec<f64>,
     counter: Vec<u32>,
     /// Time of the last collision, and how many collisions in a row came within tc.
-    t_last: Vec<f64>,
-    quick: Vec<u8>,
-    /// Serial of the collision group that last changed the ball (0: none).
-    group: Vec<u32>,
-    partners: Vec<[u32; MAX_PARTNERS]>,
-    n_partners: Vec<u8>,
-    /// Scratch marks, compared with `serial`.
-    mark: Vec<u32>,
-    hit: Vec<u32>,
-    /// Walls each ball rests on (bit `1 << wall`).
-    rest: Vec<u8>,
+    /// What each ball's last collisions left: see [`History`].
+    hist: Vec<History>,
 
     /// The state of every ball changed in the current interval, as it was before the
     /// first change: put back when the step fails. O(events), not O(N).
@@ -296,15 +317,8 @@ impl Event {
             collapse_guard: true,
             t: Vec::new(),
             counter: Vec::new(),
-            t_last: Vec::new(),
-            quick: Vec::new(),
-            group: Vec::new(),
-            partners: Vec::new(),
-            n_partners: Vec::new(),
-            mark: Vec::new(),
-            hit: Vec::new(),
+            hist: Vec::new(),
             by_ball: Vec::new(),
-            rest: Vec::new(),
             undo: Vec::new(),
             quartic: Vec::new(),
             cells: Cells::default(),
@@ -423,7 +437,7 @@ impl Event {
     #[inline]
     fn remember(&mut self, b: &Balls, i: usize) {
         let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
-        let u = Undo::of(b, i, self.rest[i], self.t[i], images, spin);
+        let u = Undo::of(b, i, self.hist[i].rest, self.t[i], images, spin);
         self.undo.push(u);
     }
 
@@ -446,7 +460,13 @@ impl Event {
                 }
             }
             Some(_) => {}
-            None => self.cells.firsts_of_block(c, fetch),
+            None => {
+                self.cells.firsts_of_block(c, fetch);
+                if other < queue::WALL {
+                    self.cells
+                        .firsts_of_block(self.cells.cell_of(other as usize), fetch);
+                }
+            }
         }
     }
 
@@ -455,7 +475,7 @@ impl Event {
     fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
         let tau = t - self.t[i];
         if tau != 0.0 {
-            let [gx, gy] = accel_of(b.inv_m[i], self.rest[i], self.gravity);
+            let [gx, gy] = accel_of(b.inv_m[i], self.hist[i].rest, self.gravity);
             b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
             b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
             b.vx[i] += gx * tau;
@@ -528,8 +548,8 @@ impl Event {
             // A rebuild restarts the epoch at the start of this interval, before the
             // interval's end is computed: `0 + dt` exactly, as in a run resumed here.
             let shift = self.step_start;
-            for t in &mut self.t_last {
-                *t -= shift;
+            for h in &mut self.hist {
+                h.t_last -= shift;
             }
             self.step_start = 0.0;
         } else if rebase {
@@ -550,11 +570,11 @@ impl Event {
             // reach only to the end of an interval. The list keeps each ball once, and
             // drops the balls that have lifted off.
             let s = self.next_serial();
-            let (rest, inv_m, mark) = (&self.rest, &b.inv_m, &mut self.mark);
+            let (hist, inv_m) = (&mut self.hist, &b.inv_m);
             self.quartic.retain(|&i| {
-                let i = i as usize;
-                let keep = (inv_m[i] == 0.0 || rest[i] != 0) && mark[i] != s;
-                mark[i] = s;
+                let h = &mut hist[i as usize];
+                let keep = (inv_m[i as usize] == 0.0 || h.rest != 0) && h.mark != s;
+                h.mark = s;
                 keep
             });
             let now = self.step_start;
@@ -583,8 +603,8 @@ impl Event {
         for t in &mut self.t {
             *t -= shift;
         }
-        for t in &mut self.t_last {
-            *t -= shift;
+        for h in &mut self.hist {
+            h.t_last -= shift;
         }
         self.step_start = 0.0;
     }
@@ -604,23 +624,17 @@ impl Event {
         // The collapse guard's memory is kept across friction rebuilds (its times moved
         // to the new epoch by `prepare`), forgotten when the balls were read or replaced.
         if !same_balls || self.resumed {
-            self.t_last.clear();
-            self.t_last.resize(n, f64::NEG_INFINITY);
-            self.quick.clear();
-            self.quick.resize(n, 0);
+            self.hist.clear();
+            self.hist.resize(n, History::NEW);
+        } else {
+            for h in &mut self.hist {
+                *h = History {
+                    t_last: h.t_last,
+                    quick: h.quick,
+                    ..History::NEW
+                };
+            }
         }
-        self.group.clear();
-        self.group.resize(n, 0);
-        self.partners.clear();
-        self.partners.resize(n, [0; MAX_PARTNERS]);
-        self.n_partners.clear();
-        self.n_partners.resize(n, 0);
-        self.mark.clear();
-        self.mark.resize(n, 0);
-        self.hit.clear();
-        self.hit.resize(n, 0);
-        self.rest.clear();
-        self.rest.resize(n, 0);
         for i in 0..n {
             self.settle_all(b, i);
         }
@@ -630,7 +644,8 @@ impl Event {
         self.quartic.clear();
         if self.gravity != [0.0, 0.0] {
             self.quartic.extend(
-                (0..n as u32).filter(|&i| b.inv_m[i as usize] == 0.0 || self.rest[i as usize] != 0),
+                (0..n as u32)
+                    .filter(|&i| b.inv_m[i as usize] == 0.0 || self.hist[i as usize].rest != 0),
             );
         }
 
@@ -657,7 +672,7 @@ impl Event {
         }
         for w in Wall::ALL {
             if touches_wall(b, &self.table, i, w) {
-                settle(b, &mut self.rest, i, w, self.gravity, self.tc);
+                settle(b, &mut self.hist[i].rest, i, w, self.gravity, self.tc);
             }
         }
     }
@@ -667,9 +682,9 @@ impl Event {
     fn next_serial(&mut self) -> u32 {
         self.serial = self.serial.wrapping_add(1);
         if self.serial == 0 {
-            self.mark.fill(0);
-            self.hit.fill(0);
-            self.group.fill(0);
+            for h in &mut self.hist {
+                (h.mark, h.hit, h.group) = (0, 0, 0);
+            }
             self.serial = 1;
         }
         self.serial

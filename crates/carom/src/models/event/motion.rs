@@ -40,7 +40,7 @@ pub(super) fn accel_of(inv_m: f64, rest: u8, g: [f64; 2]) -> [f64; 2] {
 /// takes at most `m (g_n tc)^2 / 2` of energy. Returns whether it rests.
 pub(super) fn settle(
     b: &mut Balls,
-    rest: &mut [u8],
+    rest: &mut u8,
     i: usize,
     w: Wall,
     g: [f64; 2],
@@ -53,10 +53,10 @@ pub(super) fn settle(
     if gn < 0.0 && vn <= -gn * tc {
         b.vx[i] -= vn * n[0];
         b.vy[i] -= vn * n[1];
-        rest[i] |= bit;
+        *rest |= bit;
         true
     } else {
-        rest[i] &= !bit;
+        *rest &= !bit;
         false
     }
 }

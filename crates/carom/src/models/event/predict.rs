@@ -4,7 +4,7 @@
 use super::cells::{Cells, Dir, GATHER};
 use super::motion::{accel_of, has_wall};
 use super::queue::{Ev, CROSS, WALL};
-use super::{times, MAX_PARTNERS, PARTNERS_OVERFLOW};
+use super::{times, History, PARTNERS_OVERFLOW};
 use crate::models::Wall;
 use crate::table::Table;
 
@@ -24,10 +24,7 @@ pub(super) struct Kin<'a> {
     pub(super) inv_m: &'a [f64],
     pub(super) t: &'a [f64],
     pub(super) counter: &'a [u32],
-    pub(super) group: &'a [u32],
-    pub(super) partners: &'a [[u32; MAX_PARTNERS]],
-    pub(super) n_partners: &'a [u8],
-    pub(super) rest: &'a [u8],
+    pub(super) hist: &'a [History],
     pub(super) cells: &'a Cells,
     pub(super) table: Table,
     pub(super) g: [f64; 2],
@@ -54,10 +51,7 @@ macro_rules! kin {
             inv_m: &b.inv_m[..n],
             t: &$s.t[..n],
             counter: &$s.counter[..n],
-            group: &$s.group[..n],
-            partners: &$s.partners[..n],
-            n_partners: &$s.n_partners[..n],
-            rest: &$s.rest[..n],
+            hist: &$s.hist[..n],
             cells: &$s.cells,
             table: $s.table,
             g: $s.gravity,
@@ -74,7 +68,7 @@ impl Kin<'_> {
         if self.flat {
             return [0.0, 0.0];
         }
-        accel_of(self.inv_m[i], self.rest[i], self.g)
+        accel_of(self.inv_m[i], self.hist[i].rest, self.g)
     }
 
     /// Position and velocity of ball `i` at epoch time `t`, without moving it.
@@ -104,12 +98,12 @@ impl Kin<'_> {
     /// through the image they touched through.
     #[inline]
     pub(super) fn just_collided(&self, i: usize, j: usize) -> bool {
-        let g = self.group[i];
-        if g == 0 || g != self.group[j] {
+        let g = self.hist[i].group;
+        if g == 0 || g != self.hist[j].group {
             return false;
         }
-        let n = self.n_partners[i];
-        n != PARTNERS_OVERFLOW && self.partners[i][..n as usize].contains(&(j as u32))
+        let n = self.hist[i].n_partners;
+        n != PARTNERS_OVERFLOW && self.hist[i].partners[..n as usize].contains(&(j as u32))
     }
 
     /// The next collision of `i` and `j` after `now`, if any, with ball `i`'s state at
@@ -279,7 +273,7 @@ impl Kin<'_> {
         ];
         let mut best: Option<(f64, Wall)> = None;
         for (wall, a, b, c) in gaps {
-            if self.rest[i] & (1 << wall as u8) != 0 || !has_wall(&self.table, wall) {
+            if self.hist[i].rest & (1 << wall as u8) != 0 || !has_wall(&self.table, wall) {
                 continue;
             }
             if let Some(tau) = times::first_exit(a, b, c) {

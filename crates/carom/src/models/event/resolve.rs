@@ -4,7 +4,7 @@
 
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
 use super::queue::Kind;
-use super::{Event, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
+use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
 use crate::models::simultaneous::ContactSolver;
 use crate::models::{Contact, Wall};
@@ -23,8 +23,8 @@ impl Event {
                 _ => None,
             };
             for ball in std::iter::once(e.i as usize).chain(j) {
-                if self.mark[ball] != s {
-                    self.mark[ball] = s;
+                if self.hist[ball].mark != s {
+                    self.hist[ball].mark = s;
                     self.involved.push(ball as u32);
                 }
             }
@@ -67,7 +67,7 @@ impl Event {
             let c = self.contacts[k];
             for i in contact_balls(&c) {
                 for w in Wall::ALL {
-                    if self.rest[i] & (1 << w as u8) != 0 {
+                    if self.hist[i].rest & (1 << w as u8) != 0 {
                         self.contacts.push(Contact::Wall(i as u32, w));
                     }
                 }
@@ -88,24 +88,31 @@ impl Event {
         for k in 0..self.contacts.len() {
             let c = self.contacts[k];
             for i in contact_balls(&c) {
-                if self.hit[i] != s {
-                    self.hit[i] = s;
+                if self.hist[i].hit != s {
+                    self.hist[i].hit = s;
                     self.v2_max = self.v2_max.max(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i]);
-                    self.quick[i] = self.burst_after(i, t0);
-                    self.t_last[i] = t0;
+                    self.hist[i].quick = self.burst_after(i, t0);
+                    self.hist[i].t_last = t0;
                     self.counter[i] = self.counter[i].wrapping_add(1);
-                    self.group[i] = s;
-                    self.n_partners[i] = 0;
+                    self.hist[i].group = s;
+                    self.hist[i].n_partners = 0;
                 }
             }
             match c {
                 Contact::Pair(i, j) => {
-                    add_partner(&mut self.partners, &mut self.n_partners, i as usize, j);
-                    add_partner(&mut self.partners, &mut self.n_partners, j as usize, i);
+                    add_partner(&mut self.hist[i as usize], j);
+                    add_partner(&mut self.hist[j as usize], i);
                 }
                 // Landed for good, still resting, or lifted off.
                 Contact::Wall(i, w) => {
-                    if settle(b, &mut self.rest, i as usize, w, self.gravity, self.tc) {
+                    if settle(
+                        b,
+                        &mut self.hist[i as usize].rest,
+                        i as usize,
+                        w,
+                        self.gravity,
+                        self.tc,
+                    ) {
                         self.quartic.push(i);
                     }
                 }
@@ -114,7 +121,7 @@ impl Event {
 
         for k in 0..self.involved.len() {
             let i = self.involved[k] as usize;
-            if self.hit[i] == s {
+            if self.hist[i].hit == s {
                 self.predict(b, i, t0, true);
             }
         }
@@ -122,7 +129,7 @@ impl Event {
         // but it was its owner's earliest contact: the owner looks again.
         for k in 0..self.group_events.len() {
             let i = self.group_events[k].i as usize;
-            if self.hit[i] != s && self.queue.contact(i).t == f64::INFINITY {
+            if self.hist[i].hit != s && self.queue.contact(i).t == f64::INFINITY {
                 self.predict(b, i, t0, false);
             }
         }
@@ -225,8 +232,8 @@ impl Event {
     /// Length of ball `i`'s burst if it collides at `t0`.
     #[inline]
     pub(super) fn burst_after(&self, i: usize, t0: f64) -> u8 {
-        if t0 - self.t_last[i] < self.tc {
-            self.quick[i].saturating_add(1)
+        if t0 - self.hist[i].t_last < self.tc {
+            self.hist[i].quick.saturating_add(1)
         } else {
             0
         }
@@ -261,16 +268,16 @@ pub(super) fn find(parent: &mut [u32], mut a: u32) -> u32 {
     a
 }
 
-pub(super) fn add_partner(partners: &mut [[u32; MAX_PARTNERS]], n: &mut [u8], i: usize, j: u32) {
-    let k = n[i];
+pub(super) fn add_partner(h: &mut History, j: u32) {
+    let k = h.n_partners;
     if k == PARTNERS_OVERFLOW {
         return;
     }
     if (k as usize) < MAX_PARTNERS {
-        partners[i][k as usize] = j;
-        n[i] = k + 1;
+        h.partners[k as usize] = j;
+        h.n_partners = k + 1;
     } else {
-        n[i] = PARTNERS_OVERFLOW;
+        h.n_partners = PARTNERS_OVERFLOW;
     }
 }
 
