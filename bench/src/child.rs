@@ -1,6 +1,6 @@
 //! The child side: builds one configuration and answers the parent's commands, one line
 //! each, on stdin/stdout:
-//! - `run S`: runs S steps; answers `done SECONDS EVENTS CPU_SECONDS`.
+//! - `run S`: runs S steps reading nothing but counters; answers `done SECONDS EVENTS CPU_SECONDS`.
 //! - `mark`: remembers the total energy now; answers `marked`.
 //! - `end`: answers `end DRIFT PEAK_BYTES` (drift since `mark`, peak resident memory).
 //! - `hash S`: runs S steps; answers `hash HEX`, a hash of every bit of the state.
@@ -22,10 +22,10 @@ use crate::Engine;
 pub trait Sim {
     fn run(&mut self, steps: u64) -> Result<(), String>;
     /// A hash of every bit of the state (for comparing runs), if the engine has one.
-    fn state_hash(&self) -> Option<u64> {
+    fn state_hash(&mut self) -> Option<u64> {
         None
     }
-    fn total_energy(&self) -> f64;
+    fn total_energy(&mut self) -> f64;
     /// Events (collisions) so far.
     fn events(&self) -> u64;
     /// Collisions so far (ball-ball and ball-wall), what event-driven codes publish.
@@ -35,11 +35,15 @@ pub trait Sim {
 }
 
 impl Sim for World {
+    /// A timed block reads nothing but counters: the balls stay where the model keeps
+    /// them, as in a command-line run that samples nothing, and are brought up to date
+    /// only when the energy or the state is read.
     fn run(&mut self, steps: u64) -> Result<(), String> {
-        self.run_steps(steps).map_err(|e| e.to_string())
+        self.run_steps_unread(steps).map_err(|e| e.to_string())
     }
 
-    fn total_energy(&self) -> f64 {
+    fn total_energy(&mut self) -> f64 {
+        self.synchronise();
         self.diagnostics().total_energy
     }
 
@@ -53,7 +57,8 @@ impl Sim for World {
         World::collisions(self)
     }
 
-    fn state_hash(&self) -> Option<u64> {
+    fn state_hash(&mut self) -> Option<u64> {
+        self.synchronise();
         // FNV-1a over the bits of every coordinate and velocity, then the collisions.
         let b = self.balls();
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;

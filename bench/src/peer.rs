@@ -97,7 +97,7 @@ pub(crate) mod imp {
         }
 
         /// Kinetic energy: rapier's contacts store none.
-        fn total_energy(&self) -> f64 {
+        fn total_energy(&mut self) -> f64 {
             self.bodies
                 .iter()
                 .zip(&self.masses)

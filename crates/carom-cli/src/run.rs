@@ -100,27 +100,23 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let clock = Instant::now();
     let mut failure: Option<StepError> = None;
     // A model whose failed step leaves the world at its last good state (the event
-    // model) runs from one sample to the next in a single call, so the balls are
-    // brought up to date only when something reads them; the others go step by step,
-    // with a checkpoint every few steps to fall back on.
+    // model) runs from one sample to the next in chunks that read nothing, so the balls
+    // are brought up to date only when something reads them: the progress bar reads
+    // only the step count, and a run shows the same bits with or without it. The
+    // others go step by step, with a checkpoint every few steps to fall back on.
     let clean = world.failed_step_restores();
     let mut k = 0;
     while k < steps {
         let next = if clean {
-            // While a progress bar shows, it moves at least every `tick` steps.
-            let limit = if bar.is_some() {
-                k + tick.max(16)
-            } else {
-                steps
-            };
-            let limit = limit.min(steps);
+            // At least every `tick` steps the bar (if any) moves.
+            let limit = (k + tick.max(16)).min(steps);
             (k + 1..=limit)
                 .find(|&j| (sampling && j % every == 0) || pictures.due(j, steps))
                 .unwrap_or(limit)
         } else {
             k + 1
         };
-        if let Err(e) = world.run_steps(next - k) {
+        if let Err(e) = world.run_steps_unread(next - k) {
             // The world is at its last good step (a failed event step rewinds itself):
             // that is the checkpoint. Unless the failure was the state itself going bad
             // (a NaN the model found): then the last checkpoint.
@@ -139,6 +135,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             sample_due || picture_due || k % CHECKPOINT_EVERY == 0 || k == steps
         };
         if checkpoint_due {
+            world.synchronise();
             if let Err(e) = checkpoint.update(&world) {
                 failure = Some(e);
                 break;

@@ -93,4 +93,87 @@ fn a_failure_after_lazy_steps_leaves_the_last_good_step() {
     // And it goes on failing the same way, never hanging.
     assert!(w.run_steps(1).is_err());
     assert_eq!(w.balls(), &before);
+    // A failure in a chunk that reads nothing leaves the balls up to date too.
+    assert!(w.run_steps_unread(5).is_err());
+    assert!(w.is_current());
+    assert_eq!(w.balls(), &before);
+}
+
+/// Every bit a reader can see: positions, velocities, spins, image counts, counters.
+fn bits(w: &World) -> Vec<u64> {
+    let b = w.balls();
+    let mut v: Vec<u64> = [&b.x, &b.y, &b.vx, &b.vy, &b.angle, &b.omega]
+        .iter()
+        .flat_map(|a| a.iter().map(|x| x.to_bits()))
+        .collect();
+    v.extend(b.ix.iter().chain(&b.iy).map(|&i| i as u64));
+    v.extend([
+        w.steps,
+        w.time.to_bits(),
+        w.collisions(),
+        w.events().unwrap_or(0),
+    ]);
+    v.push(w.virial().to_bits());
+    v
+}
+
+#[test]
+fn chunks_that_read_nothing_change_no_bit() {
+    // A run split into chunks that read only counters (a progress bar, a benchmark's
+    // blocks) is the run in one call, bit for bit: nothing is brought up to date, so
+    // no prediction is restarted. Uneven chunks, ended by an ordinary call.
+    let (mut whole, mut chunked) = (gas(600, 0.45, 0.02), gas(600, 0.45, 0.02));
+    whole.run_steps(300).unwrap();
+    let mut done = 0;
+    for (k, chunk) in [1u64, 7, 50, 2, 93, 60].into_iter().enumerate() {
+        chunked.run_steps_unread(chunk).unwrap();
+        done += chunk;
+        assert!(!chunked.is_current(), "chunk {k}");
+        // The counters are readable between chunks.
+        assert_eq!(chunked.steps, done);
+    }
+    chunked.run_steps(300 - done).unwrap();
+    assert!(chunked.is_current());
+    assert!(
+        whole.collisions() > 1000,
+        "{} collisions",
+        whole.collisions()
+    );
+    assert_eq!(bits(&chunked), bits(&whole));
+}
+
+#[test]
+fn synchronising_between_chunks_restarts_the_predictions() {
+    // The contrast that shows the test above can fail: a read between the chunks
+    // brings every ball up to date and restarts the model as a resumed run would,
+    // exact to round-off but not the same bits.
+    let (mut whole, mut read) = (gas(600, 0.45, 0.02), gas(600, 0.45, 0.02));
+    whole.run_steps(300).unwrap();
+    read.run_steps_unread(150).unwrap();
+    read.synchronise();
+    read.run_steps(150).unwrap();
+    assert_eq!(read.collisions(), whole.collisions());
+    assert_ne!(bits(&read), bits(&whole));
+}
+
+#[test]
+fn an_edit_after_unread_chunks_sees_the_balls_up_to_date() {
+    // Editing calls synchronise first: what they hand out is the state at the world's
+    // time, the same as after an ordinary call.
+    let (mut a, mut b) = (gas(300, 0.3, 0.05), gas(300, 0.3, 0.05));
+    a.run_steps(40).unwrap();
+    b.run_steps_unread(40).unwrap();
+    let edited = b.balls_mut().clone();
+    assert_eq!(&edited, a.balls());
+    assert!(b.is_current());
+}
+
+#[test]
+#[should_panic(expected = "without World::synchronise")]
+fn reading_the_balls_behind_is_refused() {
+    // A stale read would return positions from before the world's time without any
+    // sign: the readers check instead.
+    let mut w = gas(300, 0.3, 0.05);
+    w.run_steps_unread(10).unwrap();
+    let _ = w.diagnostics();
 }
