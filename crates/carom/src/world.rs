@@ -229,8 +229,8 @@ impl World {
     /// panics rather than returning stale positions. After an error the balls are
     /// already up to date, at the last good step.
     pub fn run_steps_unread(&mut self, n: u64) -> Result<(), StepError> {
+        self.behind |= n > 0;
         for _ in 0..n {
-            self.behind = true;
             if let Err(e) = self.step_deferred() {
                 self.synchronise();
                 return Err(e);
