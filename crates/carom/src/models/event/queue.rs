@@ -809,6 +809,36 @@ mod tests {
         }
     }
 
+    /// A small deterministic generator of test data (xorshift).
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// Checks a popped slot event against the brute-force earliest `(t, i)` (the
+    /// contact when both slots are due then) and empties that slot in the reference.
+    fn take_expected(
+        e: &Ev,
+        src: Source,
+        (t, i): (f64, usize),
+        contact: &mut [f64],
+        crossing: &mut [f64],
+        step: usize,
+    ) {
+        assert_eq!((e.t, e.i as usize), (t, i), "step {step}");
+        if contact[i] == t {
+            assert!(matches!(src, Source::Contact), "contact first, step {step}");
+            contact[i] = f64::INFINITY;
+        } else {
+            assert!(matches!(src, Source::Crossing), "step {step}");
+            crossing[i] = f64::INFINITY;
+        }
+    }
+
     /// The earliest (time, ball) over all slots, by brute force.
     fn brute(contact: &[f64], crossing: &[f64]) -> Option<(f64, usize)> {
         (0..contact.len())
@@ -823,13 +853,7 @@ mod tests {
         let mut s = Schedule::default();
         s.reset(n);
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
-        let mut x: u64 = 12345;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = xorshift(12345);
         for step in 0..20_000 {
             let i = (rand() % n as u64) as usize;
             // Coarse times so that ties happen often.
@@ -872,13 +896,7 @@ mod tests {
         // must be the same).
         s.early = true;
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
-        let mut x: u64 = 987654321;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = xorshift(987654321);
         let mut now = 0.0f64;
         for step in 0..60_000 {
             let i = (rand() % n as u64) as usize;
@@ -929,14 +947,7 @@ mod tests {
                 assert_eq!(s.peek_time(), expect.map(|e| e.0), "step {step}");
                 let Some((e, src)) = s.pop() else { break };
                 let (t, i) = expect.unwrap();
-                assert_eq!((e.t, e.i as usize), (t, i), "step {step}");
-                if contact[i] == t {
-                    assert!(matches!(src, Source::Contact), "contact first, step {step}");
-                    contact[i] = f64::INFINITY;
-                } else {
-                    assert!(matches!(src, Source::Crossing), "step {step}");
-                    crossing[i] = f64::INFINITY;
-                }
+                take_expected(&e, src, (t, i), &mut contact, &mut crossing, step);
                 now = t;
             }
         }
@@ -967,13 +978,7 @@ mod tests {
         // Times in the side heap (near-tie contacts), which come after slots due at
         // the same time.
         let mut extras: Vec<f64> = Vec::new();
-        let mut x: u64 = 4242;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = xorshift(4242);
         // Coarse times so that ties (contact with crossing, ball with ball) are common.
         let mut now = 0.0f64;
         for i in 0..n {
@@ -1000,14 +1005,7 @@ mod tests {
                 }
                 (Some((e, src)), Some((t, i))) => {
                     assert!(t <= limit, "step {step}");
-                    assert_eq!((e.t, e.i as usize), (t, i), "step {step}");
-                    if contact[i] == t {
-                        assert!(matches!(src, Source::Contact), "contact first, step {step}");
-                        contact[i] = f64::INFINITY;
-                    } else {
-                        assert!(matches!(src, Source::Crossing), "step {step}");
-                        crossing[i] = f64::INFINITY;
-                    }
+                    take_expected(&e, src, (t, i), &mut contact, &mut crossing, step);
                     now = t;
                     // What follows the event: both slots anew, one, or nothing.
                     let next = |r: u64| now + (r % 6) as f64;
