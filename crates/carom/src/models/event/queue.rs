@@ -1,7 +1,8 @@
 //! The event schedule. Each ball owns two slots: its earliest predicted contact (with a
-//! wall or a neighbour) and its next cell crossing. A calendar queue over the slots
-//! ([`Schedule`]) hands them out in time order; changing a slot costs O(1) on average
-//! (unlink, file in its time bucket), and nothing stale accumulates. A contact slot can still go stale when the partner changes course: the
+//! wall or a neighbour) and its next cell crossing, and is filed under the earlier of
+//! the two (one event per ball). A calendar queue over the balls ([`Schedule`]) hands
+//! the events out in time order; changing a slot costs O(1) on average (unlink, file
+//! in its time bucket), and nothing stale accumulates. A contact slot can still go stale when the partner changes course: the
 //! partner's event counter then differs from the one recorded, and the owner predicts
 //! afresh when the slot comes due.
 //!
@@ -89,9 +90,10 @@ impl Ord for Ev {
     }
 }
 
-/// Both slots of one ball and their calendar links, side by side: an event reads and
-/// rewrites its ball's slots and links together, so they share cache lines (48 bytes
-/// a ball).
+/// Both slots of one ball and its calendar links, side by side: an event reads and
+/// rewrites its ball's slots and links together, so they share cache lines (40 bytes
+/// a ball). Only the earlier of the two slots is filed (one event per ball): the
+/// other cannot come due before it, and most events rewrite both.
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     /// The contact: time, partner code and the event counters (the owner is the
@@ -104,8 +106,8 @@ struct Slot {
     /// is ever checked for it.
     cross_other: u32,
     cross_t: f64,
-    /// `[next, prev]` of the contact handle (0) and of the crossing handle (1).
-    links: [[u32; 2]; 2],
+    /// `[next, prev]` of the ball's filed handle.
+    links: [u32; 2],
 }
 
 impl Slot {
@@ -116,7 +118,7 @@ impl Slot {
         cj: 0,
         cross_other: u32::MAX,
         cross_t: f64::INFINITY,
-        links: [[UNLINKED, UNLINKED]; 2],
+        links: [UNLINKED, UNLINKED],
     };
 }
 
@@ -133,6 +135,7 @@ pub enum Source {
 
 /// A slot is named by a handle: `2 i` is ball `i`'s contact slot, `2 i + 1` its
 /// crossing slot, so ordering handles orders by ball and then puts a contact first.
+/// A ball is filed under the handle of its earlier slot (the contact on a tie).
 type Handle = u32;
 
 /// Link values that are not handles. A handle below `LIST` is a node of a list; a
@@ -158,11 +161,12 @@ const NB_PER_BALL: usize = 2;
 /// Slots due before bucket `cur` sit in a small binary heap, the near set, from which
 /// events are popped in exact (time, ball, slot) order.
 ///
-/// Setting a slot unlinks it from wherever it was (O(1): the links are stored with the
-/// slot's handle) and files it again: nothing stale is ever kept in the ring. Only the
-/// near heap is lazy: a slot changed while it waits there leaves an entry behind,
-/// recognised when it surfaces because the slot is no longer in the near set at that
-/// time.
+/// Setting a slot unlinks its ball from wherever it was (O(1): the links are stored
+/// with the ball) and files it again under its earlier slot: nothing stale is ever kept
+/// in the ring. Only the near heap is lazy: a ball changed while it waits there leaves
+/// an entry behind, recognised when it surfaces because the ball is no longer in the
+/// near set under that handle at that time. A popped ball stays unfiled until it is
+/// rewritten or another event comes first (see `Schedule::pop_until`).
 ///
 /// The order of events is exactly that of any correct priority queue keyed by (time,
 /// ball, contact before crossing): the bucket index never decreases as `t` grows, so every slot in the near heap is due no later than every slot left in
@@ -195,6 +199,10 @@ pub struct Schedule {
     /// Whether the walk announces balls a bucket early (see `Schedule::scout`).
     early: bool,
     near: NearHeap,
+    /// The ball whose event was popped last, while it is filed nowhere (`UNLINKED`:
+    /// none). Its other slot is filed only if nothing rewrites the ball first (a
+    /// collision rewrites both slots, a crossing its own): see `Schedule::pop_until`.
+    pending: u32,
     extra: BinaryHeap<Ev>,
     /// Scratch for the width estimate.
     sample: Vec<f64>,
@@ -228,10 +236,17 @@ impl Schedule {
         }
     }
 
-    /// The `[next, prev]` links of slot `h`.
+    /// The `[next, prev]` links of slot `h`'s ball.
     #[inline]
     fn link(&mut self, h: Handle) -> &mut [u32; 2] {
-        &mut self.slots[(h >> 1) as usize].links[(h & 1) as usize]
+        &mut self.slots[(h >> 1) as usize].links
+    }
+
+    /// The handle ball `i` is filed under: its earlier slot, the contact on a tie.
+    #[inline]
+    fn handle_of(&self, i: usize) -> Handle {
+        let s = &self.slots[i];
+        2 * i as u32 + (s.cross_t < s.t) as u32
     }
 
     /// The bucket a time falls in. Monotone in `t` (a product by a positive constant,
@@ -255,8 +270,9 @@ impl Schedule {
         self.dealt = 0;
         self.scout = UNLINKED;
         self.scouted = UNLINKED;
+        self.pending = UNLINKED;
         for s in &mut self.slots {
-            s.links = [[UNLINKED, UNLINKED]; 2];
+            s.links = [UNLINKED, UNLINKED];
         }
         // The width: the ring should reach a few typical waiting times ahead, so that
         // most slots are filed in it and few wait in the overflow list, while a bucket
@@ -303,9 +319,22 @@ impl Schedule {
         }
         self.cur = if t0.is_finite() { self.bucket(t0) } else { 0 };
         self.overflow_from = self.cur.saturating_add(self.nb as i64);
-        for h in 0..n_slots as u32 {
-            self.file(h);
+        for i in 0..self.slots.len() {
+            self.file_ball(i);
         }
+    }
+
+    /// Files ball `i` under its earlier slot (nowhere if both are empty). It must be
+    /// unlinked.
+    #[inline]
+    fn file_ball(&mut self, i: usize) {
+        self.file(self.handle_of(i));
+    }
+
+    /// Takes ball `i` out of wherever it is filed. Called before its slots change.
+    #[inline]
+    fn unlink_ball(&mut self, i: usize) {
+        self.unlink(self.handle_of(i));
     }
 
     /// Files slot `h` by its time: the near heap, a ring bucket or the overflow list
@@ -377,35 +406,36 @@ impl Schedule {
     /// [`Schedule::build`] (filling every ball at once).
     #[inline]
     pub fn set_contact(&mut self, i: usize, e: Ev, defer: bool) {
-        let h = 2 * i as u32;
         if !defer {
-            self.unlink(h);
+            self.unlink_ball(i);
         }
         let s = &mut self.slots[i];
         (s.t, s.other, s.ci, s.cj) = (e.t, e.other, e.ci, e.cj);
         if !defer {
-            self.file(h);
+            self.file_ball(i);
         }
     }
 
     #[inline]
     pub fn set_crossing(&mut self, i: usize, e: Ev, defer: bool) {
-        let h = 2 * i as u32 + 1;
         if !defer {
-            self.unlink(h);
+            self.unlink_ball(i);
         }
         let s = &mut self.slots[i];
         (s.cross_t, s.cross_other) = (e.t, e.other);
         if !defer {
-            self.file(h);
+            self.file_ball(i);
         }
     }
 
-    /// Sets both of ball `i`'s slots.
+    /// Sets both of ball `i`'s slots (the ball is filed once).
     #[inline]
     pub fn set_both(&mut self, i: usize, contact: Ev, crossing: Ev) {
-        self.set_contact(i, contact, false);
-        self.set_crossing(i, crossing, false);
+        self.unlink_ball(i);
+        let s = &mut self.slots[i];
+        (s.t, s.other, s.ci, s.cj) = (contact.t, contact.other, contact.ci, contact.cj);
+        (s.cross_t, s.cross_other) = (crossing.t, crossing.other);
+        self.file_ball(i);
     }
 
     #[inline]
@@ -432,7 +462,12 @@ impl Schedule {
         loop {
             while let Some(top) = self.near.peek() {
                 let (h, t) = (top.h, top.t);
-                if self.link(h)[1] == NEAR && self.time_of(h) == t {
+                // Current if the ball still waits here, under this handle, at this
+                // time (it may have been filed again since, even here).
+                if self.link(h)[1] == NEAR
+                    && self.handle_of((h >> 1) as usize) == h
+                    && self.time_of(h) == t
+                {
                     return;
                 }
                 self.near.pop();
@@ -556,17 +591,11 @@ impl Schedule {
     /// Time of the earliest event, if any.
     #[cfg(test)]
     pub fn peek_time(&mut self) -> Option<f64> {
-        self.peek_time_with(&mut |_, _, _| {})
-    }
-
-    /// [`Schedule::peek_time`], telling `ahead` the balls whose slots have just come
-    /// near (their events come within the next dozen or so).
-    #[inline]
-    fn peek_time_with(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) -> Option<f64> {
-        self.settle_near(ahead);
+        self.settle_near(&mut |_, _, _| {});
         let slots = self.near.peek().map_or(f64::INFINITY, |e| e.t);
         let extra = self.extra.peek().map_or(f64::INFINITY, |e| e.t);
-        let t = slots.min(extra);
+        let pending = self.pending_slot().map_or(f64::INFINITY, |(_, t)| t);
+        let t = slots.min(extra).min(pending);
         t.is_finite().then_some(t)
     }
 
@@ -606,7 +635,7 @@ impl Schedule {
         let Some(s) = self.slots.get((h >> 1) as usize) else {
             return;
         };
-        let next = s.links[(h & 1) as usize][0];
+        let next = s.links[0];
         if self.early {
             ahead((h >> 1) as usize, Self::other_of(s, h), false);
             self.scouted = h;
@@ -639,8 +668,30 @@ impl Schedule {
         limit: f64,
         mut ahead: impl FnMut(usize, u32, bool),
     ) -> Option<(Ev, Source)> {
-        let t = self.peek_time_with(&mut ahead)?;
-        if t > limit {
+        self.settle_near(&mut ahead);
+        let top = self
+            .near
+            .peek()
+            .map_or((f64::INFINITY, UNLINKED), |e| (e.t, e.h));
+        let extra = self.extra.peek().map_or(f64::INFINITY, |e| e.t);
+        let t = top.0.min(extra);
+        if let Some((h, tp)) = self.pending_slot() {
+            // The order is (time, handle), slots before the side heap.
+            let first = (tp < top.0 || (tp == top.0 && h < top.1)) && tp <= extra;
+            if tp.min(t) > limit {
+                // Left pending: what comes next will most likely rewrite it.
+                return None;
+            }
+            if first {
+                self.scout(&mut ahead);
+                return Some(self.take(h));
+            }
+            // Something else comes first: the ball is filed after it, which leaves
+            // the near heap's top and `t` as they are.
+            self.pending = UNLINKED;
+            self.file(h);
+        }
+        if !t.is_finite() || t > limit {
             return None;
         }
         self.scout(&mut ahead);
@@ -649,26 +700,58 @@ impl Schedule {
                 let h = top.h;
                 self.near.pop();
                 *self.link(h) = [UNLINKED, UNLINKED];
-                let i = (h >> 1) as usize;
-                if h & 1 == 0 {
-                    let e = self.contact(i);
-                    let s = &mut self.slots[i];
-                    (s.t, s.other) = (f64::INFINITY, u32::MAX);
-                    Some((e, Source::Contact))
-                } else {
-                    let s = &mut self.slots[i];
-                    let e = Ev {
-                        t: s.cross_t,
-                        i: i as u32,
-                        other: s.cross_other,
-                        ci: 0,
-                        cj: 0,
-                    };
-                    (s.cross_t, s.cross_other) = (f64::INFINITY, u32::MAX);
-                    Some((e, Source::Crossing))
-                }
+                Some(self.take(h))
             }
             _ => self.extra.pop().map(|e| (e, Source::Extra)),
+        }
+    }
+
+    /// The last popped ball's other slot while the ball is filed nowhere and the slot
+    /// holds an event: its handle and time.
+    ///
+    /// Popping a ball's event leaves the ball unfiled, because what follows nearly
+    /// always rewrites its slots (a collision predicts both afresh, a crossing the
+    /// next crossing): filing the other slot at once would be undone straight away.
+    /// It is filed only when another event is popped first.
+    #[inline]
+    fn pending_slot(&mut self) -> Option<(Handle, f64)> {
+        let p = self.pending as usize;
+        let s = self.slots.get(p)?;
+        if s.links[1] != UNLINKED {
+            // Filed again since it was popped.
+            self.pending = UNLINKED;
+            return None;
+        }
+        let h = self.handle_of(p);
+        let t = self.time_of(h);
+        if t == f64::INFINITY {
+            self.pending = UNLINKED;
+            return None;
+        }
+        Some((h, t))
+    }
+
+    /// Empties slot `h`, unlinked, and returns its event; its ball is left pending.
+    #[inline]
+    fn take(&mut self, h: Handle) -> (Ev, Source) {
+        let i = (h >> 1) as usize;
+        self.pending = i as u32;
+        if h & 1 == 0 {
+            let e = self.contact(i);
+            let s = &mut self.slots[i];
+            (s.t, s.other) = (f64::INFINITY, u32::MAX);
+            (e, Source::Contact)
+        } else {
+            let s = &mut self.slots[i];
+            let e = Ev {
+                t: s.cross_t,
+                i: i as u32,
+                other: s.cross_other,
+                ci: 0,
+                cj: 0,
+            };
+            (s.cross_t, s.cross_other) = (f64::INFINITY, u32::MAX);
+            (e, Source::Crossing)
         }
     }
 
@@ -726,6 +809,36 @@ mod tests {
         }
     }
 
+    /// A small deterministic generator of test data (xorshift).
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// Checks a popped slot event against the brute-force earliest `(t, i)` (the
+    /// contact when both slots are due then) and empties that slot in the reference.
+    fn take_expected(
+        e: &Ev,
+        src: Source,
+        (t, i): (f64, usize),
+        contact: &mut [f64],
+        crossing: &mut [f64],
+        step: usize,
+    ) {
+        assert_eq!((e.t, e.i as usize), (t, i), "step {step}");
+        if contact[i] == t {
+            assert!(matches!(src, Source::Contact), "contact first, step {step}");
+            contact[i] = f64::INFINITY;
+        } else {
+            assert!(matches!(src, Source::Crossing), "step {step}");
+            crossing[i] = f64::INFINITY;
+        }
+    }
+
     /// The earliest (time, ball) over all slots, by brute force.
     fn brute(contact: &[f64], crossing: &[f64]) -> Option<(f64, usize)> {
         (0..contact.len())
@@ -740,13 +853,7 @@ mod tests {
         let mut s = Schedule::default();
         s.reset(n);
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
-        let mut x: u64 = 12345;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = xorshift(12345);
         for step in 0..20_000 {
             let i = (rand() % n as u64) as usize;
             // Coarse times so that ties happen often.
@@ -789,13 +896,7 @@ mod tests {
         // must be the same).
         s.early = true;
         let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
-        let mut x: u64 = 987654321;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = xorshift(987654321);
         let mut now = 0.0f64;
         for step in 0..60_000 {
             let i = (rand() % n as u64) as usize;
@@ -846,14 +947,7 @@ mod tests {
                 assert_eq!(s.peek_time(), expect.map(|e| e.0), "step {step}");
                 let Some((e, src)) = s.pop() else { break };
                 let (t, i) = expect.unwrap();
-                assert_eq!((e.t, e.i as usize), (t, i), "step {step}");
-                if contact[i] == t {
-                    assert!(matches!(src, Source::Contact), "contact first, step {step}");
-                    contact[i] = f64::INFINITY;
-                } else {
-                    assert!(matches!(src, Source::Crossing), "step {step}");
-                    crossing[i] = f64::INFINITY;
-                }
+                take_expected(&e, src, (t, i), &mut contact, &mut crossing, step);
                 now = t;
             }
         }
@@ -868,5 +962,88 @@ mod tests {
             }
         }
         assert!(s.pop().is_none());
+    }
+
+    /// As the event loop uses it: pop the next event up to a limit, then often look
+    /// for more within a short window (a group) before the popped ball is rewritten,
+    /// sometimes not rewritten at all (a stale contact's owner, a crossing that is
+    /// last in its interval). The popped ball's other slot waits unfiled meanwhile;
+    /// every pop and every refusal must still match a brute-force scan.
+    #[test]
+    fn a_popped_ball_waiting_unfiled_keeps_the_exact_order() {
+        let n = 50;
+        let mut s = Schedule::default();
+        s.reset(n);
+        let (mut contact, mut crossing) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
+        // Times in the side heap (near-tie contacts), which come after slots due at
+        // the same time.
+        let mut extras: Vec<f64> = Vec::new();
+        let mut rand = xorshift(4242);
+        // Coarse times so that ties (contact with crossing, ball with ball) are common.
+        let mut now = 0.0f64;
+        for i in 0..n {
+            contact[i] = (rand() % 40) as f64;
+            crossing[i] = (rand() % 40) as f64;
+            s.set_both(i, ev(i, contact[i]), ev(i, crossing[i]));
+        }
+        for step in 0..40_000 {
+            let slot = brute(&contact, &crossing);
+            let extra = extras.iter().copied().fold(f64::INFINITY, f64::min);
+            let from_extra = extra < slot.map_or(f64::INFINITY, |e| e.0);
+            let expect = if from_extra { Some((extra, n)) } else { slot };
+            // A limit before, at or after the next event.
+            let limit = now + [0.0, 0.5, 1.0, 3.0][(rand() % 4) as usize];
+            let got = s.pop_until(limit, |_, _, _| {});
+            match (got, expect) {
+                (Some((e, src)), Some((t, _))) if from_extra => {
+                    assert!(t <= limit, "step {step}");
+                    assert!(matches!(src, Source::Extra), "step {step}");
+                    assert_eq!(e.t, t, "step {step}");
+                    let k = extras.iter().position(|&x| x == t).unwrap();
+                    extras.swap_remove(k);
+                    now = t;
+                }
+                (Some((e, src)), Some((t, i))) => {
+                    assert!(t <= limit, "step {step}");
+                    take_expected(&e, src, (t, i), &mut contact, &mut crossing, step);
+                    now = t;
+                    // What follows the event: both slots anew, one, or nothing.
+                    let next = |r: u64| now + (r % 6) as f64;
+                    match rand() % 4 {
+                        0 => {
+                            (contact[i], crossing[i]) = (next(rand()), next(rand()));
+                            s.set_both(i, ev(i, contact[i]), ev(i, crossing[i]));
+                        }
+                        1 => {
+                            crossing[i] = next(rand());
+                            s.set_crossing(i, ev(i, crossing[i]), false);
+                        }
+                        2 => {
+                            contact[i] = next(rand());
+                            s.set_contact(i, ev(i, contact[i]), false);
+                        }
+                        _ => {}
+                    }
+                }
+                (None, Some((t, _))) => {
+                    assert!(t > limit, "refused an event due by the limit, step {step}");
+                    now = limit;
+                }
+                (None, None) => break,
+                (Some(_), None) => panic!("popped from an empty schedule, step {step}"),
+            }
+            // Another ball changes now and then, as a partner does.
+            if rand() % 3 == 0 {
+                let k = (rand() % n as u64) as usize;
+                contact[k] = now + (rand() % 8) as f64;
+                s.set_contact(k, ev(k, contact[k]), false);
+            }
+            if rand() % 5 == 0 {
+                let k = (rand() % n as u64) as usize;
+                let t = now + (rand() % 6) as f64;
+                extras.push(t);
+                s.push_extra(ev(k, t));
+            }
+        }
     }
 }
