@@ -858,7 +858,11 @@ mod tests {
             let i = (rand() % n as u64) as usize;
             // Coarse times so that ties happen often.
             let t = (rand() % 50) as f64;
-            let t = if rand() % 7 == 0 { f64::INFINITY } else { t };
+            let t = if rand().is_multiple_of(7) {
+                f64::INFINITY
+            } else {
+                t
+            };
             if step % 2 == 0 {
                 contact[i] = t;
                 s.set_contact(i, if t.is_finite() { ev(i, t) } else { Ev::NONE }, false);
@@ -1033,12 +1037,12 @@ mod tests {
                 (Some(_), None) => panic!("popped from an empty schedule, step {step}"),
             }
             // Another ball changes now and then, as a partner does.
-            if rand() % 3 == 0 {
+            if rand().is_multiple_of(3) {
                 let k = (rand() % n as u64) as usize;
                 contact[k] = now + (rand() % 8) as f64;
                 s.set_contact(k, ev(k, contact[k]), false);
             }
-            if rand() % 5 == 0 {
+            if rand().is_multiple_of(5) {
                 let k = (rand() % n as u64) as usize;
                 let t = now + (rand() % 6) as f64;
                 extras.push(t);
