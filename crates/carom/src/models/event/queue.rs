@@ -409,8 +409,7 @@ impl Schedule {
         if !defer {
             self.unlink_ball(i);
         }
-        let s = &mut self.slots[i];
-        (s.t, s.other, s.ci, s.cj) = (e.t, e.other, e.ci, e.cj);
+        self.write_contact(i, e);
         if !defer {
             self.file_ball(i);
         }
@@ -421,8 +420,7 @@ impl Schedule {
         if !defer {
             self.unlink_ball(i);
         }
-        let s = &mut self.slots[i];
-        (s.cross_t, s.cross_other) = (e.t, e.other);
+        self.write_crossing(i, e);
         if !defer {
             self.file_ball(i);
         }
@@ -432,10 +430,23 @@ impl Schedule {
     #[inline]
     pub fn set_both(&mut self, i: usize, contact: Ev, crossing: Ev) {
         self.unlink_ball(i);
-        let s = &mut self.slots[i];
-        (s.t, s.other, s.ci, s.cj) = (contact.t, contact.other, contact.ci, contact.cj);
-        (s.cross_t, s.cross_other) = (crossing.t, crossing.other);
+        self.write_contact(i, contact);
+        self.write_crossing(i, crossing);
         self.file_ball(i);
+    }
+
+    /// Writes ball `i`'s contact slot only (the caller files the ball).
+    #[inline]
+    fn write_contact(&mut self, i: usize, e: Ev) {
+        let s = &mut self.slots[i];
+        (s.t, s.other, s.ci, s.cj) = (e.t, e.other, e.ci, e.cj);
+    }
+
+    /// Writes ball `i`'s crossing slot only (the caller files the ball).
+    #[inline]
+    fn write_crossing(&mut self, i: usize, e: Ev) {
+        let s = &mut self.slots[i];
+        (s.cross_t, s.cross_other) = (e.t, e.other);
     }
 
     #[inline]
