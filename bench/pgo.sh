@@ -8,8 +8,9 @@
 #   bash bench/pgo.sh        # then: target/pgo/release/carom, target/pgo/release/carom-bench
 #
 # The training set is every preset under its own model, the event model on the gas at
-# 20,000 balls at area fractions 0.3 and 0.6 (not the benchmark's sizes, so that the
-# benchmark measures a run the training did not see) and the spring model on the gas.
+# 20,000 balls at area fractions 0.3 and 0.6 and at 200,000 balls (not the benchmark's
+# sizes, so that the benchmark measures runs the training did not see) and the spring
+# model on the gas.
 # Needs the toolchain's llvm-tools component (installed here through rustup if absent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,10 @@ for area in 0.3 0.6; do
         --set generators.0.n=20000 --set "generators.0.area_fraction=$area" \
         --out "$tmp/gas-$area.json"
 done
+# Above 2^17 balls the event model fetches the balls of the coming events ahead: a
+# profile without such a run would lay that path out as cold.
+"$exe" run gas --model event --dt 1 --time 4 --threads 1 -q \
+    --set generators.0.n=200000 --out "$tmp/gas-large.json"
 "$exe" run gas --time 2 -q --out "$tmp/gas-spring.json"
 
 "$profdata" merge -o "$merged" "$raw"

@@ -216,6 +216,9 @@ struct Undo {
 impl Undo {
     /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`;
     /// `images` and `spin`: whether its image counts and its spin can change.
+    /// (Always inlined, as are the other small steps of every collision: left to the
+    /// compiler they stayed calls, and inlined they take 3% fewer instructions.)
+    #[inline(always)]
     fn of(b: &Balls, i: usize, rest: u8, t: f64, images: bool, spin: bool) -> Undo {
         Undo {
             i: i as u32,
@@ -434,7 +437,8 @@ impl Event {
     }
 
     /// Records ball `i` as it is now, for a failed step to put back.
-    #[inline]
+    /// (Always inlined: it runs at every event, where a call costs more than its body.)
+    #[inline(always)]
     fn remember(&mut self, b: &Balls, i: usize) {
         let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
         let u = Undo::of(b, i, self.hist[i].rest, self.t[i], images, spin);
@@ -471,7 +475,8 @@ impl Event {
     }
 
     /// Moves ball `i` along its curve to epoch time `t` (its state is stored there).
-    #[inline]
+    /// (Always inlined: it runs at every event, where a call costs more than its body.)
+    #[inline(always)]
     fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
         let tau = t - self.t[i];
         if tau != 0.0 {

@@ -91,7 +91,8 @@ pub(super) fn wall_from_index(k: usize) -> Wall {
 }
 
 /// Normal relative velocity of `j` with respect to `i` is negative: they approach.
-#[inline]
+/// (Always inlined: it runs at every event, where a call costs more than its body.)
+#[inline(always)]
 pub(super) fn approaching_pair(b: &Balls, table: &Table, i: usize, j: usize) -> bool {
     let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let (dvx, dvy) = (b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]);
@@ -107,6 +108,8 @@ pub(super) fn approaching_wall(b: &Balls, i: usize, w: Wall) -> bool {
 /// The two-ball collision along the line of centres (minimum image), with inverse
 /// masses so that a kinematic ball is an infinite mass. Returns whether an impulse was
 /// applied; adds its `r_ij . J_ij` to `virial`.
+/// (Always inlined: it runs at every event, where a call costs more than its body.)
+#[inline(always)]
 pub(super) fn collide_pair(
     b: &mut Balls,
     table: &Table,
@@ -185,6 +188,8 @@ pub(super) fn collide_wall(b: &mut Balls, i: usize, w: Wall, e: f64) -> bool {
 /// contact is the two-ball formula (or a wall reflection), which is what the contact
 /// solver reduces to for one contact, without its set-up cost on the hot path; several
 /// go to the exact simultaneous solver. Returns the contacts that received an impulse.
+/// (Always inlined: it runs at every event, where a call costs more than its body.)
+#[inline(always)]
 pub(super) fn resolve_cluster(
     b: &mut Balls,
     table: &Table,
