@@ -21,6 +21,9 @@
 //!   its slot nears the top of the calendar, and at a million balls a calendar bucket
 //!   earlier, with the balls around the next event one event ahead), so that the time
 //!   goes to computing rather than to waiting for memory;
+//! - a start given in a scattered order is laid out cell by cell while the model works
+//!   on it, and every ball put back under its own index when the balls are read
+//!   (`renumber.rs`);
 //! - lazy motion: each ball keeps its own local time and is moved only when it takes
 //!   part in an event. [`CollisionModel::step_deferred`] leaves the balls so, and
 //!   [`CollisionModel::synchronise`] brings them all to the current time when someone
@@ -264,7 +267,7 @@ pub struct Event {
     queue: Schedule,
     solver: ContactSolver,
     /// The balls' identities in the model's layout while it works on its own (ball `k`
-    /// of the layout is ball `order[k]`); empty: the balls' own order. See [`renumber`].
+    /// of the layout is ball `order[k]`); empty: the balls' own order. See `renumber.rs`.
     order: Vec<u32>,
     renumber_from: usize,
 

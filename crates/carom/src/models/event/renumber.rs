@@ -21,10 +21,11 @@ use super::Event;
 use crate::balls::{gather, inverse, Balls};
 use crate::table::Table;
 
-/// From this many balls on, a scattered order is renumbered: below, the arrays the
-/// events read fit in the caches, and the order in memory made no difference
-/// (10,000 balls, shuffled or not, within noise).
-pub const RENUMBER_FROM: usize = 1 << 16;
+/// From this many balls on, a scattered order is renumbered. Below, the order in
+/// memory made no difference (at 10^5 balls a shuffled gas ran 0.96 to 1.06 times as
+/// long as the ordered one), and the layout's cost at every read would be pure loss;
+/// at 3 x 10^5 shuffled ran 1.28 times as long, at 10^6 1.32 (`bench/event_order.py`).
+pub const RENUMBER_FROM: usize = 1 << 17;
 
 /// The order counts as scattered when consecutive balls in memory are on average more
 /// than this many mean spacings apart (`|dx| + |dy|` against `sqrt(area / n)`). The
