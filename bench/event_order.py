@@ -18,29 +18,19 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from event_cli import timed_run
+
 
 def one_run(exe: str, state: Path, time: float) -> tuple[int, float]:
     """Collisions and wall-clock seconds of one run (loading excluded, as the CLI
     reports it)."""
-    out = subprocess.run(
-        [exe, "run", str(state), "--model", "event", "--dt", "1", "--time", str(time),
-         "--threads", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    collisions = re.search(r"^collisions\s+(\d+)", out, re.M)
-    wall = re.search(r"^wall time\s+([0-9.e+-]+) s", out, re.M)
-    if not (collisions and wall):
-        sys.exit(f"unexpected output from {exe}:\n{out}")
-    return int(collisions.group(1)), float(wall.group(1))
+    return timed_run(exe, [str(state), "--time", str(time)])
 
 
 def main() -> None:
