@@ -23,24 +23,25 @@ import sys
 
 def one_run(exe: str, n: int, area: float, time: float) -> tuple[int, float]:
     """Collisions and wall-clock seconds of one run."""
-    out = subprocess.run(
+    return timed_run(
+        exe,
         [
-            exe,
-            "run",
             "gas",
-            "--model",
-            "event",
             "--set",
             f"generators.0.n={n}",
             "--set",
             f"generators.0.area_fraction={area}",
-            "--dt",
-            "1",
             "--time",
             str(time),
-            "--threads",
-            "1",
         ],
+    )
+
+
+def timed_run(exe: str, args: list[str]) -> tuple[int, float]:
+    """`carom run ARGS --model event --dt 1 --threads 1`: its collisions and its
+    wall-clock seconds as the CLI reports them (loading excluded)."""
+    out = subprocess.run(
+        [exe, "run", *args, "--model", "event", "--dt", "1", "--threads", "1"],
         capture_output=True,
         text=True,
         check=True,

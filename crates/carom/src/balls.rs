@@ -216,6 +216,49 @@ impl Balls {
         self.r.iter().copied().fold(0.0, f64::max)
     }
 
+    /// Lays the balls out anew: ball `k` becomes what ball `order[k]` was (`order`, a
+    /// permutation of `0..len`). Every array moves, so that nothing of a ball is left
+    /// behind; [`Balls::unpermute`] puts them back.
+    pub fn permute(&mut self, order: &[u32]) {
+        assert_eq!(order.len(), self.len(), "a permutation of every ball");
+        // Destructured, so that a new array cannot be left out.
+        let Balls {
+            x,
+            y,
+            vx,
+            vy,
+            r,
+            m,
+            inv_m,
+            color,
+            angle,
+            omega,
+            inertia,
+            inv_inertia,
+            ix,
+            iy,
+        } = self;
+        gather(x, order);
+        gather(y, order);
+        gather(vx, order);
+        gather(vy, order);
+        gather(r, order);
+        gather(m, order);
+        gather(inv_m, order);
+        gather(color, order);
+        gather(angle, order);
+        gather(omega, order);
+        gather(inertia, order);
+        gather(inv_inertia, order);
+        gather(ix, order);
+        gather(iy, order);
+    }
+
+    /// Undoes [`Balls::permute`] with the same `order`.
+    pub fn unpermute(&mut self, order: &[u32]) {
+        self.permute(&inverse(order));
+    }
+
     pub fn from_vec(balls: &[Ball]) -> Balls {
         let mut out = Balls::default();
         for b in balls {
@@ -223,6 +266,22 @@ impl Balls {
         }
         out
     }
+}
+
+/// `v[k] = old v[order[k]]`. One array at a time, so that at most one spare copy of an
+/// array is alive.
+pub fn gather<T: Copy>(v: &mut Vec<T>, order: &[u32]) {
+    let old = std::mem::take(v);
+    *v = order.iter().map(|&i| old[i as usize]).collect();
+}
+
+/// The permutation that undoes `order`: `inverse(order)[order[k]] = k`.
+pub fn inverse(order: &[u32]) -> Vec<u32> {
+    let mut inv = vec![0u32; order.len()];
+    for (k, &i) in order.iter().enumerate() {
+        inv[i as usize] = k as u32;
+    }
+    inv
 }
 
 #[cfg(test)]
@@ -249,5 +308,36 @@ mod tests {
             (px, pomega, pix)
         );
         assert_eq!(a.clone(), a);
+    }
+
+    #[test]
+    fn permute_moves_every_array_and_unpermute_undoes_it() {
+        let mut a = Balls::default();
+        for k in 0..50 {
+            let mut ball = Ball::new(
+                k as f64,
+                2.0 * k as f64,
+                3.0 * k as f64,
+                -(k as f64),
+                1.0 + k as f64,
+                2.0 + k as f64,
+            );
+            (ball.angle, ball.omega, ball.inertia) =
+                (0.1 * k as f64, 0.2 * k as f64, 5.0 + k as f64);
+            (ball.ix, ball.iy) = (k, -k);
+            ball.kinematic = k % 7 == 0;
+            ball.color = (k % 3 == 0).then_some(Rgb([k as u8, 0, 0]));
+            a.push(ball);
+        }
+        // A fixed scramble: k -> 17 k mod 50 is a permutation (17 and 50 are coprime).
+        let order: Vec<u32> = (0..50).map(|k| (17 * k % 50) as u32).collect();
+        let mut b = a.clone();
+        b.permute(&order);
+        for (k, &i) in order.iter().enumerate() {
+            // Every field of every ball travels with it (`get` reads all of them).
+            assert_eq!(b.get(k), a.get(i as usize));
+        }
+        b.unpermute(&order);
+        assert_eq!(a, b);
     }
 }

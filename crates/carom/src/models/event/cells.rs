@@ -153,6 +153,22 @@ impl Cells {
         (c % self.stride - 1, c / self.stride - 1)
     }
 
+    /// Every ball, cell by cell, the cells row by row: an order in which the balls
+    /// of a cell and of the cells beside it are near one another in memory.
+    pub fn balls_by_cell(&self) -> Vec<u32> {
+        let mut order = Vec::with_capacity(self.cell.len());
+        for cy in 0..self.ny {
+            for cx in 0..self.nx {
+                let mut j = self.head[self.index(cx, cy)];
+                while j != NONE {
+                    order.push(j);
+                    j = self.next[j as usize];
+                }
+            }
+        }
+        order
+    }
+
     pub fn insert(&mut self, i: usize, c: u32) {
         self.next[i] = self.head[c as usize];
         self.set_head(c as usize, i as u32);

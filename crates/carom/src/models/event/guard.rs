@@ -79,21 +79,23 @@ impl Event {
         now: f64,
         before: (u64, u64),
     ) -> StepError {
-        let mut best = (0usize, u32::MAX);
+        // (Counted and named by the balls' identities, whatever the model's layout.)
+        let mut best = (0usize, usize::MAX, 0usize);
         for &i in &self.recent {
             if i == u32::MAX {
                 continue;
             }
             let k = self.recent.iter().filter(|&&j| j == i).count();
-            if k > best.0 || (k == best.0 && i < best.1) {
-                best = (k, i);
+            let id = self.id(i as usize);
+            if k > best.0 || (k == best.0 && id < best.1) {
+                best = (k, id, i as usize);
             }
         }
-        let where_ = if best.1 != u32::MAX {
-            let i = best.1 as usize;
+        let where_ = if best.1 != usize::MAX {
+            let (id, i) = (best.1, best.2);
             let s = kin!(self, b).state(i, now);
             format!(
-                "; ball {i} took part in {} of the last {} events, at ({:.6}, {:.6})",
+                "; ball {id} took part in {} of the last {} events, at ({:.6}, {:.6})",
                 best.0,
                 self.recent.len(),
                 s[0],

@@ -21,6 +21,9 @@
 //!   its slot nears the top of the calendar, and at a million balls a calendar bucket
 //!   earlier, with the balls around the next event one event ahead), so that the time
 //!   goes to computing rather than to waiting for memory;
+//! - a start given in a scattered order is laid out cell by cell while the model works
+//!   on it, and every ball put back under its own index when the balls are read
+//!   (`renumber.rs`);
 //! - lazy motion: each ball keeps its own local time and is moved only when it takes
 //!   part in an event. [`CollisionModel::step_deferred`] leaves the balls so, and
 //!   [`CollisionModel::synchronise`] brings them all to the current time when someone
@@ -104,12 +107,14 @@ mod guard;
 mod motion;
 mod near;
 mod queue;
+mod renumber;
 mod resolve;
 pub mod times;
 
 use self::cells::Cells;
 use self::motion::{accel_of, settle, touches_wall};
 use self::queue::{Ev, Kind, Schedule, Source, MAX_BALLS};
+pub use self::renumber::RENUMBER_FROM;
 use super::simultaneous::ContactSolver;
 use super::{CollisionModel, Contact, StepContext, StepError, Wall};
 use crate::balls::Balls;
@@ -261,6 +266,10 @@ pub struct Event {
     cells: Cells,
     queue: Schedule,
     solver: ContactSolver,
+    /// The balls' identities in the model's layout while it works on its own (ball `k`
+    /// of the layout is ball `order[k]`); empty: the balls' own order. See `renumber.rs`.
+    order: Vec<u32>,
+    renumber_from: usize,
 
     // Clock and per-interval parameters.
     step_start: f64,
@@ -327,6 +336,8 @@ impl Event {
             cells: Cells::default(),
             queue: Schedule::default(),
             solver: ContactSolver::new(),
+            order: Vec::new(),
+            renumber_from: RENUMBER_FROM,
             step_start: 0.0,
             horizon: 0.0,
             eps_t: 0.0,
@@ -530,6 +541,7 @@ impl Event {
             for i in 0..n {
                 let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
                 if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
+                    let i = self.id(i);
                     return Err(StepError::Unstable(format!(
                         "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
                     )));
@@ -569,6 +581,7 @@ impl Event {
         self.undo.clear();
 
         if self.needs_rebuild {
+            self.renumber(b);
             self.rebuild(b);
         } else if self.gravity != [0.0, 0.0] {
             // Kinematic and resting balls under gravity: their quartic predictions
@@ -845,25 +858,9 @@ impl CollisionModel for Event {
 
     /// Every ball to the end of the last interval (its start, after a failed step).
     fn synchronise(&mut self, balls: &mut Balls) {
-        // Awaiting a rebuild, the balls are as given from outside (or as a failed
-        // step put them back): nothing to bring forward.
-        if self.needs_rebuild || balls.len() != self.t.len() {
-            return;
-        }
-        let now = self.step_start;
-        for i in 0..balls.len() {
-            self.advance(balls, i, now);
-        }
-        // A ball read just as it crosses a periodic edge can come out a round-off
-        // beyond it (`y == height`); what is read is what a state file holds, and its
-        // load wraps it, so wrap it here and the file loads to the same text.
-        super::wrap_positions(balls, &self.table);
-        // What is read may be written to a state file and resumed: the next step starts
-        // afresh from exactly these balls (epoch, predictions, collapse-guard memory), as
-        // the resumed run will, so that both continue bit for bit. The cost, O(N)
-        // predictions, falls on reads, never on steps that sample nothing.
-        self.needs_rebuild = true;
-        self.resumed = true;
+        self.bring_forward(balls);
+        // Read, every ball is under its own index again.
+        self.restore_order(balls);
     }
 
     fn failed_step_restores(&self) -> bool {
@@ -884,5 +881,30 @@ impl CollisionModel for Event {
 
     fn invalidate(&mut self) {
         self.needs_rebuild = true;
+    }
+}
+
+impl Event {
+    /// Every ball to the end of the last interval, for a reader.
+    fn bring_forward(&mut self, balls: &mut Balls) {
+        // Awaiting a rebuild, the balls are as given from outside (or as a failed
+        // step put them back): nothing to bring forward.
+        if self.needs_rebuild || balls.len() != self.t.len() {
+            return;
+        }
+        let now = self.step_start;
+        for i in 0..balls.len() {
+            self.advance(balls, i, now);
+        }
+        // A ball read just as it crosses a periodic edge can come out a round-off
+        // beyond it (`y == height`); what is read is what a state file holds, and its
+        // load wraps it, so wrap it here and the file loads to the same text.
+        super::wrap_positions(balls, &self.table);
+        // What is read may be written to a state file and resumed: the next step starts
+        // afresh from exactly these balls (epoch, predictions, collapse-guard memory), as
+        // the resumed run will, so that both continue bit for bit. The cost, O(N)
+        // predictions, falls on reads, never on steps that sample nothing.
+        self.needs_rebuild = true;
+        self.resumed = true;
     }
 }
