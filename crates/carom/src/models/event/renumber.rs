@@ -30,9 +30,14 @@ pub const RENUMBER_FROM: usize = 1 << 17;
 /// The order counts as scattered when consecutive balls in memory are on average more
 /// than this many mean spacings apart (`|dx| + |dy|` against `sqrt(area / n)`). The
 /// generators' rows give about 2 at every density; a shuffled order about `sqrt(n) /
-/// 1.5` (210 at 10^5 balls). A start that has drifted this far from any order loses
-/// most of what the order gave.
-const SCATTERED: f64 = 16.0;
+/// 1.5` (210 at 10^5 balls, 670 at 10^6). A million balls over four time units, the
+/// rows blurred by sorting on positions moved a few spacings at random (medians of
+/// three runs against the rows'): blurred by one spacing (3.8 by this measure) 1.09
+/// times as long, by three (8.0) 1.12, by ten (23) 1.20, by thirty (67) 1.23,
+/// shuffled 1.34; laid out by cell, 1.04 to 1.11, the layout's cost included (it is
+/// paid at every read). From about 6 on, the layout pays for itself within a few time
+/// units.
+const SCATTERED: f64 = 6.0;
 
 impl Event {
     /// Sets the ball count from which scattered starts are renumbered (tests use 0 to
