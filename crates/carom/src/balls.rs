@@ -69,6 +69,47 @@ pub fn solid_disk_inertia(m: f64, r: f64) -> f64 {
     0.5 * m * r * r
 }
 
+/// Applies the macro `$each` to the name of every per-ball array of [`Balls`], for the
+/// operations that treat all arrays alike (copying, reordering). The pattern below lists
+/// every field without `..`: an array added to `Balls` and not here fails to compile.
+macro_rules! each_array {
+    ($each:ident) => {{
+        #[allow(dead_code)]
+        fn every_array_is_listed(b: &Balls) {
+            let Balls {
+                x: _,
+                y: _,
+                vx: _,
+                vy: _,
+                r: _,
+                m: _,
+                inv_m: _,
+                color: _,
+                angle: _,
+                omega: _,
+                inertia: _,
+                inv_inertia: _,
+                ix: _,
+                iy: _,
+            } = b;
+        }
+        $each!(x);
+        $each!(y);
+        $each!(vx);
+        $each!(vy);
+        $each!(r);
+        $each!(m);
+        $each!(inv_m);
+        $each!(color);
+        $each!(angle);
+        $each!(omega);
+        $each!(inertia);
+        $each!(inv_inertia);
+        $each!(ix);
+        $each!(iy);
+    }};
+}
+
 /// All balls. Index `i` is the ball's identity: the order of the scenario (listed, then
 /// generated), kept for the whole run.
 #[derive(Debug, Default, PartialEq)]
@@ -106,37 +147,12 @@ impl Clone for Balls {
     /// then the old arrays freed) allocated and freed every array each time, which
     /// with large arrays means fresh pages faulted in at every checkpoint.
     fn clone_from(&mut self, source: &Balls) {
-        // Destructured, so that a new array cannot be left out.
-        let Balls {
-            x,
-            y,
-            vx,
-            vy,
-            r,
-            m,
-            inv_m,
-            color,
-            angle,
-            omega,
-            inertia,
-            inv_inertia,
-            ix,
-            iy,
-        } = self;
-        x.clone_from(&source.x);
-        y.clone_from(&source.y);
-        vx.clone_from(&source.vx);
-        vy.clone_from(&source.vy);
-        r.clone_from(&source.r);
-        m.clone_from(&source.m);
-        inv_m.clone_from(&source.inv_m);
-        color.clone_from(&source.color);
-        angle.clone_from(&source.angle);
-        omega.clone_from(&source.omega);
-        inertia.clone_from(&source.inertia);
-        inv_inertia.clone_from(&source.inv_inertia);
-        ix.clone_from(&source.ix);
-        iy.clone_from(&source.iy);
+        macro_rules! copy {
+            ($a:ident) => {
+                self.$a.clone_from(&source.$a)
+            };
+        }
+        each_array!(copy);
     }
 }
 
@@ -221,37 +237,12 @@ impl Balls {
     /// behind; [`Balls::unpermute`] puts them back.
     pub fn permute(&mut self, order: &[u32]) {
         assert_eq!(order.len(), self.len(), "a permutation of every ball");
-        // Destructured, so that a new array cannot be left out.
-        let Balls {
-            x,
-            y,
-            vx,
-            vy,
-            r,
-            m,
-            inv_m,
-            color,
-            angle,
-            omega,
-            inertia,
-            inv_inertia,
-            ix,
-            iy,
-        } = self;
-        gather(x, order);
-        gather(y, order);
-        gather(vx, order);
-        gather(vy, order);
-        gather(r, order);
-        gather(m, order);
-        gather(inv_m, order);
-        gather(color, order);
-        gather(angle, order);
-        gather(omega, order);
-        gather(inertia, order);
-        gather(inv_inertia, order);
-        gather(ix, order);
-        gather(iy, order);
+        macro_rules! reorder {
+            ($a:ident) => {
+                gather(&mut self.$a, order)
+            };
+        }
+        each_array!(reorder);
     }
 
     /// Undoes [`Balls::permute`] with the same `order`.
