@@ -556,8 +556,8 @@ impl Cells {
         };
         let p = self.periodic[axis];
         (
-            x - k as f64 * w,
-            (k + 1) as f64 * w - x,
+            x - side(k) * w,
+            side(k + 1) * w - x,
             [k > 0 || p, k + 1 < n || p],
         )
     }
@@ -569,10 +569,10 @@ impl Cells {
         let (cx, cy) = self.coords(c);
         (
             [
-                cx as f64 * self.cw,
-                (cx + 1) as f64 * self.cw,
-                cy as f64 * self.ch,
-                (cy + 1) as f64 * self.ch,
+                side(cx) * self.cw,
+                side(cx + 1) * self.cw,
+                side(cy) * self.ch,
+                side(cy + 1) * self.ch,
             ],
             [
                 cx > 0 || self.periodic[0],
@@ -582,6 +582,14 @@ impl Cells {
             ],
         )
     }
+}
+
+/// Column (row) number `k` as a float: exact, as every count of cells is (at most
+/// `2^20 + 1`). Converted from 32 bits, which baseline x86-64 does in one instruction,
+/// where a conversion from 64 unsigned bits takes a sequence with a branch.
+#[inline(always)]
+fn side(k: usize) -> f64 {
+    f64::from(k as u32)
 }
 
 #[cfg(test)]
