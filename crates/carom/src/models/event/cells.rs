@@ -183,24 +183,40 @@ impl Cells {
         order
     }
 
+    /// Files ball `i` first in cell `c`. The cell's new record follows from its old
+    /// one alone (the old first ball becomes the second, and a third follows if there
+    /// was a second): no other ball's link is read, which at a million balls would be
+    /// a wait on memory at every crossing.
     pub fn insert(&mut self, i: usize, c: u32) {
-        self.next[i] = self.head[c as usize][0];
-        self.set_head(c as usize, i as u32);
+        let [first, second] = self.head[c as usize];
+        self.next[i] = first;
+        let record = if first == NONE {
+            [i as u32, NO_SECOND]
+        } else {
+            let more = if second != NO_SECOND { MORE } else { 0 };
+            [i as u32, first | more]
+        };
+        self.set_record(c as usize, record);
         self.cell[i] = c;
     }
 
-    /// Sets the first ball of cell `c` (its list, through `next`, must be complete),
-    /// records the second, and copies both to the cell's ghosts across periodic edges.
+    /// The record of a cell whose list starts at ball `first` (`NONE`: empty), read
+    /// from the list.
     #[inline]
-    fn set_head(&mut self, c: usize, j: u32) {
+    fn record_of(&self, first: u32) -> [u32; 2] {
         let end = self.next.len() - 1;
         let link = |k: u32| self.next[(k as usize).min(end)];
-        let second = link(j);
-        let record = if second == NONE {
-            [j, NO_SECOND]
+        let second = link(first);
+        if second == NONE {
+            [first, NO_SECOND]
         } else {
-            [j, second | if link(second) != NONE { MORE } else { 0 }]
-        };
+            [first, second | if link(second) != NONE { MORE } else { 0 }]
+        }
+    }
+
+    /// Sets the record of cell `c` and of its ghosts across periodic edges.
+    #[inline]
+    fn set_record(&mut self, c: usize, record: [u32; 2]) {
         self.head[c] = record;
         if self.periodic == [false, false] {
             return;
@@ -230,10 +246,17 @@ impl Cells {
     pub fn remove(&mut self, i: usize) {
         let c = self.cell[i] as usize;
         let after = self.next[i];
-        let first = self.head[c][0];
+        let [first, second] = self.head[c];
         self.next[i] = NONE;
         if first == i as u32 {
-            self.set_head(c, after);
+            // The second ball becomes the first; only if there was a third is the
+            // list read for the new second.
+            let record = if second & MORE == 0 {
+                [after, NO_SECOND]
+            } else {
+                self.record_of(after)
+            };
+            self.set_record(c, record);
         } else {
             let mut k = first;
             while k != NONE {
@@ -243,8 +266,9 @@ impl Cells {
                 }
                 k = self.next[k as usize];
             }
-            // The second ball, or whether a third follows, may have changed.
-            self.set_head(c, first);
+            // The second ball, or whether a third follows, may have changed (the
+            // links read here were just walked).
+            self.set_record(c, self.record_of(first));
         }
     }
 
