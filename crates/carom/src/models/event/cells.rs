@@ -9,6 +9,12 @@ use crate::table::Table;
 
 pub const NONE: u32 = u32::MAX;
 
+/// A cell's record of its second ball: the ball's index (below `2^30`, see
+/// `queue::MAX_BALLS`), with `MORE` set if a third follows; `NO_SECOND` if there is
+/// none. `NO_SECOND` leaves `MORE` clear, so the flag can be or-ed in without a test.
+const NO_SECOND: u32 = 0x7fff_ffff;
+const MORE: u32 = 1 << 31;
+
 /// Room for the balls of one 3x3 block gathered at once (about four at area fraction
 /// 0.3, eight at 0.6; a block of equal balls holds at most a few dozen).
 pub const GATHER: usize = 64;
@@ -47,8 +53,13 @@ pub struct Cells {
     /// fewer than three cells would meet a cell twice through its ghosts (never the
     /// case in practice: a periodic axis has at least four).
     fixed: bool,
-    /// First ball of each cell (`NONE`: empty), border included, row by row.
-    head: Vec<u32>,
+    /// The first two balls of each cell, border included, row by row: the first
+    /// (`NONE`: empty), then the second as `NO_SECOND` or its index with `MORE` set if
+    /// a third follows. The list itself runs through `next` from the first ball; the
+    /// second is kept here as well so that gathering a block (a cell holds one ball or
+    /// two, seldom more) reads nine records side by side in three rows instead of
+    /// following each list link by link.
+    head: Vec<[u32; 2]>,
     /// Singly linked: a cell holds a ball or two, so unlinking walks its short list
     /// instead of keeping a fourth array per ball. Its last slot, past the balls', is
     /// the end of every list's successor (`NONE`), so lists can be read ahead of
@@ -94,7 +105,8 @@ impl Cells {
         self.stride = self.nx + 2;
         self.fixed = (!self.periodic[0] || self.nx >= 3) && (!self.periodic[1] || self.ny >= 3);
         self.head.clear();
-        self.head.resize(self.stride * (self.ny + 2), NONE);
+        self.head
+            .resize(self.stride * (self.ny + 2), [NONE, NO_SECOND]);
         self.next.clear();
         // One slot more than there are balls, holding `NONE`: the link read after the
         // end of a list (see `gather_cell`).
@@ -130,14 +142,16 @@ impl Cells {
         crate::hint::prefetch_at(&self.next, i);
     }
 
-    /// Asks for the list heads of the 3x3 block around cell `c` (three cache lines,
-    /// one per row; at a grid's edges some may be of no use, none is out of bounds).
+    /// Asks for the list heads of the 3x3 block around cell `c` (each row's three
+    /// records, 24 bytes, on one cache line or two; at a grid's edges some may be of
+    /// no use, none is out of bounds).
     #[inline(always)]
     pub fn prefetch_block(&self, c: u32) {
         let c = c as usize;
         for row in [c - self.stride, c, c + self.stride] {
-            if let Some(h) = self.head.get(row.wrapping_sub(1)) {
-                crate::hint::prefetch(h);
+            if let Some(h) = self.head.get(row.wrapping_sub(1)..row + 2) {
+                crate::hint::prefetch_whole_at(h, 0);
+                crate::hint::prefetch_at(h, 2);
             }
         }
     }
@@ -159,7 +173,7 @@ impl Cells {
         let mut order = Vec::with_capacity(self.cell.len());
         for cy in 0..self.ny {
             for cx in 0..self.nx {
-                let mut j = self.head[self.index(cx, cy)];
+                let mut j = self.head[self.index(cx, cy)][0];
                 while j != NONE {
                     order.push(j);
                     j = self.next[j as usize];
@@ -169,16 +183,41 @@ impl Cells {
         order
     }
 
+    /// Files ball `i` first in cell `c`. The cell's new record follows from its old
+    /// one alone (the old first ball becomes the second, and a third follows if there
+    /// was a second): no other ball's link is read, which at a million balls would be
+    /// a wait on memory at every crossing.
     pub fn insert(&mut self, i: usize, c: u32) {
-        self.next[i] = self.head[c as usize];
-        self.set_head(c as usize, i as u32);
+        let [first, second] = self.head[c as usize];
+        self.next[i] = first;
+        let record = if first == NONE {
+            [i as u32, NO_SECOND]
+        } else {
+            let more = if second != NO_SECOND { MORE } else { 0 };
+            [i as u32, first | more]
+        };
+        self.set_record(c as usize, record);
         self.cell[i] = c;
     }
 
-    /// Sets the first ball of cell `c`, and of its ghosts across periodic edges.
+    /// The record of a cell whose list starts at ball `first` (`NONE`: empty), read
+    /// from the list.
     #[inline]
-    fn set_head(&mut self, c: usize, j: u32) {
-        self.head[c] = j;
+    fn record_of(&self, first: u32) -> [u32; 2] {
+        let end = self.next.len() - 1;
+        let link = |k: u32| self.next[(k as usize).min(end)];
+        let second = link(first);
+        if second == NONE {
+            [first, NO_SECOND]
+        } else {
+            [first, second | if link(second) != NONE { MORE } else { 0 }]
+        }
+    }
+
+    /// Sets the record of cell `c` and of its ghosts across periodic edges.
+    #[inline]
+    fn set_record(&mut self, c: usize, record: [u32; 2]) {
+        self.head[c] = record;
         if self.periodic == [false, false] {
             return;
         }
@@ -199,7 +238,7 @@ impl Cells {
         let ys = copies(cy, self.ny, self.periodic[1]);
         for &py in ys.iter().filter(|&&v| v != usize::MAX) {
             for &px in xs.iter().filter(|&&v| v != usize::MAX) {
-                self.head[py * self.stride + px] = j;
+                self.head[py * self.stride + px] = record;
             }
         }
     }
@@ -207,10 +246,19 @@ impl Cells {
     pub fn remove(&mut self, i: usize) {
         let c = self.cell[i] as usize;
         let after = self.next[i];
-        if self.head[c] == i as u32 {
-            self.set_head(c, after);
+        let [first, second] = self.head[c];
+        self.next[i] = NONE;
+        if first == i as u32 {
+            // The second ball becomes the first; only if there was a third is the
+            // list read for the new second.
+            let record = if second & MORE == 0 {
+                [after, NO_SECOND]
+            } else {
+                self.record_of(after)
+            };
+            self.set_record(c, record);
         } else {
-            let mut k = self.head[c];
+            let mut k = first;
             while k != NONE {
                 if self.next[k as usize] == i as u32 {
                     self.next[k as usize] = after;
@@ -218,8 +266,10 @@ impl Cells {
                 }
                 k = self.next[k as usize];
             }
+            // The second ball, or whether a third follows, may have changed (the
+            // links read here were just walked).
+            self.set_record(c, self.record_of(first));
         }
-        self.next[i] = NONE;
     }
 
     pub fn move_to(&mut self, i: usize, c: u32) {
@@ -321,7 +371,7 @@ impl Cells {
     /// must not stall).
     #[inline(always)]
     fn for_cell<const ALL: bool>(&self, cell: usize, f: &mut impl FnMut(usize)) {
-        let mut j = self.head[cell];
+        let mut j = self.head[cell][0];
         while j != NONE {
             f(j as usize);
             if !ALL {
@@ -350,66 +400,72 @@ impl Cells {
     }
 
     /// [`Cells::gather_block`] by fixed offsets, when no cell of the block holds more
-    /// than three balls (`None` otherwise): the block is the three cells left of, at
+    /// than two balls (`None` otherwise): the block is the three cells left of, at
     /// and right of `c` in the row above, its own row and the row below (border cells
-    /// included: empty, or ghosts), and each cell's first three links are read without
-    /// a test per ball or per cell; whether a fourth follows is noted, not branched on.
+    /// included: empty, or ghosts). Each cell's record gives its first two balls
+    /// without a test per ball (a cell holds none, one or two, a count no branch
+    /// predictor guesses); whether a third follows is noted, not branched on, so that
+    /// the nine cells are one straight run.
     #[inline(always)]
     fn gather_fixed(&self, c: usize, out: &mut [u32; GATHER]) -> Option<usize> {
-        let end = self.next.len() - 1;
-        let link = |j: u32| self.next[(j as usize).min(end)];
         let mut k = 0;
-        let mut more = false;
+        let mut more = 0;
         for row in [c - self.stride - 1, c - 1, c + self.stride - 1] {
-            let cells: &[u32; 3] = self.head[row..row + 3].try_into().ok()?;
-            for &j0 in cells {
-                let j1 = link(j0);
-                let j2 = link(j1);
-                // At most 3 balls from each of 9 cells: `k` stays below 27, so the
-                // mask only spares the bounds check.
+            let cells: &[[u32; 2]; 3] = self.head.get(row..row + 3)?.try_into().ok()?;
+            for &[j0, second] in cells {
+                let j1 = second & !MORE;
+                // At most 2 balls from each of 9 cells: `k` stays below 18, so the
+                // mask only spares the bounds check; a `NONE` or `NO_SECOND` stored
+                // is overwritten by the next ball.
                 out[k % GATHER] = j0;
                 k += (j0 != NONE) as usize;
                 out[k % GATHER] = j1;
-                k += (j1 != NONE) as usize;
-                out[k % GATHER] = j2;
-                k += (j2 != NONE) as usize;
-                more |= link(j2) != NONE;
+                k += (j1 != NO_SECOND) as usize;
+                more |= second;
             }
         }
-        (!more).then_some(k)
+        (more & MORE == 0).then_some(k)
     }
 
-    /// Appends the balls of cell `c` to `out[k..]`: the new count, or `None` if they
-    /// do not fit. A cell holds no ball, one or two, a count no branch predictor
-    /// guesses, so the first three links are read and kept without a test per ball
-    /// (a link past a list's end reads the `NONE` in `next`'s last slot, and a
-    /// `NONE` kept is overwritten by the next ball); a fourth ball and beyond are
-    /// walked.
+    /// Appends the balls of a cell with head record `record` to `out[k..]`: the new
+    /// count, or `None` if they do not fit. `k` must leave room for the first two
+    /// balls of each cell still to come in a block (at most `GATHER - 2 * 9` before
+    /// its first cell): the first two are stored without a test, and a cell's third
+    /// ball and beyond are kept only while they leave that room.
     #[inline(always)]
-    fn gather_cell(&self, c: usize, out: &mut [u32; GATHER], mut k: usize) -> Option<usize> {
-        if k + 3 > GATHER {
-            return None;
-        }
-        let end = self.next.len() - 1;
-        let j0 = self.head[c];
-        let j1 = self.next[(j0 as usize).min(end)];
-        let j2 = self.next[(j1 as usize).min(end)];
-        out[k] = j0;
+    fn gather_record(
+        &self,
+        record: [u32; 2],
+        out: &mut [u32; GATHER],
+        mut k: usize,
+    ) -> Option<usize> {
+        const ROOM: usize = GATHER - 2 * 9;
+        let [j0, second] = record;
+        let j1 = second & !MORE;
+        // `k` stays below `GATHER`, so the mask only spares the bounds check; a `NONE`
+        // or `NO_SECOND` stored is overwritten by the next ball.
+        out[k % GATHER] = j0;
         k += (j0 != NONE) as usize;
-        out[k] = j1;
-        k += (j1 != NONE) as usize;
-        out[k] = j2;
-        k += (j2 != NONE) as usize;
-        let mut j = self.next[(j2 as usize).min(end)];
-        while j != NONE {
-            if k == GATHER {
-                return None;
+        out[k % GATHER] = j1;
+        k += (j1 != NO_SECOND) as usize;
+        if second & MORE != 0 {
+            let mut j = self.next[j1 as usize];
+            while j != NONE {
+                if k >= ROOM {
+                    return None;
+                }
+                out[k] = j;
+                k += 1;
+                j = self.next[j as usize];
             }
-            out[k] = j;
-            k += 1;
-            j = self.next[j as usize];
         }
         Some(k)
+    }
+
+    /// Appends the balls of cell `c` to `out[k..]`, as [`Cells::gather_record`].
+    #[inline(always)]
+    fn gather_cell(&self, c: usize, out: &mut [u32; GATHER], k: usize) -> Option<usize> {
+        self.gather_record(self.head[c], out, k)
     }
 
     /// Calls `f` for every ball in the 3x3 block of cells around `c` (itself included).
@@ -524,8 +580,8 @@ impl Cells {
         };
         let p = self.periodic[axis];
         (
-            x - k as f64 * w,
-            (k + 1) as f64 * w - x,
+            x - side(k) * w,
+            side(k + 1) * w - x,
             [k > 0 || p, k + 1 < n || p],
         )
     }
@@ -537,10 +593,10 @@ impl Cells {
         let (cx, cy) = self.coords(c);
         (
             [
-                cx as f64 * self.cw,
-                (cx + 1) as f64 * self.cw,
-                cy as f64 * self.ch,
-                (cy + 1) as f64 * self.ch,
+                side(cx) * self.cw,
+                side(cx + 1) * self.cw,
+                side(cy) * self.ch,
+                side(cy + 1) * self.ch,
             ],
             [
                 cx > 0 || self.periodic[0],
@@ -550,6 +606,14 @@ impl Cells {
             ],
         )
     }
+}
+
+/// Column (row) number `k` as a float: exact, as every count of cells is (at most
+/// `2^20 + 1`). Converted from 32 bits, which baseline x86-64 does in one instruction,
+/// where a conversion from 64 unsigned bits takes a sequence with a branch.
+#[inline(always)]
+fn side(k: usize) -> f64 {
+    f64::from(k as u32)
 }
 
 #[cfg(test)]
@@ -631,6 +695,49 @@ mod tests {
         }
         balls.sort_unstable();
         (cells, balls)
+    }
+
+    /// Every cell's record (ghosts included) names its list's first ball, its second
+    /// and whether a third follows, as the list itself says.
+    fn assert_records_match_lists(g: &Cells, context: &str) {
+        for (c, &[first, second]) in g.head.iter().enumerate() {
+            let mut list = Vec::new();
+            let mut j = first;
+            while j != NONE {
+                list.push(j);
+                j = g.next[j as usize];
+            }
+            let want = match list[..] {
+                [] | [_] => NO_SECOND,
+                [_, b] => b,
+                [_, b, ..] => b | MORE,
+            };
+            assert_eq!(second, want, "{context}: cell {c}, list {list:?}");
+        }
+    }
+
+    /// The records are kept through insertions and removals of first, second, middle
+    /// and last balls of lists of every length, on walled and periodic grids: checked
+    /// against the lists after every move.
+    #[test]
+    fn cell_records_follow_their_lists() {
+        let mut rng = Lcg(11);
+        for boundary in [[Boundary::Walls; 2], [Boundary::Periodic; 2]] {
+            let table = Table::new(6.0, 6.0).with_boundary(boundary);
+            // Sixty balls in 36 cells: lists of none to five or so.
+            let n = 60;
+            let x: Vec<f64> = (0..n).map(|_| table.width * rng.unit()).collect();
+            let y: Vec<f64> = (0..n).map(|_| table.height * rng.unit()).collect();
+            let mut g = Cells::default();
+            g.rebuild(&table, 0.49, &x, &y);
+            assert_records_match_lists(&g, "rebuilt");
+            for step in 0..2000 {
+                let i = (rng.unit() * n as f64) as usize % n;
+                let c = g.cell_at(table.width * rng.unit(), table.height * rng.unit());
+                g.move_to(i, c);
+                assert_records_match_lists(&g, &format!("{boundary:?} move {step}"));
+            }
+        }
     }
 
     /// On walled, periodic and mixed grids, with up to five balls to a cell (so that

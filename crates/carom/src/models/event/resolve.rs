@@ -14,6 +14,15 @@ impl Event {
     /// Resolves the collision events in `group_events`, all due at `t0` within
     /// round-off, as one simultaneous impact, and predicts what follows.
     pub(super) fn resolve_group(&mut self, b: &mut Balls, t0: f64) {
+        if let [e] = self.group_events[..] {
+            if let Kind::Pair(j) = e.kind() {
+                let i = e.i as usize;
+                if self.hist[i].rest | self.hist[j].rest == 0 {
+                    self.resolve_lone_pair(b, i, j, t0);
+                    return;
+                }
+            }
+        }
         let s = self.next_serial();
         self.involved.clear();
         for k in 0..self.group_events.len() {
@@ -89,13 +98,7 @@ impl Event {
             let c = self.contacts[k];
             for i in contact_balls(&c) {
                 if self.hist[i].hit != s {
-                    self.hist[i].hit = s;
-                    self.v2_max = self.v2_max.max(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i]);
-                    self.hist[i].quick = self.burst_after(i, t0);
-                    self.hist[i].t_last = t0;
-                    self.counter[i] = self.counter[i].wrapping_add(1);
-                    self.hist[i].group = s;
-                    self.hist[i].n_partners = 0;
+                    self.after_impact(b, i, s, t0);
                 }
             }
             match c {
@@ -133,6 +136,65 @@ impl Event {
                 self.predict(b, i, t0, false);
             }
         }
+    }
+
+    /// [`Event::resolve_group`] for a group of one collision of two balls resting on
+    /// no wall, by far the most common: the same steps in the same order, so the same
+    /// results to the bit, without the lists and loops a group of several needs.
+    #[inline(always)]
+    fn resolve_lone_pair(&mut self, b: &mut Balls, i: usize, j: usize, t0: f64) {
+        let s = self.next_serial();
+        self.hist[i].mark = s;
+        self.hist[j].mark = s;
+        // Each step written out for both balls: looped over a pair, the steps were
+        // not unrolled and the loop cost more than the work.
+        if self.t[i] <= self.step_start {
+            self.remember(b, i);
+        }
+        self.advance(b, i, t0);
+        if self.t[j] <= self.step_start {
+            self.remember(b, j);
+        }
+        self.advance(b, j, t0);
+        if approaching_pair(b, &self.table, i, j) {
+            let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+            let c = Contact::Pair(lo as u32, hi as u32);
+            let e = self.cluster_restitution(b, std::slice::from_ref(&c), t0);
+            self.collisions += resolve_cluster(
+                b,
+                &self.table,
+                std::slice::from_ref(&c),
+                e,
+                &self.friction,
+                &mut self.solver,
+                &mut self.pair_virial,
+            );
+            self.after_impact(b, lo, s, t0);
+            self.after_impact(b, hi, s, t0);
+            add_partner(&mut self.hist[lo], hi as u32);
+            add_partner(&mut self.hist[hi], lo as u32);
+            self.predict(b, i, t0, true);
+            self.predict(b, j, t0, true);
+        } else if self.queue.contact(i).t == f64::INFINITY {
+            // A grazing touch that fell out: the owner looks again.
+            self.predict(b, i, t0, false);
+        }
+    }
+
+    /// The bookkeeping of ball `k` after the impact of group `s` at `t0`, as
+    /// [`Event::resolve_group`] does it for each ball of an impact: its speed, its
+    /// burst, its counter, and no partners yet.
+    #[inline(always)]
+    fn after_impact(&mut self, b: &Balls, k: usize, s: u32, t0: f64) {
+        self.v2_max = self.v2_max.max(b.vx[k] * b.vx[k] + b.vy[k] * b.vy[k]);
+        let quick = self.burst_after(k, t0);
+        let h = &mut self.hist[k];
+        h.hit = s;
+        h.quick = quick;
+        h.t_last = t0;
+        h.group = s;
+        h.n_partners = 0;
+        self.counter[k] = self.counter[k].wrapping_add(1);
     }
 
     /// The restitution of one cluster's impact: elastic when the collapse guard finds a
