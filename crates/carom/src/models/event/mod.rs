@@ -810,7 +810,15 @@ impl CollisionModel for Event {
             let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
             self.group_events.clear();
             self.group_events.push(ev);
-            while let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) {
+            loop {
+                // Nearly always nothing else is due so soon, and the schedule can tell
+                // without sorting out its near set.
+                if self.queue.nothing_due_by(window) {
+                    break;
+                }
+                let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
+                    break;
+                };
                 if !self.due(balls, &e, src) {
                     continue;
                 }
