@@ -109,7 +109,7 @@ impl Cells {
             .resize(self.stride * (self.ny + 2), [NONE, NO_SECOND]);
         self.next.clear();
         // One slot more than there are balls, holding `NONE`: the link read after the
-        // end of a list (see `gather_cell`).
+        // end of a list (see `Cells::record_of`).
         self.next.resize(n + 1, NONE);
         self.cell.clear();
         self.cell.resize(n, 0);
@@ -410,16 +410,10 @@ impl Cells {
         let mut more = 0;
         for row in [c - self.stride - 1, c - 1, c + self.stride - 1] {
             let cells: &[[u32; 2]; 3] = self.head.get(row..row + 3)?.try_into().ok()?;
-            for &[j0, second] in cells {
-                let j1 = second & !MORE;
-                // At most 2 balls from each of 9 cells: `k` stays below 18, so the
-                // mask only spares the bounds check; a `NONE` or `NO_SECOND` stored
-                // is overwritten by the next ball.
-                out[k % GATHER] = j0;
-                k += (j0 != NONE) as usize;
-                out[k % GATHER] = j1;
-                k += (j1 != NO_SECOND) as usize;
-                more |= second;
+            for &record in cells {
+                // At most 2 balls from each of 9 cells: `k` stays below 18.
+                k = first_two(record, out, k);
+                more |= record[1];
             }
         }
         (more & MORE == 0).then_some(k)
@@ -438,16 +432,9 @@ impl Cells {
         mut k: usize,
     ) -> Option<usize> {
         const ROOM: usize = GATHER - 2 * 9;
-        let [j0, second] = record;
-        let j1 = second & !MORE;
-        // `k` stays below `GATHER`, so the mask only spares the bounds check; a `NONE`
-        // or `NO_SECOND` stored is overwritten by the next ball.
-        out[k % GATHER] = j0;
-        k += (j0 != NONE) as usize;
-        out[k % GATHER] = j1;
-        k += (j1 != NO_SECOND) as usize;
-        if second & MORE != 0 {
-            let mut j = self.next[j1 as usize];
+        k = first_two(record, out, k);
+        if record[1] & MORE != 0 {
+            let mut j = self.next[(record[1] & !MORE) as usize];
             while j != NONE {
                 if k >= ROOM {
                     return None;
@@ -602,6 +589,22 @@ impl Cells {
             ],
         )
     }
+}
+
+/// Appends the first two balls of a cell with head record `record` to `out[k..]`
+/// without a test per ball (a cell holds none, one or two, a count no branch predictor
+/// guesses): the new count. `k` must stay below `GATHER - 1`, so that the mask only
+/// spares the bounds check; a `NONE` or `NO_SECOND` stored is overwritten by the next
+/// ball.
+#[inline(always)]
+fn first_two(record: [u32; 2], out: &mut [u32; GATHER], mut k: usize) -> usize {
+    let [j0, second] = record;
+    let j1 = second & !MORE;
+    out[k % GATHER] = j0;
+    k += (j0 != NONE) as usize;
+    out[k % GATHER] = j1;
+    k += (j1 != NO_SECOND) as usize;
+    k
 }
 
 /// Column (row) number `k` as a float: exact, as every count of cells is (at most

@@ -40,13 +40,7 @@ impl Event {
         }
         for k in 0..self.involved.len() {
             let i = self.involved[k] as usize;
-            // A ball not yet changed in this interval is still at or before its start:
-            // remember it as it is, for a failed step to put back. (A ball changed at
-            // the very start is remembered twice; the first record wins.)
-            if self.t[i] <= self.step_start {
-                self.remember(b, i);
-            }
-            self.advance(b, i, t0);
+            self.bring_to_impact(b, i, t0);
         }
 
         // The contacts that really approach at t0 (the same predicate that predicted
@@ -148,27 +142,11 @@ impl Event {
         self.hist[j].mark = s;
         // Each step written out for both balls: looped over a pair, the steps were
         // not unrolled and the loop cost more than the work.
-        if self.t[i] <= self.step_start {
-            self.remember(b, i);
-        }
-        self.advance(b, i, t0);
-        if self.t[j] <= self.step_start {
-            self.remember(b, j);
-        }
-        self.advance(b, j, t0);
+        self.bring_to_impact(b, i, t0);
+        self.bring_to_impact(b, j, t0);
         if approaching_pair(b, &self.table, i, j) {
             let (lo, hi) = if i < j { (i, j) } else { (j, i) };
-            let c = Contact::Pair(lo as u32, hi as u32);
-            let e = self.cluster_restitution(b, std::slice::from_ref(&c), t0);
-            self.collisions += resolve_cluster(
-                b,
-                &self.table,
-                std::slice::from_ref(&c),
-                e,
-                &self.friction,
-                &mut self.solver,
-                &mut self.pair_virial,
-            );
+            self.resolve_one(b, Contact::Pair(lo as u32, hi as u32), t0);
             self.after_impact(b, lo, s, t0);
             self.after_impact(b, hi, s, t0);
             add_partner(&mut self.hist[lo], hi as u32);
@@ -179,6 +157,18 @@ impl Event {
             // A grazing touch that fell out: the owner looks again.
             self.predict(b, i, t0, false);
         }
+    }
+
+    /// Brings ball `k` to the impact at `t0`. A ball not yet changed in this interval
+    /// is still at or before its start: it is first remembered as it is, for a failed
+    /// step to put back. (A ball changed at the very start is remembered twice; the
+    /// first record wins.)
+    #[inline(always)]
+    fn bring_to_impact(&mut self, b: &mut Balls, k: usize, t0: f64) {
+        if self.t[k] <= self.step_start {
+            self.remember(b, k);
+        }
+        self.advance(b, k, t0);
     }
 
     /// The bookkeeping of ball `k` after the impact of group `s` at `t0`, as
@@ -212,14 +202,19 @@ impl Event {
 
     /// Resolves the single contact of a group (if any) as a cluster of its own.
     fn resolve_clusters_of_one(&mut self, b: &mut Balls, t0: f64) {
-        let Some(c) = self.contacts.first() else {
-            return;
-        };
-        let e = self.cluster_restitution(b, std::slice::from_ref(c), t0);
+        if let Some(&c) = self.contacts.first() {
+            self.resolve_one(b, c, t0);
+        }
+    }
+
+    /// Resolves contact `c` as a cluster of its own, with its restitution.
+    #[inline(always)]
+    fn resolve_one(&mut self, b: &mut Balls, c: Contact, t0: f64) {
+        let e = self.cluster_restitution(b, std::slice::from_ref(&c), t0);
         self.collisions += resolve_cluster(
             b,
             &self.table,
-            &self.contacts[..1],
+            std::slice::from_ref(&c),
             e,
             &self.friction,
             &mut self.solver,
