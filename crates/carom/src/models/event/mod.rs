@@ -464,7 +464,18 @@ impl Event {
         let Some((k, other)) = self.queue.next_ball() else {
             return;
         };
-        let fetch = |j: usize| fetch_motion!(self, b, j);
+        // What a neighbour's pair time reads (its mass and counter only for a
+        // kinematic ball or the partner chosen): asking for no more keeps the
+        // processor's queue of misses free for what is needed.
+        let fetch = |j: usize| {
+            use crate::hint::prefetch_at;
+            prefetch_at(&b.x, j);
+            prefetch_at(&b.y, j);
+            prefetch_at(&b.vx, j);
+            prefetch_at(&b.vy, j);
+            prefetch_at(&b.r, j);
+            prefetch_at(&self.t, j);
+        };
         let c = self.cells.cell_of(k);
         match other.checked_sub(queue::CROSS) {
             // A crossing meets only the strip of cells beyond the next one.
