@@ -156,8 +156,10 @@ impl Cells {
             c + s,
             c + 2 * s,
         ] {
+            // Wrapping: above or below the grid the row number wraps round (in a grid
+            // of fewer than five rows), and only the hint is wasted.
             crate::hint::prefetch_at(&self.head, row.wrapping_sub(2));
-            crate::hint::prefetch_at(&self.head, row + 2);
+            crate::hint::prefetch_at(&self.head, row.wrapping_add(2));
         }
     }
 
