@@ -270,6 +270,12 @@ impl Schedule {
         (t * self.inv_w) as i64
     }
 
+    /// The ring list that holds bucket `k` (`k mod nb`; `nb` is a power of two).
+    #[inline(always)]
+    fn ring_list(&self, k: i64) -> usize {
+        (k as u64 & (self.nb as u64 - 1)) as usize
+    }
+
     /// Chooses the bucket width from the slots as they are and files every slot
     /// afresh, O(N).
     pub fn build(&mut self) {
@@ -360,7 +366,7 @@ impl Schedule {
             let t = self.time_of(self.handle_of(i));
             let k = self.bucket(t);
             if t != f64::INFINITY && k >= self.cur && k < self.overflow_from {
-                crate::hint::prefetch_at(&self.heads, (k as u64 & (self.nb as u64 - 1)) as usize);
+                crate::hint::prefetch_at(&self.heads, self.ring_list(k));
                 self.slots[i].links = [UNLINKED, DEFERRED];
                 self.deferred.push(i as u32);
                 return;
@@ -404,7 +410,7 @@ impl Schedule {
         }
         let list = if k < self.overflow_from {
             self.in_ring += 1;
-            (k as u64 & (self.nb as u64 - 1)) as usize
+            self.ring_list(k)
         } else {
             self.nb
         };
@@ -557,7 +563,7 @@ impl Schedule {
             if !self.near.is_empty() {
                 return true;
             }
-            let list = (self.cur as u64 & (self.nb as u64 - 1)) as usize;
+            let list = self.ring_list(self.cur);
             let mut h = self.heads[list];
             self.heads[list] = UNLINKED;
             let mut moved = false;
@@ -587,7 +593,7 @@ impl Schedule {
                 }
             }
             self.cur += 1;
-            self.scout = self.heads[(self.cur as u64 & (self.nb as u64 - 1)) as usize];
+            self.scout = self.heads[self.ring_list(self.cur)];
             if let Some(s) = self.slots.get((self.scout >> 1) as usize) {
                 crate::hint::prefetch(s);
             }
