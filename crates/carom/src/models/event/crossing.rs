@@ -13,7 +13,7 @@ impl Event {
         /// ball re-enters at the other side: its whole trajectory shifts by one side (the
         /// stored state, at its own time, moves; its velocity and predictions, which use
         /// minimum images, stand) and its image count records the crossing.
-        pub(super) fn cross / cross_wide => cross_body(&mut self, b: &mut Balls, ev: Ev)
+        pub(super) fn cross / cross_portable / cross_wide => cross_body(&mut self, b: &mut Balls, ev: Ev)
     }
 
     #[inline(always)]

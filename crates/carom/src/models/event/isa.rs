@@ -60,18 +60,22 @@ pub(super) fn wide_by_default() -> bool {
     wide_supported() && !PORTABLE_ONLY.load(Ordering::Relaxed)
 }
 
-/// Defines an `Event` method in two versions over one body: `$name` runs the wide
-/// version when the model chose it (`Event::wide`), else the portable one, which is
-/// the body itself (so the portable build's code is what it was). `$body` must be an
-/// `#[inline(always)]` method: compiled into the wide version, it and everything it
-/// inlines use the wide instructions.
+/// Defines an `Event` method in two versions over one body: `$name` calls the wide
+/// version when the model chose it (`Event::wide`), else the portable one. `$body`
+/// must be an `#[inline(always)]` method: compiled into the wide version, it and
+/// everything it inlines use the wide instructions.
+///
+/// The choice itself is inlined where the method is called, so that the wide code
+/// calls the wide versions directly (a branch the predictor always gets right); the
+/// portable version is kept out of line, as the method was before it had two.
 macro_rules! two_versions {
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident / $wide:ident => $body:ident
+        $vis:vis fn $name:ident / $portable:ident / $wide:ident => $body:ident
             (&mut self $(, $arg:ident : $ty:ty)* $(,)?) $(-> $ret:ty)?
     ) => {
         $(#[$attr])*
+        #[inline(always)]
         $vis fn $name(&mut self $(, $arg: $ty)*) $(-> $ret)? {
             #[cfg(target_arch = "x86_64")]
             if self.wide {
@@ -79,6 +83,11 @@ macro_rules! two_versions {
                 // feature the wide version is compiled for.
                 return unsafe { self.$wide($($arg),*) };
             }
+            self.$portable($($arg),*)
+        }
+
+        #[inline(never)]
+        fn $portable(&mut self $(, $arg: $ty)*) $(-> $ret)? {
             self.$body($($arg),*)
         }
 

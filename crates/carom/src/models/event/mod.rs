@@ -747,7 +747,7 @@ impl Event {
     two_versions! {
         /// Pushes ball `i`'s next contact events (and, if `crossing`, its next cell
         /// crossing), predicted from epoch time `now`.
-        fn predict / predict_wide => predict_body
+        fn predict / predict_portable / predict_wide => predict_body
             (&mut self, b: &Balls, i: usize, now: f64, crossing: bool)
     }
 
@@ -833,7 +833,7 @@ impl CollisionModel for Event {
 impl Event {
     two_versions! {
         /// Runs the events of the interval prepared by `prepare`, up to its end.
-        fn run_events / run_events_wide => run_events_body
+        fn run_events / run_events_portable / run_events_wide => run_events_body
             (&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError>
     }
 

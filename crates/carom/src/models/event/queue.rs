@@ -556,6 +556,9 @@ impl Schedule {
 
     /// Deals the next non-empty bucket out to the near heap; `false` if nothing is
     /// left anywhere. Called only with the near heap empty.
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     fn advance(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) -> bool {
         self.file_deferred();
         loop {

@@ -14,7 +14,7 @@ impl Event {
     two_versions! {
         /// Resolves the collision events in `group_events`, all due at `t0` within
         /// round-off, as one simultaneous impact, and predicts what follows.
-        pub(super) fn resolve_group / resolve_group_wide => resolve_group_body
+        pub(super) fn resolve_group / resolve_group_portable / resolve_group_wide => resolve_group_body
             (&mut self, b: &mut Balls, t0: f64)
     }
 
