@@ -24,6 +24,8 @@
 //! - a start given in a scattered order is laid out cell by cell while the model works
 //!   on it, and every ball put back under its own index when the balls are read
 //!   (`renumber.rs`);
+//! - the event loop compiled twice, portable and for AVX-512, the wide version taken
+//!   where the processor has it, with the same results to the bit (`isa.rs`);
 //! - lazy motion: each ball keeps its own local time and is moved only when it takes
 //!   part in an event. [`CollisionModel::step_deferred`] leaves the balls so, and
 //!   [`CollisionModel::synchronise`] brings them all to the current time when someone
