@@ -3,12 +3,15 @@
 //! never show: the same scene through both gives every ball to the last bit, the same
 //! collision count and the same failure, if any.
 
+mod common;
+
 use carom::models::event::Event;
 use carom::models::{CollisionModel, StepContext};
 use carom::parse::build_world;
 use carom::presets;
 use carom::scenario::ModelKind;
 use carom::{Balls, Physics, Table};
+use common::assert_same_bits;
 
 struct Run {
     balls: Balls,
@@ -48,25 +51,6 @@ fn run(preset: &str, time: Option<f64>, wide: bool) -> Run {
         error,
         wide,
     }
-}
-
-/// Every number of every ball, bit for bit.
-fn assert_same_bits(name: &str, a: &Balls, b: &Balls) {
-    assert_eq!(a.len(), b.len());
-    let arrays = |z: &Balls| {
-        [&z.x, &z.y, &z.vx, &z.vy, &z.r, &z.m, &z.angle, &z.omega]
-            .map(|v| v.iter().map(|f| f.to_bits()).collect::<Vec<u64>>())
-    };
-    for (k, (u, v)) in arrays(a).iter().zip(arrays(b).iter()).enumerate() {
-        if let Some(i) = (0..u.len()).find(|&i| u[i] != v[i]) {
-            panic!(
-                "{name}: array {k} differs first at ball {i}: {} vs {}",
-                f64::from_bits(u[i]),
-                f64::from_bits(v[i])
-            );
-        }
-    }
-    assert_eq!((&a.ix, &a.iy), (&b.ix, &b.iy), "{name}: image counts");
 }
 
 #[test]
