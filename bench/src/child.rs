@@ -186,6 +186,9 @@ fn relative(e: f64, e0: f64) -> f64 {
 }
 
 pub fn main(args: &[String]) -> i32 {
+    if std::env::var_os(crate::PORTABLE_ENV).is_some() {
+        carom::models::event::set_portable_only(true);
+    }
     let out = std::io::stdout();
     let mut out = out.lock();
     let mut say = |line: String| {

@@ -179,6 +179,9 @@ impl Options {
             };
             match a.as_str() {
                 "--quick" => {}
+                // The children inherit the environment: each model they build then
+                // runs the event loop's portable version (see `event_loop_version`).
+                "--portable" => std::env::set_var(PORTABLE_ENV, "1"),
                 "--n" => {
                     let v = value("--n")?;
                     o.sizes = v
@@ -210,8 +213,21 @@ impl Options {
 
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
-[--identity-steps 100] \
+[--identity-steps 100] [--portable] \
 [--only spring/1,spring/2,spring-rough/2,impulse/2,simultaneous/2,event/1,event/1@60,spring/1/periodic,rapier2d]";
+
+/// Set (by `--portable`) to run the event loop's portable version even where the
+/// processor could run the one compiled for AVX-512 (the results are the same).
+pub const PORTABLE_ENV: &str = "CAROM_BENCH_PORTABLE";
+
+/// Which version of the event loop the event model runs here.
+fn event_loop_version() -> &'static str {
+    if std::env::var_os(PORTABLE_ENV).is_none() && carom::models::event::Event::wide_supported() {
+        "the version for AVX-512"
+    } else {
+        "the portable version"
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -527,7 +543,7 @@ fn machine() -> String {
         })
         .unwrap_or_else(|| "unknown CPU".to_string());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    format!("{cpu}, {cores} cores")
+    format!("{cpu}, {cores} cores; event loop: {}", event_loop_version())
 }
 
 /// The 1-minute load average: how busy the machine was around the measurement.

@@ -3,10 +3,13 @@
 //! without the new layout gives the same balls to the last bit, under their own
 //! indices, through ordinary steps, friction rebuilds and a failed step.
 
+mod common;
+
 use carom::models::event::Event;
 use carom::models::{CollisionModel, StepContext, StepError};
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::{Balls, Physics, Table};
+use common::assert_same_bits;
 
 /// A gas from the generator (row by row), with extra table and physics lines.
 fn gas(n: usize, fraction: f64, table: &str, physics: &str) -> (Table, Physics, Balls) {
@@ -86,25 +89,6 @@ fn run(
     }
 }
 
-/// Every number of every ball, bit for bit.
-fn assert_same_bits(a: &Balls, b: &Balls) {
-    assert_eq!(a.len(), b.len());
-    let arrays = |z: &Balls| {
-        [&z.x, &z.y, &z.vx, &z.vy, &z.r, &z.m, &z.angle, &z.omega]
-            .map(|v| v.iter().map(|f| f.to_bits()).collect::<Vec<u64>>())
-    };
-    for (k, (u, v)) in arrays(a).iter().zip(arrays(b).iter()).enumerate() {
-        if let Some(i) = (0..u.len()).find(|&i| u[i] != v[i]) {
-            panic!(
-                "array {k} differs first at ball {i}: {} vs {}",
-                f64::from_bits(u[i]),
-                f64::from_bits(v[i])
-            );
-        }
-    }
-    assert_eq!((&a.ix, &a.iy), (&b.ix, &b.iy));
-}
-
 #[test]
 fn a_scattered_start_is_renumbered_and_every_bit_is_the_same() {
     let scene = {
@@ -121,7 +105,7 @@ fn a_scattered_start_is_renumbered_and_every_bit_is_the_same() {
     // would carry any difference in rounding to every ball it reaches.
     assert!(as_given.collisions > 10_000, "{}", as_given.collisions);
     assert_eq!(laid_out.collisions, as_given.collisions);
-    assert_same_bits(&laid_out.balls, &as_given.balls);
+    assert_same_bits("scattered start", &laid_out.balls, &as_given.balls);
 }
 
 #[test]
@@ -147,7 +131,7 @@ fn friction_rebuilds_keep_every_ball_its_own() {
     // Friction slows the gas: still thousands of collisions.
     assert!(as_given.collisions > 1_000, "{}", as_given.collisions);
     assert_eq!(laid_out.collisions, as_given.collisions);
-    assert_same_bits(&laid_out.balls, &as_given.balls);
+    assert_same_bits("friction rebuilds", &laid_out.balls, &as_given.balls);
 }
 
 #[test]
@@ -165,5 +149,5 @@ fn a_failed_step_puts_every_ball_back_under_its_own_index() {
     let message = as_given.error.expect("the budget is exceeded");
     assert_eq!(laid_out.error.as_deref(), Some(message.as_str()));
     assert!(message.contains("; ball "), "{message}");
-    assert_same_bits(&laid_out.balls, &as_given.balls);
+    assert_same_bits("failed step", &laid_out.balls, &as_given.balls);
 }

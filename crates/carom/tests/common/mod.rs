@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use carom::scenario::{Integrator, ModelKind};
-use carom::{Ball, Physics, Table, World};
+use carom::{Ball, Balls, Physics, Table, World};
 
 pub fn physics(model: ModelKind) -> Physics {
     Physics {
@@ -47,4 +47,23 @@ pub fn overlap(w: &World, i: usize, j: usize) -> f64 {
 /// Relative difference, safe at zero.
 pub fn rel(a: f64, b: f64) -> f64 {
     (a - b).abs() / a.abs().max(b.abs()).max(1e-300)
+}
+
+/// Every number of every ball, bit for bit (`what` names the run in a failure).
+pub fn assert_same_bits(what: &str, a: &Balls, b: &Balls) {
+    assert_eq!(a.len(), b.len(), "{what}: ball counts");
+    let arrays = |z: &Balls| {
+        [&z.x, &z.y, &z.vx, &z.vy, &z.r, &z.m, &z.angle, &z.omega]
+            .map(|v| v.iter().map(|f| f.to_bits()).collect::<Vec<u64>>())
+    };
+    for (k, (u, v)) in arrays(a).iter().zip(arrays(b).iter()).enumerate() {
+        if let Some(i) = (0..u.len()).find(|&i| u[i] != v[i]) {
+            panic!(
+                "{what}: array {k} differs first at ball {i}: {} vs {}",
+                f64::from_bits(u[i]),
+                f64::from_bits(v[i])
+            );
+        }
+    }
+    assert_eq!((&a.ix, &a.iy), (&b.ix, &b.iy), "{what}: image counts");
 }

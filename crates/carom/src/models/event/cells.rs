@@ -250,6 +250,9 @@ impl Cells {
         }
     }
 
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     pub fn remove(&mut self, i: usize) {
         let c = self.cell[i] as usize;
         let after = self.next[i];
@@ -279,6 +282,9 @@ impl Cells {
         }
     }
 
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     pub fn move_to(&mut self, i: usize, c: u32) {
         if self.cell[i] != c {
             self.remove(i);

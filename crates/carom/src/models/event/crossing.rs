@@ -7,12 +7,17 @@ use super::Event;
 use crate::balls::Balls;
 
 impl Event {
-    /// A ball has left its cell: file it in the next one and predict its collisions with
-    /// the balls that have just become neighbours. Leaving through a periodic edge, the
-    /// ball re-enters at the other side: its whole trajectory shifts by one side (the
-    /// stored state, at its own time, moves; its velocity and predictions, which use
-    /// minimum images, stand) and its image count records the crossing.
-    pub(super) fn cross(&mut self, b: &mut Balls, ev: Ev) {
+    two_versions! {
+        /// A ball has left its cell: file it in the next one and predict its collisions with
+        /// the balls that have just become neighbours. Leaving through a periodic edge, the
+        /// ball re-enters at the other side: its whole trajectory shifts by one side (the
+        /// stored state, at its own time, moves; its velocity and predictions, which use
+        /// minimum images, stand) and its image count records the crossing.
+        pub(super) fn cross / cross_portable / cross_wide => cross_body(&mut self, b: &mut Balls, ev: Ev)
+    }
+
+    #[inline(always)]
+    fn cross_body(&mut self, b: &mut Balls, ev: Ev) {
         self.crossings += 1;
         let i = ev.i as usize;
         let dir = match ev.kind() {

@@ -24,6 +24,8 @@
 //! - a start given in a scattered order is laid out cell by cell while the model works
 //!   on it, and every ball put back under its own index when the balls are read
 //!   (`renumber.rs`);
+//! - the event loop compiled twice, portable and for AVX-512, the wide version taken
+//!   where the processor has it, with the same results to the bit (`isa.rs`);
 //! - lazy motion: each ball keeps its own local time and is moved only when it takes
 //!   part in an event. [`CollisionModel::step_deferred`] leaves the balls so, and
 //!   [`CollisionModel::synchronise`] brings them all to the current time when someone
@@ -110,6 +112,8 @@ macro_rules! fetch_ball {
 }
 
 #[macro_use]
+mod isa;
+#[macro_use]
 mod predict;
 mod cells;
 mod crossing;
@@ -122,6 +126,7 @@ mod resolve;
 pub mod times;
 
 use self::cells::Cells;
+pub use self::isa::set_portable_only;
 use self::motion::{accel_of, settle, touches_wall};
 use self::queue::{Ev, Kind, Schedule, Source, MAX_BALLS};
 pub use self::renumber::RENUMBER_FROM;
@@ -254,6 +259,8 @@ impl Undo {
 #[derive(Clone)]
 pub struct Event {
     // Settings.
+    /// Whether the wide version of the event loop runs (see `isa.rs`).
+    wide: bool,
     budget: Option<u64>,
     audit: bool,
     collapse_guard: bool,
@@ -334,6 +341,7 @@ impl Event {
     pub fn new(balls: &Balls, table: &Table, _physics: &Physics) -> Result<Event, StepError> {
         guard::check_start(balls, table).map_err(StepError::Unsupported)?;
         Ok(Event {
+            wide: isa::wide_by_default(),
             budget: None,
             audit: false,
             collapse_guard: true,
@@ -380,6 +388,24 @@ impl Event {
             worst_overlap: 0.0,
             pair_virial: 0.0,
         })
+    }
+
+    /// Asks for the event loop compiled for AVX-512 (`true`, the default where the
+    /// processor has it) or for any x86-64 (`false`); returns whether the wide version
+    /// now runs. Both give the same results to the bit: for tests and benchmarks.
+    pub fn set_wide_instructions(&mut self, on: bool) -> bool {
+        self.wide = on && isa::wide_supported();
+        self.wide
+    }
+
+    /// Whether the event loop runs its version compiled for AVX-512 (see `isa.rs`).
+    pub fn wide_instructions(&self) -> bool {
+        self.wide
+    }
+
+    /// Whether this processor can run the event loop's version compiled for AVX-512.
+    pub fn wide_supported() -> bool {
+        isa::wide_supported()
     }
 
     /// Overrides the event budget per output interval (`None`: [`default_budget`]).
@@ -720,9 +746,15 @@ impl Event {
         self.serial
     }
 
-    /// Pushes ball `i`'s next contact events (and, if `crossing`, its next cell
-    /// crossing), predicted from epoch time `now`.
-    fn predict(&mut self, b: &Balls, i: usize, now: f64, crossing: bool) {
+    two_versions! {
+        /// Pushes ball `i`'s next contact events (and, if `crossing`, its next cell
+        /// crossing), predicted from epoch time `now`.
+        fn predict / predict_portable / predict_wide => predict_body
+            (&mut self, b: &Balls, i: usize, now: f64, crossing: bool)
+    }
+
+    #[inline(always)]
+    fn predict_body(&mut self, b: &Balls, i: usize, now: f64, crossing: bool) {
         let kin = kin!(self, b);
         let queue = &mut self.queue;
         let si = kin.state(i, now);
@@ -769,6 +801,46 @@ impl CollisionModel for Event {
             ..
         } = ctx;
         self.prepare(balls, table, physics)?;
+        self.run_events(balls, physics)
+    }
+
+    /// Every ball to the end of the last interval (its start, after a failed step).
+    fn synchronise(&mut self, balls: &mut Balls) {
+        self.bring_forward(balls);
+        // Read, every ball is under its own index again.
+        self.restore_order(balls);
+    }
+
+    fn failed_step_restores(&self) -> bool {
+        true
+    }
+
+    fn collisions(&self) -> u64 {
+        self.collisions
+    }
+
+    fn virial(&self) -> f64 {
+        self.pair_virial + self.solver.virial()
+    }
+
+    fn event_count(&self) -> Option<u64> {
+        Some(self.events())
+    }
+
+    fn invalidate(&mut self) {
+        self.needs_rebuild = true;
+    }
+}
+
+impl Event {
+    two_versions! {
+        /// Runs the events of the interval prepared by `prepare`, up to its end.
+        fn run_events / run_events_portable / run_events_wide => run_events_body
+            (&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError>
+    }
+
+    #[inline(always)]
+    fn run_events_body(&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError> {
         let t_end = self.horizon;
         let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
         let before = (self.collisions, self.crossings);
@@ -877,33 +949,6 @@ impl CollisionModel for Event {
             self.audit_at(balls, t_end);
         }
         Ok(())
-    }
-
-    /// Every ball to the end of the last interval (its start, after a failed step).
-    fn synchronise(&mut self, balls: &mut Balls) {
-        self.bring_forward(balls);
-        // Read, every ball is under its own index again.
-        self.restore_order(balls);
-    }
-
-    fn failed_step_restores(&self) -> bool {
-        true
-    }
-
-    fn collisions(&self) -> u64 {
-        self.collisions
-    }
-
-    fn virial(&self) -> f64 {
-        self.pair_virial + self.solver.virial()
-    }
-
-    fn event_count(&self) -> Option<u64> {
-        Some(self.events())
-    }
-
-    fn invalidate(&mut self) {
-        self.needs_rebuild = true;
     }
 }
 

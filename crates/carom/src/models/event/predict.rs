@@ -299,6 +299,9 @@ impl Kin<'_> {
     /// one has fired (then `i` predicts afresh) or gone stale because the partner
     /// changed course (then it comes due stale and `i` predicts afresh), while a partner
     /// that changes course predicts its own earliest, which includes `i` when it should.
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     pub(super) fn next_contact(
         &self,
         i: usize,

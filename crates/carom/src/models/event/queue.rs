@@ -475,7 +475,9 @@ impl Schedule {
         }
     }
 
-    #[inline]
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     pub fn set_crossing(&mut self, i: usize, e: Ev, defer: bool) {
         if !defer {
             self.unlink_ball(i);
@@ -529,7 +531,9 @@ impl Schedule {
 
     /// Brings the earliest slot to the top of the near heap: drops the stale entries
     /// there and deals out ring buckets while the heap is empty.
-    #[inline]
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     fn settle_near(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) {
         loop {
             while let Some(top) = self.near.peek() {
@@ -552,6 +556,9 @@ impl Schedule {
 
     /// Deals the next non-empty bucket out to the near heap; `false` if nothing is
     /// left anywhere. Called only with the near heap empty.
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     fn advance(&mut self, ahead: &mut impl FnMut(usize, u32, bool)) -> bool {
         self.file_deferred();
         loop {
@@ -736,7 +743,9 @@ impl Schedule {
     /// balls' data into cache. It hears of each ball twice: first with `false`, then,
     /// once what the first call asked for has had time to arrive, with `true` (and
     /// `other` only as a hint), for what can be fetched only after reading the first.
-    #[inline]
+    // (Always inlined: with the event loop built in two versions (`isa.rs`) it has
+    // twice the callers, and the optimiser would otherwise leave it as a call.)
+    #[inline(always)]
     pub fn pop_until(
         &mut self,
         limit: f64,

@@ -11,9 +11,15 @@ use crate::models::{Contact, Wall};
 use crate::table::Table;
 
 impl Event {
-    /// Resolves the collision events in `group_events`, all due at `t0` within
-    /// round-off, as one simultaneous impact, and predicts what follows.
-    pub(super) fn resolve_group(&mut self, b: &mut Balls, t0: f64) {
+    two_versions! {
+        /// Resolves the collision events in `group_events`, all due at `t0` within
+        /// round-off, as one simultaneous impact, and predicts what follows.
+        pub(super) fn resolve_group / resolve_group_portable / resolve_group_wide => resolve_group_body
+            (&mut self, b: &mut Balls, t0: f64)
+    }
+
+    #[inline(always)]
+    fn resolve_group_body(&mut self, b: &mut Balls, t0: f64) {
         if let [e] = self.group_events[..] {
             if let Kind::Pair(j) = e.kind() {
                 let i = e.i as usize;
