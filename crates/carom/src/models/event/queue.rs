@@ -179,8 +179,12 @@ const NB_PER_BALL: usize = 2;
 /// the ring or the overflow list.
 #[derive(Debug, Clone, Default)]
 pub struct Schedule {
-    /// Each ball's slots and links (`prev` also tells where a slot is filed).
+    /// Each ball's slots and links (`prev` also tells where a slot is filed), then one
+    /// spare, never filed, that takes the back link of a list's missing neighbour (see
+    /// `Schedule::back_of`).
     slots: Vec<Slot>,
+    /// The number of balls, and the index of the spare slot.
+    n: usize,
     /// First handle of each ring bucket (`UNLINKED`: empty), then of the overflow list
     /// (the last entry).
     heads: Vec<u32>,
@@ -221,7 +225,8 @@ impl Schedule {
     /// Empties every slot for `n` balls.
     pub fn reset(&mut self, n: usize) {
         self.slots.clear();
-        self.slots.resize(n, Slot::EMPTY);
+        self.slots.resize(n + 1, Slot::EMPTY);
+        self.n = n;
         // One bucket per two balls: with the width chosen by `build` (the ring spans
         // eight median waits), a bucket dealt out leaves some ten slots in the near
         // heap on average at 10^4 balls, fourteen at 10^6 (with one bucket per eight
@@ -253,6 +258,16 @@ impl Schedule {
         &mut self.slots[(h >> 1) as usize].links
     }
 
+    /// The ball whose back link (`prev`) must name a new predecessor: the ball of node
+    /// `next`, or the spare slot when there is no next node. Whether a ring bucket
+    /// was empty, or a node last in its list, is a coin toss to a branch predictor
+    /// (a bucket holds one or two balls); writing to the spare instead of not writing
+    /// costs no branch.
+    #[inline(always)]
+    fn back_of(&self, next: u32) -> usize {
+        std::hint::select_unpredictable(next != UNLINKED, (next >> 1) as usize, self.n)
+    }
+
     /// The handle ball `i` is filed under: its earlier slot, the contact on a tie.
     #[inline]
     fn handle_of(&self, i: usize) -> Handle {
@@ -279,7 +294,7 @@ impl Schedule {
     /// Chooses the bucket width from the slots as they are and files every slot
     /// afresh, O(N).
     pub fn build(&mut self) {
-        let n_slots = 2 * self.slots.len();
+        let n_slots = 2 * self.n;
         self.heads.clear();
         self.heads.resize(self.nb + 1, UNLINKED);
         self.near.clear();
@@ -338,7 +353,7 @@ impl Schedule {
         }
         self.cur = if t0.is_finite() { self.bucket(t0) } else { 0 };
         self.overflow_from = self.cur.saturating_add(self.nb as i64);
-        for i in 0..self.slots.len() {
+        for i in 0..self.n {
             self.file_ball(i);
         }
     }
@@ -415,9 +430,8 @@ impl Schedule {
             self.nb
         };
         let first = self.heads[list];
-        if first != UNLINKED {
-            self.link(first)[1] = h;
-        }
+        let back = self.back_of(first);
+        self.slots[back].links[1] = h;
         *self.link(h) = [first, LIST + list as u32];
         self.heads[list] = h;
     }
@@ -456,9 +470,8 @@ impl Schedule {
         } else {
             self.link(prev)[0] = next;
         }
-        if next != UNLINKED {
-            self.link(next)[1] = prev;
-        }
+        let back = self.back_of(next);
+        self.slots[back].links[1] = prev;
         *self.link(h) = [UNLINKED, UNLINKED];
     }
 
