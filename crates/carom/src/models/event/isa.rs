@@ -4,8 +4,9 @@
 //! Why: at 10^4 balls the model is bound by the instructions it executes, and with
 //! AVX-512 the compiler writes its many selects (the earliest of a block's pair times,
 //! a ball's exit through the near or the far side of its cell) as masked moves, and
-//! does two axes' divisions at once under a mask: the same run took 1.05 to 1.08 times
-//! less time. The portable build must still run on every x86-64 (the Python package's
+//! does two axes' divisions at once under a mask: the benchmark at 10^4 balls makes
+//! about 1.1 times the collisions per second (docs/performance.md, the fourteenth
+//! round). The portable build must still run on every x86-64 (the Python package's
 //! wheels), so the wide version is only taken where the processor says it has every
 //! feature it was compiled for.
 //!
@@ -16,8 +17,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Whether this processor can run the wide version (every feature the
-/// `two_versions!` methods are compiled for; the detection is cached by the standard library).
+/// Whether this processor can run the wide version: every feature the
+/// `two_versions!` methods are compiled for (the standard library caches the answer).
 pub fn wide_supported() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
