@@ -32,6 +32,12 @@
 //!   reads them (the world does so once per `run_steps`): a step that samples nothing
 //!   costs its events, not the ball count.
 //!
+//! The files follow the step: `interval.rs` starts an interval (epoch, changes from
+//! outside, predictions afresh), `run.rs` takes its events in time order,
+//! `crossing.rs` and `resolve.rs` process a cell crossing and an impact, `predict.rs`
+//! finds what comes next, `queue/` keeps the events in order and `cells.rs` the
+//! neighbours.
+//!
 //! Collisions within round-off of the same time are resolved together as one group
 //! (seed 001's double collision, a break's rack, Newton's cradle); contacts that only
 //! touch and start approaching because of a collision are the next events, at zero
@@ -118,24 +124,24 @@ mod predict;
 mod cells;
 mod crossing;
 mod guard;
+mod interval;
 mod motion;
-mod near;
 mod queue;
 mod renumber;
 mod resolve;
+mod run;
 pub mod times;
 
 use self::cells::Cells;
 pub use self::isa::set_portable_only;
-use self::motion::{accel_of, settle, touches_wall};
-use self::queue::{Ev, Kind, Schedule, Source, MAX_BALLS};
+use self::motion::accel_of;
+use self::queue::{Ev, Kind, Schedule, Source};
 pub use self::renumber::RENUMBER_FROM;
 use super::simultaneous::ContactSolver;
-use super::{CollisionModel, Contact, StepContext, StepError, Wall};
+use super::{CollisionModel, Contact, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::physics::{ContactFriction, Physics};
-use crate::scenario::Friction;
 use crate::scenario::ModelKind;
 use crate::table::Table;
 
@@ -543,196 +549,6 @@ impl Event {
         self.t[i] = t;
     }
 
-    /// Everything that must hold before the events of an interval are processed:
-    /// parameters, outside changes detected and their predictions redone, clock rebased.
-    fn prepare(
-        &mut self,
-        b: &mut Balls,
-        table: &Table,
-        physics: &Physics,
-    ) -> Result<(), StepError> {
-        let n = b.len();
-        if n > MAX_BALLS {
-            return Err(StepError::Unsupported(format!(
-                "the event model handles at most {MAX_BALLS} balls (got {n})"
-            )));
-        }
-        let dt = physics.dt;
-        if self.gravity != physics.gravity || self.table != *table || n != self.t.len() {
-            self.needs_rebuild = true;
-        }
-        self.gravity = physics.gravity;
-        self.table = *table;
-        self.restitution = physics.restitution;
-        self.friction = physics.contact_friction;
-        self.tc = TC_FRACTION * dt;
-
-        // Friction changed the velocities of (nearly) every moving ball after the last
-        // step: every prediction of a changed ball is void, so all are redone.
-        if !matches!(physics.friction, Friction::None) {
-            self.needs_rebuild = true;
-            self.resumed = false;
-        }
-        if self.needs_rebuild {
-            // The balls come from outside: check them, and measure them afresh.
-            let mut v2_max: f64 = 0.0;
-            for i in 0..n {
-                let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
-                if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
-                    let i = self.id(i);
-                    return Err(StepError::Unstable(format!(
-                        "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
-                    )));
-                }
-                v2_max = v2_max.max(vx * vx + vy * vy);
-            }
-            self.v2_max = v2_max;
-            self.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
-            if !self.r_min.is_finite() {
-                self.r_min = 0.0;
-            }
-        }
-        // Speeds can grow within the interval (gravity, a kinematic ball, a light ball
-        // struck by a heavy one): a generous bound is all the time tolerances need. The
-        // fastest speed is the largest seen at a rebuild or after any collision since.
-        let g = self.gravity[0].hypot(self.gravity[1]);
-        let v_est = 2.0 * self.v2_max.sqrt() + g * dt;
-
-        let rebase = v_est > 0.0 && self.step_start * v_est > REBASE_AFTER * self.r_min;
-        if self.needs_rebuild {
-            // A rebuild restarts the epoch at the start of this interval, before the
-            // interval's end is computed: `0 + dt` exactly, as in a run resumed here.
-            let shift = self.step_start;
-            for h in &mut self.hist {
-                h.t_last -= shift;
-            }
-            self.step_start = 0.0;
-        } else if rebase {
-            self.rebase();
-        }
-        self.horizon = self.step_start + dt;
-        self.eps_t = if v_est > 0.0 {
-            GROUP_TOL * self.r_min / v_est
-        } else {
-            0.0
-        };
-        self.undo.clear();
-
-        if self.needs_rebuild {
-            self.renumber(b);
-            self.rebuild(b);
-        } else if self.gravity != [0.0, 0.0] {
-            // Kinematic and resting balls under gravity: their quartic predictions
-            // reach only to the end of an interval. The list keeps each ball once, and
-            // drops the balls that have lifted off.
-            let s = self.next_serial();
-            let (hist, inv_m) = (&mut self.hist, &b.inv_m);
-            self.quartic.retain(|&i| {
-                let h = &mut hist[i as usize];
-                let keep = (inv_m[i as usize] == 0.0 || h.rest != 0) && h.mark != s;
-                h.mark = s;
-                keep
-            });
-            let now = self.step_start;
-            for k in 0..self.quartic.len() {
-                let i = self.quartic[k] as usize;
-                self.predict(b, i, now, true);
-            }
-        }
-        if self.queue.extra_len() > n + 1024 {
-            let counter = &self.counter;
-            self.queue.retain_extra(|e| {
-                counter[e.i as usize] == e.ci
-                    && match e.kind() {
-                        Kind::Pair(j) => counter[j] == e.cj,
-                        _ => true,
-                    }
-            });
-        }
-        Ok(())
-    }
-
-    /// Moves the epoch to the start of this interval: every stored time shifts.
-    fn rebase(&mut self) {
-        let shift = self.step_start;
-        self.queue.shift(shift);
-        for t in &mut self.t {
-            *t -= shift;
-        }
-        for h in &mut self.hist {
-            h.t_last -= shift;
-        }
-        self.step_start = 0.0;
-    }
-
-    /// Forgets every prediction and predicts everything afresh from the balls as they
-    /// are: the grid is laid out again, the epoch restarts at zero.
-    fn rebuild(&mut self, b: &mut Balls) {
-        let n = b.len();
-        let same_balls = self.t.len() == n;
-        let shift = self.step_start;
-        self.horizon -= shift;
-        self.step_start = 0.0;
-        self.t.clear();
-        self.t.resize(n, 0.0);
-        self.counter.clear();
-        self.counter.resize(n, 0);
-        // The collapse guard's memory is kept across friction rebuilds (its times moved
-        // to the new epoch by `prepare`), forgotten when the balls were read or replaced.
-        if !same_balls || self.resumed {
-            self.hist.clear();
-            self.hist.resize(n, History::NEW);
-        } else {
-            for h in &mut self.hist {
-                *h = History {
-                    t_last: h.t_last,
-                    quick: h.quick,
-                    ..History::NEW
-                };
-            }
-        }
-        for i in 0..n {
-            self.settle_all(b, i);
-        }
-        if n > 0 {
-            self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);
-        }
-        self.quartic.clear();
-        if self.gravity != [0.0, 0.0] {
-            self.quartic.extend(
-                (0..n as u32)
-                    .filter(|&i| b.inv_m[i as usize] == 0.0 || self.hist[i as usize].rest != 0),
-            );
-        }
-
-        self.queue.reset(n);
-        let b = &*b;
-        let kin = kin!(self, b);
-        let queue = &mut self.queue;
-        for i in 0..n {
-            let si = kin.state(i, 0.0);
-            let e = kin.next_contact(i, &si, 0.0, self.eps_t, &mut self.cand, |e| {
-                queue.push_extra(e)
-            });
-            queue.set_contact(i, e, true);
-            queue.set_crossing(i, kin.cross(i, &si, 0.0).unwrap_or(Ev::NONE), true);
-        }
-        queue.build();
-        self.needs_rebuild = false;
-    }
-
-    /// Finds the walls ball `i` rests on from its position and velocity alone.
-    fn settle_all(&mut self, b: &mut Balls, i: usize) {
-        if b.inv_m[i] == 0.0 || self.gravity == [0.0, 0.0] {
-            return;
-        }
-        for w in Wall::ALL {
-            if touches_wall(b, &self.table, i, w) {
-                settle(b, &mut self.hist[i].rest, i, w, self.gravity, self.tc);
-            }
-        }
-    }
-
     /// A fresh serial for the scratch marks. When the 32-bit count wraps (after four
     /// billion groups), every mark is cleared so that no old mark can pass for new.
     fn next_serial(&mut self) -> u32 {
@@ -829,150 +645,5 @@ impl CollisionModel for Event {
 
     fn invalidate(&mut self) {
         self.needs_rebuild = true;
-    }
-}
-
-impl Event {
-    two_versions! {
-        /// Runs the events of the interval prepared by `prepare`, up to its end.
-        fn run_events / run_events_portable / run_events_wide => run_events_body
-            (&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError>
-    }
-
-    #[inline(always)]
-    fn run_events_body(&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError> {
-        let t_end = self.horizon;
-        let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
-        let before = (self.collisions, self.crossings);
-        let mut count: u64 = 0;
-        // The contact solver's passes beyond one per contact count as events: a cluster
-        // that rattles (a light ball between a heavy one and a wall takes of the order
-        // of the mass ratio in passes) runs to the solver's iteration cap at every
-        // event, a thousand passes each, and the budget must bound that work too.
-        let extra_at_start = self.solver.stats().extra_passes;
-        let mut extra: u64 = 0;
-        // From this many balls on, the balls around the next event are fetched into
-        // cache one event ahead (below it they stay in cache anyway, and the look
-        // costs time).
-        let far_apart = balls.len() > queue::EARLY_FROM;
-        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other, late| {
-            if late {
-                // Its cell was asked for in the first round: the cell lists it will
-                // scan can be fetched now. Two cells around, not one: a crossing (more
-                // than half the events) scans the strip beyond the cell it enters,
-                // outside the 3x3 block; at a million balls, waiting for those lists
-                // was a sixth of the event loop's time.
-                self.cells.prefetch_wide_block(self.cells.cell_of(i));
-                return;
-            }
-            let b = &*balls;
-            fetch_ball!(self, b, i);
-            if other < queue::WALL {
-                fetch_ball!(self, b, other as usize);
-            }
-        }) {
-            if far_apart {
-                self.fetch_neighbours(balls);
-            }
-            if !self.due(balls, &ev, src) {
-                continue;
-            }
-            count += 1;
-            if count + extra > budget {
-                return Err(self.over_budget(balls, budget, physics.dt, ev.t, before));
-            }
-            self.note_recent(ev.i);
-            if let Kind::Cross(_) = ev.kind() {
-                self.cross(balls, ev);
-                if self.overflow.get() {
-                    return Err(self.overflowed(balls, physics, ev.t, before));
-                }
-                if self.audit {
-                    self.audit_at(balls, ev.t);
-                }
-                continue;
-            }
-            // Everything due within round-off of t0 is one impact.
-            let t0 = ev.t;
-            let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
-            self.group_events.clear();
-            self.group_events.push(ev);
-            loop {
-                // Nearly always nothing else is due so soon, and the schedule can tell
-                // without sorting out its near set.
-                if self.queue.nothing_due_by(window) {
-                    break;
-                }
-                let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
-                    break;
-                };
-                if !self.due(balls, &e, src) {
-                    continue;
-                }
-                count += 1;
-                if count + extra > budget {
-                    return Err(self.over_budget(balls, budget, physics.dt, e.t, before));
-                }
-                self.note_recent(e.i);
-                match e.kind() {
-                    Kind::Cross(_) => self.cross(balls, e),
-                    Kind::Pair(j) => {
-                        self.note_recent(j as u32);
-                        self.group_events.push(e);
-                    }
-                    Kind::Wall(_) => self.group_events.push(e),
-                }
-            }
-            if let Kind::Pair(j) = ev.kind() {
-                self.note_recent(j as u32);
-            }
-            self.resolve_group(balls, t0);
-            if self.overflow.get() {
-                return Err(self.overflowed(balls, physics, t0, before));
-            }
-            extra = self.solver.stats().extra_passes - extra_at_start;
-            if count + extra > budget {
-                return Err(self.over_budget(balls, budget, physics.dt, t0, before));
-            }
-            if self.audit {
-                self.audit_at(balls, t0);
-            }
-        }
-        self.events += count;
-        if self.overflow.get() {
-            return Err(self.overflowed(balls, physics, t_end, before));
-        }
-
-        // The balls stay at their local times until someone reads them.
-        self.step_start = t_end;
-        if self.audit {
-            self.audit_at(balls, t_end);
-        }
-        Ok(())
-    }
-}
-
-impl Event {
-    /// Every ball to the end of the last interval, for a reader.
-    fn bring_forward(&mut self, balls: &mut Balls) {
-        // Awaiting a rebuild, the balls are as given from outside (or as a failed
-        // step put them back): nothing to bring forward.
-        if self.needs_rebuild || balls.len() != self.t.len() {
-            return;
-        }
-        let now = self.step_start;
-        for i in 0..balls.len() {
-            self.advance(balls, i, now);
-        }
-        // A ball read just as it crosses a periodic edge can come out a round-off
-        // beyond it (`y == height`); what is read is what a state file holds, and its
-        // load wraps it, so wrap it here and the file loads to the same text.
-        super::wrap_positions(balls, &self.table);
-        // What is read may be written to a state file and resumed: the next step starts
-        // afresh from exactly these balls (epoch, predictions, collapse-guard memory), as
-        // the resumed run will, so that both continue bit for bit. The cost, O(N)
-        // predictions, falls on reads, never on steps that sample nothing.
-        self.needs_rebuild = true;
-        self.resumed = true;
     }
 }

@@ -1,0 +1,204 @@
+//! The start of an interval: the parameters checked, changes made from outside
+//! detected, the clock moved to a new epoch, and, when the balls were replaced or
+//! read, every prediction made afresh.
+
+use super::motion::{settle, touches_wall};
+use super::queue::{Ev, Kind, MAX_BALLS};
+use super::{Event, History, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
+use crate::balls::Balls;
+use crate::models::{StepError, Wall};
+use crate::physics::Physics;
+use crate::scenario::Friction;
+use crate::table::Table;
+
+impl Event {
+    /// Everything that must hold before the events of an interval are processed:
+    /// parameters, outside changes detected and their predictions redone, clock rebased.
+    pub(super) fn prepare(
+        &mut self,
+        b: &mut Balls,
+        table: &Table,
+        physics: &Physics,
+    ) -> Result<(), StepError> {
+        let n = b.len();
+        if n > MAX_BALLS {
+            return Err(StepError::Unsupported(format!(
+                "the event model handles at most {MAX_BALLS} balls (got {n})"
+            )));
+        }
+        let dt = physics.dt;
+        if self.gravity != physics.gravity || self.table != *table || n != self.t.len() {
+            self.needs_rebuild = true;
+        }
+        self.gravity = physics.gravity;
+        self.table = *table;
+        self.restitution = physics.restitution;
+        self.friction = physics.contact_friction;
+        self.tc = TC_FRACTION * dt;
+
+        // Friction changed the velocities of (nearly) every moving ball after the last
+        // step: every prediction of a changed ball is void, so all are redone.
+        if !matches!(physics.friction, Friction::None) {
+            self.needs_rebuild = true;
+            self.resumed = false;
+        }
+        if self.needs_rebuild {
+            // The balls come from outside: check them, and measure them afresh.
+            let mut v2_max: f64 = 0.0;
+            for i in 0..n {
+                let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
+                if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
+                    let i = self.id(i);
+                    return Err(StepError::Unstable(format!(
+                        "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
+                    )));
+                }
+                v2_max = v2_max.max(vx * vx + vy * vy);
+            }
+            self.v2_max = v2_max;
+            self.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
+            if !self.r_min.is_finite() {
+                self.r_min = 0.0;
+            }
+        }
+        // Speeds can grow within the interval (gravity, a kinematic ball, a light ball
+        // struck by a heavy one): a generous bound is all the time tolerances need. The
+        // fastest speed is the largest seen at a rebuild or after any collision since.
+        let g = self.gravity[0].hypot(self.gravity[1]);
+        let v_est = 2.0 * self.v2_max.sqrt() + g * dt;
+
+        let rebase = v_est > 0.0 && self.step_start * v_est > REBASE_AFTER * self.r_min;
+        if self.needs_rebuild {
+            // A rebuild restarts the epoch at the start of this interval, before the
+            // interval's end is computed: `0 + dt` exactly, as in a run resumed here.
+            let shift = self.step_start;
+            for h in &mut self.hist {
+                h.t_last -= shift;
+            }
+            self.step_start = 0.0;
+        } else if rebase {
+            self.rebase();
+        }
+        self.horizon = self.step_start + dt;
+        self.eps_t = if v_est > 0.0 {
+            GROUP_TOL * self.r_min / v_est
+        } else {
+            0.0
+        };
+        self.undo.clear();
+
+        if self.needs_rebuild {
+            self.renumber(b);
+            self.rebuild(b);
+        } else if self.gravity != [0.0, 0.0] {
+            // Kinematic and resting balls under gravity: their quartic predictions
+            // reach only to the end of an interval. The list keeps each ball once, and
+            // drops the balls that have lifted off.
+            let s = self.next_serial();
+            let (hist, inv_m) = (&mut self.hist, &b.inv_m);
+            self.quartic.retain(|&i| {
+                let h = &mut hist[i as usize];
+                let keep = (inv_m[i as usize] == 0.0 || h.rest != 0) && h.mark != s;
+                h.mark = s;
+                keep
+            });
+            let now = self.step_start;
+            for k in 0..self.quartic.len() {
+                let i = self.quartic[k] as usize;
+                self.predict(b, i, now, true);
+            }
+        }
+        if self.queue.extra_len() > n + 1024 {
+            let counter = &self.counter;
+            self.queue.retain_extra(|e| {
+                counter[e.i as usize] == e.ci
+                    && match e.kind() {
+                        Kind::Pair(j) => counter[j] == e.cj,
+                        _ => true,
+                    }
+            });
+        }
+        Ok(())
+    }
+
+    /// Moves the epoch to the start of this interval: every stored time shifts.
+    fn rebase(&mut self) {
+        let shift = self.step_start;
+        self.queue.shift(shift);
+        for t in &mut self.t {
+            *t -= shift;
+        }
+        for h in &mut self.hist {
+            h.t_last -= shift;
+        }
+        self.step_start = 0.0;
+    }
+
+    /// Forgets every prediction and predicts everything afresh from the balls as they
+    /// are: the grid is laid out again, the epoch restarts at zero.
+    fn rebuild(&mut self, b: &mut Balls) {
+        let n = b.len();
+        let same_balls = self.t.len() == n;
+        let shift = self.step_start;
+        self.horizon -= shift;
+        self.step_start = 0.0;
+        self.t.clear();
+        self.t.resize(n, 0.0);
+        self.counter.clear();
+        self.counter.resize(n, 0);
+        // The collapse guard's memory is kept across friction rebuilds (its times moved
+        // to the new epoch by `prepare`), forgotten when the balls were read or replaced.
+        if !same_balls || self.resumed {
+            self.hist.clear();
+            self.hist.resize(n, History::NEW);
+        } else {
+            for h in &mut self.hist {
+                *h = History {
+                    t_last: h.t_last,
+                    quick: h.quick,
+                    ..History::NEW
+                };
+            }
+        }
+        for i in 0..n {
+            self.settle_all(b, i);
+        }
+        if n > 0 {
+            self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);
+        }
+        self.quartic.clear();
+        if self.gravity != [0.0, 0.0] {
+            self.quartic.extend(
+                (0..n as u32)
+                    .filter(|&i| b.inv_m[i as usize] == 0.0 || self.hist[i as usize].rest != 0),
+            );
+        }
+
+        self.queue.reset(n);
+        let b = &*b;
+        let kin = kin!(self, b);
+        let queue = &mut self.queue;
+        for i in 0..n {
+            let si = kin.state(i, 0.0);
+            let e = kin.next_contact(i, &si, 0.0, self.eps_t, &mut self.cand, |e| {
+                queue.push_extra(e)
+            });
+            queue.set_contact(i, e, true);
+            queue.set_crossing(i, kin.cross(i, &si, 0.0).unwrap_or(Ev::NONE), true);
+        }
+        queue.build();
+        self.needs_rebuild = false;
+    }
+
+    /// Finds the walls ball `i` rests on from its position and velocity alone.
+    fn settle_all(&mut self, b: &mut Balls, i: usize) {
+        if b.inv_m[i] == 0.0 || self.gravity == [0.0, 0.0] {
+            return;
+        }
+        for w in Wall::ALL {
+            if touches_wall(b, &self.table, i, w) {
+                settle(b, &mut self.hist[i].rest, i, w, self.gravity, self.tc);
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The event loop of an interval: events taken in time order and processed (a cell
+//! crossing, or an impact of everything due within round-off of the same time),
+//! within the event budget; and the balls brought to the interval's end for a reader.
+
+use super::queue::{self, Kind};
+use super::{default_budget, Event};
+use crate::balls::Balls;
+use crate::models::StepError;
+use crate::physics::Physics;
+
+impl Event {
+    two_versions! {
+        /// Runs the events of the interval prepared by `prepare`, up to its end.
+        pub(super) fn run_events / run_events_portable / run_events_wide => run_events_body
+            (&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError>
+    }
+
+    #[inline(always)]
+    fn run_events_body(&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError> {
+        let t_end = self.horizon;
+        let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
+        let before = (self.collisions, self.crossings);
+        let mut count: u64 = 0;
+        // The contact solver's passes beyond one per contact count as events: a cluster
+        // that rattles (a light ball between a heavy one and a wall takes of the order
+        // of the mass ratio in passes) runs to the solver's iteration cap at every
+        // event, a thousand passes each, and the budget must bound that work too.
+        let extra_at_start = self.solver.stats().extra_passes;
+        let mut extra: u64 = 0;
+        // From this many balls on, the balls around the next event are fetched into
+        // cache one event ahead (below it they stay in cache anyway, and the look
+        // costs time).
+        let far_apart = balls.len() > queue::EARLY_FROM;
+        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other, late| {
+            if late {
+                // Its cell was asked for in the first round: the cell lists it will
+                // scan can be fetched now. Two cells around, not one: a crossing (more
+                // than half the events) scans the strip beyond the cell it enters,
+                // outside the 3x3 block; at a million balls, waiting for those lists
+                // was a sixth of the event loop's time.
+                self.cells.prefetch_wide_block(self.cells.cell_of(i));
+                return;
+            }
+            let b = &*balls;
+            fetch_ball!(self, b, i);
+            if other < queue::WALL {
+                fetch_ball!(self, b, other as usize);
+            }
+        }) {
+            if far_apart {
+                self.fetch_neighbours(balls);
+            }
+            if !self.due(balls, &ev, src) {
+                continue;
+            }
+            count += 1;
+            if count + extra > budget {
+                return Err(self.over_budget(balls, budget, physics.dt, ev.t, before));
+            }
+            self.note_recent(ev.i);
+            if let Kind::Cross(_) = ev.kind() {
+                self.cross(balls, ev);
+                if self.overflow.get() {
+                    return Err(self.overflowed(balls, physics, ev.t, before));
+                }
+                if self.audit {
+                    self.audit_at(balls, ev.t);
+                }
+                continue;
+            }
+            // Everything due within round-off of t0 is one impact.
+            let t0 = ev.t;
+            let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
+            self.group_events.clear();
+            self.group_events.push(ev);
+            loop {
+                // Nearly always nothing else is due so soon, and the schedule can tell
+                // without sorting out its near set.
+                if self.queue.nothing_due_by(window) {
+                    break;
+                }
+                let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
+                    break;
+                };
+                if !self.due(balls, &e, src) {
+                    continue;
+                }
+                count += 1;
+                if count + extra > budget {
+                    return Err(self.over_budget(balls, budget, physics.dt, e.t, before));
+                }
+                self.note_recent(e.i);
+                match e.kind() {
+                    Kind::Cross(_) => self.cross(balls, e),
+                    Kind::Pair(j) => {
+                        self.note_recent(j as u32);
+                        self.group_events.push(e);
+                    }
+                    Kind::Wall(_) => self.group_events.push(e),
+                }
+            }
+            if let Kind::Pair(j) = ev.kind() {
+                self.note_recent(j as u32);
+            }
+            self.resolve_group(balls, t0);
+            if self.overflow.get() {
+                return Err(self.overflowed(balls, physics, t0, before));
+            }
+            extra = self.solver.stats().extra_passes - extra_at_start;
+            if count + extra > budget {
+                return Err(self.over_budget(balls, budget, physics.dt, t0, before));
+            }
+            if self.audit {
+                self.audit_at(balls, t0);
+            }
+        }
+        self.events += count;
+        if self.overflow.get() {
+            return Err(self.overflowed(balls, physics, t_end, before));
+        }
+
+        // The balls stay at their local times until someone reads them.
+        self.step_start = t_end;
+        if self.audit {
+            self.audit_at(balls, t_end);
+        }
+        Ok(())
+    }
+}
+
+impl Event {
+    /// Every ball to the end of the last interval, for a reader.
+    pub(super) fn bring_forward(&mut self, balls: &mut Balls) {
+        // Awaiting a rebuild, the balls are as given from outside (or as a failed
+        // step put them back): nothing to bring forward.
+        if self.needs_rebuild || balls.len() != self.t.len() {
+            return;
+        }
+        let now = self.step_start;
+        for i in 0..balls.len() {
+            self.advance(balls, i, now);
+        }
+        // A ball read just as it crosses a periodic edge can come out a round-off
+        // beyond it (`y == height`); what is read is what a state file holds, and its
+        // load wraps it, so wrap it here and the file loads to the same text.
+        crate::models::wrap_positions(balls, &self.table);
+        // What is read may be written to a state file and resumed: the next step starts
+        // afresh from exactly these balls (epoch, predictions, collapse-guard memory), as
+        // the resumed run will, so that both continue bit for bit. The cost, O(N)
+        // predictions, falls on reads, never on steps that sample nothing.
+        self.needs_rebuild = true;
+        self.resumed = true;
+    }
+}
