@@ -569,6 +569,36 @@ impl Event {
             (&mut self, b: &Balls, i: usize, now: f64, crossing: bool)
     }
 
+    /// Both balls of a collision predicted afresh, as `predict` for `i` and then for
+    /// `j`, with the same results, but with both blocks gathered before either is
+    /// searched: the cell records of `j`'s block are on their way while `i`'s pair
+    /// times are computed. Along straight lines only; otherwise, or when a block is
+    /// too crowded or a near-tie needs the general path, one after the other.
+    #[inline(always)]
+    fn predict_pair(&mut self, b: &Balls, i: usize, j: usize, now: f64) {
+        if self.gravity == [0.0, 0.0] {
+            let kin = kin!(self, b);
+            let (si, sj) = (kin.state(i, now), kin.state(j, now));
+            let mut near_i = [0u32; cells::GATHER];
+            let mut near_j = [0u32; cells::GATHER];
+            let ni = kin.cells.gather_block(kin.cells.cell_of(i), &mut near_i);
+            let nj = kin.cells.gather_block(kin.cells.cell_of(j), &mut near_j);
+            if let (Some(ni), Some(nj)) = (ni, nj) {
+                let ei = kin.earliest_line(i, &si, now, self.eps_t, &near_i[..ni]);
+                let ej = kin.earliest_line(j, &sj, now, self.eps_t, &near_j[..nj]);
+                if let (Some(ei), Some(ej)) = (ei, ej) {
+                    let ci = kin.cross(i, &si, now).unwrap_or(Ev::NONE);
+                    let cj = kin.cross(j, &sj, now).unwrap_or(Ev::NONE);
+                    self.queue.set_both(i, ei, ci);
+                    self.queue.set_both(j, ej, cj);
+                    return;
+                }
+            }
+        }
+        self.predict(b, i, now, true);
+        self.predict(b, j, now, true);
+    }
+
     #[inline(always)]
     fn predict_body(&mut self, b: &Balls, i: usize, now: f64, crossing: bool) {
         let kin = kin!(self, b);

@@ -376,6 +376,19 @@ impl Kin<'_> {
     fn next_contact_line(&self, i: usize, si: &[f64; 4], now: f64, slack: f64) -> Option<Ev> {
         let mut near = [0u32; GATHER];
         let n = self.cells.gather_block(self.cells.cell_of(i), &mut near)?;
+        self.earliest_line(i, si, now, slack, &near[..n])
+    }
+
+    /// [`Kin::next_contact_line`] over a block already gathered (`near`).
+    #[inline(always)]
+    pub(super) fn earliest_line(
+        &self,
+        i: usize,
+        si: &[f64; 4],
+        now: f64,
+        slack: f64,
+        near: &[u32],
+    ) -> Option<Ev> {
         let (mut t, mut other) = (f64::INFINITY, u32::MAX);
         // The earliest time among the candidates other than the earliest, and how
         // many candidates there were.
@@ -396,7 +409,7 @@ impl Kin<'_> {
             offer(e.t, e.other);
         }
         let (kinematic_i, r_i) = (self.inv_m[i] == 0.0, self.r[i]);
-        for &j in &near[..n] {
+        for &j in near {
             if j as usize != i {
                 if let Some(tj) = self.pair_line_time(i, si, kinematic_i, r_i, j as usize, now) {
                     offer(tj, j);

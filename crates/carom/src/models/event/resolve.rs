@@ -157,8 +157,7 @@ impl Event {
             self.after_impact(b, hi, s, t0);
             add_partner(&mut self.hist[lo], hi as u32);
             add_partner(&mut self.hist[hi], lo as u32);
-            self.predict(b, i, t0, true);
-            self.predict(b, j, t0, true);
+            self.predict_pair(b, i, j, t0);
         } else if self.queue.contact(i).t == f64::INFINITY {
             // A grazing touch that fell out: the owner looks again.
             self.predict(b, i, t0, false);
