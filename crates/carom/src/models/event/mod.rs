@@ -576,8 +576,8 @@ impl Event {
     /// too crowded or a near-tie needs the general path, one after the other.
     #[inline(always)]
     fn predict_pair(&mut self, b: &Balls, i: usize, j: usize, now: f64) {
-        if self.gravity == [0.0, 0.0] {
-            let kin = kin!(self, b);
+        let kin = kin!(self, b);
+        if kin.flat {
             let (si, sj) = (kin.state(i, now), kin.state(j, now));
             let mut near_i = [0u32; cells::GATHER];
             let mut near_j = [0u32; cells::GATHER];
