@@ -358,7 +358,7 @@ fn every_model_either_runs_or_is_refused_cleanly() {
         let balls = carom::Balls::default();
         let physics = carom::Physics::default();
         let table = carom::Table::new(100.0, 100.0);
-        match carom::models::create(m, &balls, &table, &physics) {
+        match carom::models::create(m, &balls, &table, &physics, &carom::walls::NO_WALLS) {
             Err(carom::StepError::Unsupported(_)) => {
                 assert_eq!(o.status.code(), Some(2), "{}", m.name());
                 let e = stderr(&o);

@@ -21,6 +21,7 @@ fn supported(name: &str) -> bool {
         &carom::Balls::default(),
         &table,
         &carom::Physics::default(),
+        &carom::walls::NO_WALLS,
     );
     !matches!(made, Err(StepError::Unsupported(_)))
 }

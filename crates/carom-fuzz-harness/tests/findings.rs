@@ -344,6 +344,8 @@ fn ball_sitting_on_a_resting_ball_does_not_sink_into_it() {
         physics: &physics,
         table: &table,
         pool: None,
+        walls: &carom::walls::NO_WALLS,
+        in_play: None,
     });
     let gap = (balls.x[1] - balls.x[0]).hypot(balls.y[1] - balls.y[0]) - 20.0;
     assert!(gap >= -1e-9 * 10.0, "ball 1 sank {:e} into ball 0", -gap);
@@ -519,6 +521,8 @@ fn light_ball_wedged_under_a_heavy_one_ends_at_the_budget_after_bounded_solver_w
         physics: &physics,
         table: &table,
         pool: None,
+        walls: &carom::walls::NO_WALLS,
+        in_play: None,
     });
     assert!(
         matches!(outcome, Err(StepError::EventBudget(_))),

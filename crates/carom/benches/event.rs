@@ -61,6 +61,8 @@ impl Gas {
                     table: &self.table,
                     physics: &self.physics,
                     pool: None,
+                    walls: &carom::walls::NO_WALLS,
+                    in_play: None,
                 })
                 .expect("gas step");
         }

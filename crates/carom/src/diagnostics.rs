@@ -26,15 +26,24 @@ pub struct Diagnostics {
     /// Virial pressure `(sum m v^2 + sum r_ij . f_ij) / (2 A)`, time-averaged over a
     /// window (see [`pressure`]).
     pub pressure: f64,
+    /// Balls in play, when the scene can lose some (pockets, open edges); `None` on a
+    /// table that keeps every ball.
+    pub in_play: Option<usize>,
 }
 
 /// The statistical state of the balls at one instant: packing fraction, and the
 /// centre-of-mass-frame `sum m |v - V|^2` with the count of dynamic balls it is over
 /// (kinematic balls, of infinite mass, are left out).
-pub fn statistics(balls: &Balls, table: &Table) -> (f64, f64, usize) {
+///
+/// `in_play`, when not empty, leaves out the balls out of play (held at rest with
+/// infinite mass, they would otherwise count in the area).
+pub fn statistics(balls: &Balls, table: &Table, in_play: &[bool]) -> (f64, f64, usize) {
     let mut area = 0.0;
     let (mut m_tot, mut p, mut mv2, mut n) = (0.0, [0.0, 0.0], 0.0, 0usize);
     for i in 0..balls.len() {
+        if !in_play.get(i).copied().unwrap_or(true) {
+            continue;
+        }
         let r = balls.r[i];
         area += std::f64::consts::PI * r * r;
         if balls.inv_m[i] == 0.0 {
@@ -110,6 +119,7 @@ pub fn measure(
         packing_fraction: 0.0,
         temperature: 0.0,
         pressure: 0.0,
+        in_play: None,
     }
 }
 

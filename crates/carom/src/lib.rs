@@ -63,6 +63,8 @@ pub mod run;
 pub mod scenario;
 pub mod state;
 pub mod table;
+pub mod wall_specs;
+pub mod walls;
 pub mod world;
 
 pub use balls::{Ball, Balls, Rgb};

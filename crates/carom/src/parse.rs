@@ -366,6 +366,50 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         finite("symmetry.axis_y".into(), sym.axis_y)?;
         world.declare_symmetry(sym.axis_y);
     }
+    let walls = crate::wall_specs::build(&s.walls, &s.pockets, world.table())?;
+    // Balls that a state file says left play start out of play.
+    let mut removed = Vec::new();
+    for (i, b) in s.balls.iter().enumerate() {
+        if let Some(spec) = &b.removed {
+            if b.kinematic {
+                return Err(ScenarioError::field(
+                    format!("balls[{i}].removed"),
+                    "a kinematic ball moves as prescribed and cannot leave play",
+                ));
+            }
+            removed.push((
+                i,
+                crate::wall_specs::removal(spec, &format!("balls[{i}].removed"), &walls)?,
+            ));
+        }
+    }
+    if !walls.is_empty() {
+        // A state file may hold a ball pressing into a wall (a spring contact); a
+        // start may not.
+        if !mid_run {
+            // Kinematic balls go where they are told, and balls out of play are
+            // wherever they left.
+            let b = world.balls();
+            let mut skip: Vec<bool> = (0..b.len()).map(|i| b.is_kinematic(i)).collect();
+            for &(i, _) in &removed {
+                skip[i] = true;
+            }
+            if let Some((i, w, depth)) =
+                crate::wall_specs::first_overlap(world.balls(), &walls, world.table(), &skip)
+            {
+                return Err(named(
+                    i,
+                    format!("overlaps walls[{w}] by {depth} at the start"),
+                ));
+            }
+        }
+        world
+            .set_walls(&s.walls, &s.pockets)
+            .map_err(|e| ScenarioError::field(e.field, e.message))?;
+    }
+    for (i, r) in removed {
+        world.remove_ball(i, r);
+    }
     if let Some(springs) = &s.tangential_springs {
         let history = contact_history(springs, world.balls().len())?;
         world.restore_contact_history(&history);

@@ -29,6 +29,12 @@ pub struct Scenario {
     pub generators: Vec<Generator>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<SymmetrySpec>,
+    /// Static walls inside the table (see [`WallSpec`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub walls: Vec<WallSpec>,
+    /// Pockets: a ball whose centre comes within one leaves play.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pockets: Vec<PocketSpec>,
 
     // Keys a state file carries. `time` is where a resumed run starts; `model` is the
     // model the state was produced with, used when `physics.model` is not given.
@@ -87,14 +93,14 @@ pub struct TableSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoundarySpec(pub [Boundary; 2]);
 
-const BOUNDARY_EXPECTED: &str =
-    r#""walls", "periodic", or a list of two of them (x, then y), e.g. ["periodic", "walls"]"#;
+const BOUNDARY_EXPECTED: &str = r#""walls", "periodic", "open", or a list of two of them (x, then y), e.g. ["periodic", "walls"]"#;
 
 impl Serialize for BoundarySpec {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let name = |b: Boundary| match b {
             Boundary::Walls => "walls",
             Boundary::Periodic => "periodic",
+            Boundary::Open => "open",
         };
         if self.0[0] == self.0[1] {
             s.serialize_str(name(self.0[0]))
@@ -111,6 +117,7 @@ impl<'de> Deserialize<'de> for BoundarySpec {
             match v {
                 "walls" => Ok(Boundary::Walls),
                 "periodic" => Ok(Boundary::Periodic),
+                "open" => Ok(Boundary::Open),
                 other => Err(E::custom(format!(
                     "unknown boundary {other:?}: expected {BOUNDARY_EXPECTED}"
                 ))),
@@ -355,6 +362,70 @@ pub struct BallSpec {
     /// Moment of inertia; left out: a solid disk, `m r^2 / 2`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inertia: Option<f64>,
+    /// Set when the ball has left play (a pocket, an open edge): it starts out of play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<RemovedSpec>,
+}
+
+/// `removed = { time, by }`: when the ball left play and how (`"pocket K"`, `"left"`,
+/// `"right"`, `"top"`, `"bottom"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemovedSpec {
+    pub time: f64,
+    pub by: String,
+}
+
+/// The kinds of wall (`[[walls]] kind = ...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WallKind {
+    Segment,
+    Polyline,
+    Arc,
+    Circle,
+}
+
+/// One `[[walls]]` entry. Which keys a kind takes:
+/// - `segment`: `points` (two);
+/// - `polyline`: `points` (two or more), `closed` (default false: true joins the last
+///   point to the first);
+/// - `arc`: `center`, `radius`, `from` (default 0), `to` (degrees from +x towards +y,
+///   the arc running through increasing angles, `0 < to - from <= 360`);
+/// - `circle`: `center`, `radius`.
+///
+/// Every kind takes `restitution`, `mu` (defaults: the global ones) and
+/// `surface_velocity` (default 0). [`crate::parse`] checks the combination.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallSpec {
+    pub kind: WallKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<[f64; 2]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restitution: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mu: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surface_velocity: Option<f64>,
+}
+
+/// One `[[pockets]]` entry.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PocketSpec {
+    pub center: [f64; 2],
+    pub radius: f64,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -381,6 +452,7 @@ impl BallSpec {
             angle: None,
             omega: None,
             inertia: None,
+            removed: None,
         }
     }
 }

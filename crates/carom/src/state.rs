@@ -11,9 +11,10 @@
 use crate::balls::solid_disk_inertia;
 use crate::diagnostics::Diagnostics;
 use crate::scenario::{
-    BallSpec, ContactFrictionSpec, PhysicsSpec, Scenario, SymmetrySpec, TableSpec,
+    BallSpec, ContactFrictionSpec, PhysicsSpec, RemovedSpec, Scenario, SymmetrySpec, TableSpec,
     TangentialSprings,
 };
+use crate::table::Boundary;
 use crate::world::World;
 
 /// The state of `world` as a scenario document with the state keys filled in (`model`,
@@ -27,20 +28,29 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
     let balls = world
         .balls()
         .iter()
-        .map(|b| BallSpec {
-            angle: rotation.then_some(b.angle),
-            omega: rotation.then_some(b.omega),
-            inertia: rotation.then_some(b.inertia),
-            x: b.x,
-            y: b.y,
-            vx: b.vx,
-            vy: b.vy,
-            r: b.r,
-            m: b.m,
-            color: b.color.map(|c| c.to_hex()),
-            kinematic: b.kinematic,
-            ix: px.then_some(b.ix),
-            iy: py.then_some(b.iy),
+        .enumerate()
+        .map(|(i, b)| {
+            let removed = world.removal(i);
+            BallSpec {
+                angle: rotation.then_some(b.angle),
+                omega: rotation.then_some(b.omega),
+                inertia: rotation.then_some(b.inertia),
+                x: b.x,
+                y: b.y,
+                vx: b.vx,
+                vy: b.vy,
+                r: b.r,
+                m: b.m,
+                color: b.color.map(|c| c.to_hex()),
+                // A ball out of play is held with infinite mass; it was not kinematic.
+                kinematic: b.kinematic && removed.is_none(),
+                ix: px.then_some(b.ix),
+                iy: py.then_some(b.iy),
+                removed: removed.map(|r| RemovedSpec {
+                    time: r.time,
+                    by: r.by.name(),
+                }),
+            }
         })
         .collect();
     let d = world.diagnostics();
@@ -51,8 +61,7 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
         table: TableSpec {
             width: Some(world.table().width),
             height: Some(world.table().height),
-            boundary: t
-                .any_periodic()
+            boundary: (t.boundary != [Boundary::Walls; 2])
                 .then_some(crate::scenario::BoundarySpec(t.boundary)),
         },
         physics: PhysicsSpec {
@@ -73,6 +82,8 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
         balls,
         generators: Vec::new(),
         symmetry: world.symmetry_axis().map(|axis_y| SymmetrySpec { axis_y }),
+        walls: world.wall_specs().to_vec(),
+        pockets: world.pocket_specs().to_vec(),
         model: Some(p.model),
         time: Some(world.time),
         steps: Some(world.steps),
@@ -127,6 +138,9 @@ pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
     });
     if let Some(s) = d.symmetry_error {
         v["symmetry_error"] = serde_json::json!(s);
+    }
+    if let Some(n) = d.in_play {
+        v["in_play"] = serde_json::json!(n);
     }
     v
 }

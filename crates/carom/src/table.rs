@@ -13,6 +13,8 @@ pub enum Boundary {
     /// No wall: a ball leaving at one end re-enters at the other, and contacts act
     /// across the edge (minimum image).
     Periodic,
+    /// No wall: a ball whose centre crosses either end leaves play.
+    Open,
 }
 
 /// The table `[0, width] x [0, height]`, y pointing down. `boundary[0]` closes the x
@@ -67,6 +69,23 @@ impl Table {
     #[inline]
     pub fn any_periodic(&self) -> bool {
         self.is_periodic(0) || self.is_periodic(1)
+    }
+
+    /// Whether `axis` has the table's walls at its two ends.
+    #[inline]
+    pub fn has_walls(&self, axis: usize) -> bool {
+        self.boundary[axis] == Boundary::Walls
+    }
+
+    #[inline]
+    pub fn is_open(&self, axis: usize) -> bool {
+        self.boundary[axis] == Boundary::Open
+    }
+
+    /// True when any axis is open (balls can leave play across it).
+    #[inline]
+    pub fn any_open(&self) -> bool {
+        self.is_open(0) || self.is_open(1)
     }
 
     /// How far outside a walled side a dynamic ball's centre may be before the state

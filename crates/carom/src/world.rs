@@ -8,8 +8,9 @@ use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{bad, check_physics, BuildError, Physics};
 use crate::scenario::Friction;
-use crate::scenario::ModelKind;
+use crate::scenario::{ModelKind, PocketSpec, WallSpec};
 use crate::table::Table;
+use crate::walls::{Exit, Removal, Walls};
 
 pub struct World {
     pub name: String,
@@ -38,6 +39,15 @@ pub struct World {
     /// event-driven model keeps each at its own last event). Nothing may read them
     /// until [`World::synchronise`] brings them up to date.
     behind: bool,
+    /// Walls inside the table and pockets (empty: the plain rectangle).
+    walls: Arc<Walls>,
+    /// The scenario entries they were built from, written back into state files as
+    /// given, so that a resumed run rebuilds the same walls to the bit.
+    specs: Arc<(Vec<WallSpec>, Vec<PocketSpec>)>,
+    /// Per ball, whether it is still in play; empty while every ball is.
+    in_play: Vec<bool>,
+    /// Per ball, when and how it left play; empty while every ball is in play.
+    removals: Vec<Option<Removal>>,
 }
 
 /// The start of a time-averaging window for the pressure: the time, the model's pair
@@ -83,7 +93,8 @@ impl World {
     ) -> Result<World, BuildError> {
         check_table(&table, &balls)?;
         let warnings = check_physics(&physics, &balls)?;
-        let model = models::create(physics.model, &balls, &table, &physics)
+        let walls = Arc::new(Walls::none());
+        let model = models::create(physics.model, &balls, &table, &physics, &walls)
             .map_err(|e| bad("physics.model", e.to_string()))?;
         let mut world = World {
             name: name.into(),
@@ -99,6 +110,10 @@ impl World {
             spinning: None,
             edits: 0,
             behind: false,
+            walls,
+            specs: Arc::default(),
+            in_play: Vec::new(),
+            removals: Vec::new(),
             run_window: Window {
                 time: 0.0,
                 virial: 0.0,
@@ -184,8 +199,14 @@ impl World {
         let warnings = check_physics(&physics, &self.balls)?;
         self.edits += 1;
         if physics.model != self.physics.model {
-            self.model = models::create(physics.model, &self.balls, &self.table, &physics)
-                .map_err(|e| bad("physics.model", e.to_string()))?;
+            self.model = models::create(
+                physics.model,
+                &self.balls,
+                &self.table,
+                &physics,
+                &self.walls,
+            )
+            .map_err(|e| bad("physics.model", e.to_string()))?;
             self.physics = physics;
             self.warnings = warnings;
             // A new model's virial starts from zero: so does the window.
@@ -269,6 +290,8 @@ impl World {
             table: &self.table,
             physics: &self.physics,
             pool: self.pool.as_deref(),
+            walls: &self.walls,
+            in_play: (!self.in_play.is_empty()).then_some(&self.in_play[..]),
         };
         self.model.step_deferred(ctx)?;
         if !matches!(self.physics.friction, Friction::None) {
@@ -278,7 +301,163 @@ impl World {
         }
         self.steps += 1;
         self.time += self.physics.dt;
+        if self.table.any_open() || !self.walls.pockets().is_empty() {
+            self.model.synchronise(&mut self.balls);
+            self.take_exits();
+        }
         Ok(())
+    }
+
+    /// The walls inside the table and the pockets.
+    pub fn walls(&self) -> &Walls {
+        &self.walls
+    }
+
+    /// The `[[walls]]` entries the walls were built from.
+    pub fn wall_specs(&self) -> &[WallSpec] {
+        &self.specs.0
+    }
+
+    /// The `[[pockets]]` entries.
+    pub fn pocket_specs(&self) -> &[PocketSpec] {
+        &self.specs.1
+    }
+
+    /// Gives the world walls and pockets built by [`crate::wall_specs::build`] from
+    /// `walls` and `pockets`; the model is built afresh for them, and refused when it
+    /// cannot run them.
+    pub fn set_walls(
+        &mut self,
+        walls: &[WallSpec],
+        pockets: &[PocketSpec],
+    ) -> Result<(), BuildError> {
+        let built = crate::wall_specs::build(walls, pockets, &self.table)
+            .map_err(|e| bad(e.field.as_deref().unwrap_or("walls"), e.message))?;
+        self.set_built_walls(built)?;
+        self.specs = Arc::new((walls.to_vec(), pockets.to_vec()));
+        Ok(())
+    }
+
+    fn set_built_walls(&mut self, walls: Walls) -> Result<(), BuildError> {
+        self.synchronise();
+        let walls = Arc::new(walls);
+        self.model = models::create(
+            self.physics.model,
+            &self.balls,
+            &self.table,
+            &self.physics,
+            &walls,
+        )
+        .map_err(|e| bad(e.field(), e.to_string()))?;
+        self.walls = walls;
+        self.restart_window();
+        Ok(())
+    }
+
+    /// Whether balls can leave play here: the scene has pockets or open edges, or some
+    /// ball already left.
+    pub fn can_lose_balls(&self) -> bool {
+        self.table.any_open() || !self.walls.pockets().is_empty() || !self.in_play.is_empty()
+    }
+
+    /// Whether ball `i` is in play (it has not left through a pocket or an open edge).
+    pub fn is_in_play(&self, i: usize) -> bool {
+        self.in_play.get(i).copied().unwrap_or(true)
+    }
+
+    /// Per ball, whether it is in play; empty while every ball is.
+    pub fn in_play_mask(&self) -> &[bool] {
+        &self.in_play
+    }
+
+    /// How many balls are in play.
+    pub fn in_play_count(&self) -> usize {
+        if self.in_play.is_empty() {
+            self.balls.len()
+        } else {
+            self.in_play.iter().filter(|&&p| p).count()
+        }
+    }
+
+    /// When and how ball `i` left play, if it did.
+    pub fn removal(&self, i: usize) -> Option<Removal> {
+        self.removals.get(i).copied().flatten()
+    }
+
+    /// Takes ball `i` out of play: it keeps its index and its position, stops, and no
+    /// longer moves, collides or counts in the diagnostics. (It is held as a ball of
+    /// infinite mass at rest, which every model already leaves where it is; the models
+    /// leave it out of their contacts through the in-play mask.)
+    pub fn remove_ball(&mut self, i: usize, removal: Removal) {
+        self.synchronise();
+        let n = self.balls.len();
+        if self.in_play.is_empty() {
+            self.in_play = vec![true; n];
+            self.removals = vec![None; n];
+        }
+        if !self.in_play[i] {
+            return;
+        }
+        self.in_play[i] = false;
+        self.removals[i] = Some(removal);
+        let b = &mut self.balls;
+        b.vx[i] = 0.0;
+        b.vy[i] = 0.0;
+        b.omega[i] = 0.0;
+        b.inv_m[i] = 0.0;
+        b.inv_inertia[i] = 0.0;
+        self.model.invalidate();
+        self.spinning = None;
+    }
+
+    /// After a step: every dynamic ball in play whose centre lies in a pocket or beyond
+    /// an open edge leaves play, at the moment its straight path over the step entered
+    /// (the step's own error, as for any contact of the stepping models).
+    fn take_exits(&mut self) {
+        let (t, dt) = (self.time, self.physics.dt);
+        let mut leaving = Vec::new();
+        {
+            let (b, table, walls) = (&self.balls, &self.table, &self.walls);
+            for i in 0..b.len() {
+                if b.inv_m[i] == 0.0 || !self.in_play.get(i).copied().unwrap_or(true) {
+                    continue;
+                }
+                let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
+                // How long ago the centre crossed `at` along an axis, moving at `v`.
+                let ago = |over: f64, v: f64| (over / v.abs()).clamp(0.0, dt);
+                let exit = if let Some(k) = walls.pocket_at([x, y]) {
+                    let c = walls.pockets()[k as usize];
+                    // Back along the path to the pocket's rim: the root of
+                    // |p - v s - c| = R with s in [0, dt].
+                    let (dx, dy) = (x - c.center[0], y - c.center[1]);
+                    let a = vx * vx + vy * vy;
+                    let bq = dx * vx + dy * vy;
+                    let cq = dx * dx + dy * dy - c.radius * c.radius;
+                    let s = if a > 0.0 {
+                        ((bq + (bq * bq - a * cq).max(0.0).sqrt()) / a).clamp(0.0, dt)
+                    } else {
+                        0.0
+                    };
+                    Some((Exit::Pocket(k), s))
+                } else if table.is_open(0) && x < 0.0 {
+                    Some((Exit::Left, ago(-x, vx)))
+                } else if table.is_open(0) && x > table.width {
+                    Some((Exit::Right, ago(x - table.width, vx)))
+                } else if table.is_open(1) && y < 0.0 {
+                    Some((Exit::Top, ago(-y, vy)))
+                } else if table.is_open(1) && y > table.height {
+                    Some((Exit::Bottom, ago(y - table.height, vy)))
+                } else {
+                    None
+                };
+                if let Some((by, s)) = exit {
+                    leaving.push((i, Removal { time: t - s, by }));
+                }
+            }
+        }
+        for (i, r) in leaving {
+            self.remove_ball(i, r);
+        }
     }
 
     /// Whether a failed step leaves the world as it was before that step (the event
@@ -390,8 +569,11 @@ impl World {
             self.model.collisions(),
             self.symmetry.as_ref(),
         );
-        let (phi, mv2, n) = diagnostics::statistics(&self.balls, &self.table);
+        let (phi, mv2, n) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
         d.packing_fraction = phi;
+        if self.can_lose_balls() {
+            d.in_play = Some(self.in_play_count());
+        }
         d.temperature = if n > 0 { 0.5 * mv2 / n as f64 } else { 0.0 };
         let duration = self.time - w.time;
         let kinetic = 0.5 * (w.kinetic + mv2);
@@ -410,7 +592,7 @@ impl World {
         Window {
             time: self.time,
             virial: self.model.virial(),
-            kinetic: diagnostics::statistics(&self.balls, &self.table).1,
+            kinetic: diagnostics::statistics(&self.balls, &self.table, &self.in_play).1,
         }
     }
 

@@ -58,6 +58,8 @@ impl Direct {
             table: &self.table,
             physics: &self.physics,
             pool: None,
+            walls: &carom::walls::NO_WALLS,
+            in_play: None,
         })
     }
 

@@ -38,6 +38,8 @@ fn run(preset: &str, time: Option<f64>, wide: bool) -> Run {
             table: &table,
             physics: &physics,
             pool: None,
+            walls: &carom::walls::NO_WALLS,
+            in_play: None,
         });
         if let Err(e) = r {
             error = Some(format!("{e:?}"));

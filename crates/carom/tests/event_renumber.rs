@@ -67,6 +67,8 @@ fn run(
             table,
             physics,
             pool: None,
+            walls: &carom::walls::NO_WALLS,
+            in_play: None,
         });
         renumbered |= model.is_renumbered();
         if let Err(e) = r {

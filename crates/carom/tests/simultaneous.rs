@@ -1146,6 +1146,8 @@ fn the_parallel_path_is_taken_in_the_crowd() {
                 table: &table,
                 physics: &physics,
                 pool: Some(&pool),
+                walls: &carom::walls::NO_WALLS,
+                in_play: None,
             })
             .unwrap();
     }

@@ -99,6 +99,7 @@ impl CollisionModel for Impulse {
             table,
             physics,
             pool,
+            ..
         } = ctx;
         let (gravity, dt) = (physics.gravity, physics.dt);
         let bl = block_len(balls.len());

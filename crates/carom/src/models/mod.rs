@@ -11,6 +11,7 @@ use crate::balls::Balls;
 use crate::physics::Physics;
 use crate::scenario::ModelKind;
 use crate::table::Table;
+use crate::walls::Walls;
 
 /// What a model sees during a step.
 pub struct StepContext<'a> {
@@ -20,6 +21,11 @@ pub struct StepContext<'a> {
     /// `Some` when the step may use several threads. Models must give bit-identical
     /// results with or without it.
     pub pool: Option<&'a rayon::ThreadPool>,
+    /// Walls inside the table, and pockets (often none).
+    pub walls: &'a Walls,
+    /// Per ball, whether it is in play; `None` while every ball is. A ball out of play
+    /// is held at rest with infinite mass, and takes part in no contact.
+    pub in_play: Option<&'a [bool]>,
 }
 
 /// Why a step could not be completed. The balls may be left part-way through the step:
@@ -32,6 +38,18 @@ pub enum StepError {
     EventBudget(String),
     /// The model cannot run this scene (e.g. not built yet).
     Unsupported(String),
+    /// The model cannot run a feature of the scene: the scenario field, and why.
+    Unfit(&'static str, String),
+}
+
+impl StepError {
+    /// The scenario field a build error concerns.
+    pub fn field(&self) -> &'static str {
+        match self {
+            StepError::Unfit(field, _) => field,
+            _ => "physics.model",
+        }
+    }
 }
 
 impl std::fmt::Display for StepError {
@@ -40,6 +58,7 @@ impl std::fmt::Display for StepError {
             StepError::Unstable(s) => write!(f, "simulation became unstable: {s}"),
             StepError::EventBudget(s) => write!(f, "event budget exceeded: {s}"),
             StepError::Unsupported(s) => write!(f, "{s}"),
+            StepError::Unfit(_, s) => write!(f, "{s}"),
         }
     }
 }
@@ -135,7 +154,29 @@ pub fn create(
     balls: &Balls,
     table: &Table,
     physics: &Physics,
+    walls: &Walls,
 ) -> Result<Box<dyn CollisionModel>, StepError> {
+    // Walls inside the table, pockets and open edges are, so far, the spring model's.
+    if kind != ModelKind::Spring {
+        let unfit = |field, what: &str| {
+            Err(StepError::Unfit(
+                field,
+                format!(
+                    "the {} model does not run {what} yet (the spring model does)",
+                    kind.name()
+                ),
+            ))
+        };
+        if walls.has_walls() {
+            return unfit("walls", "walls inside the table");
+        }
+        if !walls.pockets().is_empty() {
+            return unfit("pockets", "pockets");
+        }
+        if table.any_open() {
+            return unfit("table.boundary", "open edges");
+        }
+    }
     Ok(match kind {
         ModelKind::Impulse => Box::new(impulse::Impulse::new()),
         ModelKind::Spring => Box::new(spring::Spring::new(balls, physics)),

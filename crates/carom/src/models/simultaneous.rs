@@ -219,6 +219,7 @@ impl CollisionModel for Simultaneous {
             table,
             physics,
             pool,
+            ..
         } = ctx;
         free_flight(balls, physics.gravity, physics.dt);
         wrap_positions(balls, table);

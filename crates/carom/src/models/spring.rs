@@ -103,7 +103,7 @@ impl Law {
         Law {
             width: table.width,
             height: table.height,
-            walls: [!table.is_periodic(0), !table.is_periodic(1)],
+            walls: [table.has_walls(0), table.has_walls(1)],
             table: *table,
             periodic: table.any_periodic(),
             k: physics.stiffness,
@@ -551,6 +551,8 @@ impl CollisionModel for Spring {
             table,
             physics,
             pool,
+            walls,
+            in_play,
         } = ctx;
         let n = balls.len();
         if self.ax.len() != n {

@@ -628,12 +628,16 @@ impl CollisionModel for Event {
             physics,
             table,
             pool,
+            walls,
+            in_play,
         } = ctx;
         let result = self.step_deferred(StepContext {
             balls: &mut *balls,
             physics,
             table,
             pool,
+            walls,
+            in_play,
         });
         self.synchronise(balls);
         result

@@ -1,0 +1,376 @@
+//! Walls inside the table, and pockets: a foundation below the models.
+//!
+//! A wall is a curve of zero thickness, solid on both sides: a segment, a polyline
+//! (open or closed), an arc or a full circle. Here it is broken into pieces (segments
+//! and arcs) that know which wall they belong to and, inside a polyline, the direction
+//! of the segment before them, so that a ball feels the nearest point of the whole
+//! curve as one contact (see [`geometry`]). Each model asks the same questions of it:
+//! which pieces lie near a ball ([`WallCells`], a uniform grid like the broad phase's,
+//! so the cost per ball does not grow with the number of walls), and where and along
+//! which normal a ball touches them ([`Piece::touch`]).
+//!
+//! A pocket is a disk: a ball whose centre comes within its radius leaves play.
+
+pub mod geometry;
+
+pub use geometry::{Feature, Touch};
+
+/// The curve of one piece.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// From `a` to `b` (distinct points).
+    Segment { a: [f64; 2], b: [f64; 2] },
+    /// The points of the circle about `center` of radius `radius` at angles from
+    /// `from` through `from + span` (radians, measured from +x towards +y, `0 < span
+    /// <= 2 pi`; a full circle has `span = 2 pi` and no ends).
+    Arc {
+        center: [f64; 2],
+        radius: f64,
+        from: f64,
+        span: f64,
+    },
+}
+
+/// A piece of a wall.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Piece {
+    pub shape: Shape,
+    /// The wall it belongs to.
+    pub wall: u32,
+    /// Inside a polyline: the unit direction of the segment that ends where this one
+    /// starts (this piece owns that joint). `None` at a free end.
+    pub joint_before: Option<[f64; 2]>,
+    /// Inside a polyline: whether the segment's last point is a joint (owned by the
+    /// next segment).
+    pub joint_after: bool,
+}
+
+/// What a wall does to the balls that touch it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Surface {
+    /// This wall's restitution; `None`: the global `physics.restitution`.
+    pub restitution: Option<f64>,
+    /// This wall's contact-friction coefficient; `None`: `physics.contact_friction.mu`.
+    pub mu: Option<f64>,
+    /// The surface's own speed along the curve's tangent (a belt, a turning drum):
+    /// contact friction drags a touching ball towards it.
+    pub surface_velocity: f64,
+}
+
+/// A pocket: a ball whose centre comes within `radius` of `center` leaves play.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pocket {
+    pub center: [f64; 2],
+    pub radius: f64,
+}
+
+/// How a ball left play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Exit {
+    /// Into pocket `k`.
+    Pocket(u32),
+    /// Across the open edge at `x = 0`.
+    Left,
+    /// At `x = width`.
+    Right,
+    /// At `y = 0`.
+    Top,
+    /// At `y = height`.
+    Bottom,
+}
+
+impl Exit {
+    /// As the state file writes it: `"pocket K"`, `"left"`, `"right"`, `"top"`,
+    /// `"bottom"`.
+    pub fn name(self) -> String {
+        match self {
+            Exit::Pocket(k) => format!("pocket {k}"),
+            Exit::Left => "left".into(),
+            Exit::Right => "right".into(),
+            Exit::Top => "top".into(),
+            Exit::Bottom => "bottom".into(),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Exit> {
+        Some(match s {
+            "left" => Exit::Left,
+            "right" => Exit::Right,
+            "top" => Exit::Top,
+            "bottom" => Exit::Bottom,
+            _ => Exit::Pocket(s.strip_prefix("pocket ")?.parse().ok()?),
+        })
+    }
+}
+
+/// When and how a ball left play.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Removal {
+    pub time: f64,
+    pub by: Exit,
+}
+
+/// No walls and no pockets, for callers that step a model by hand.
+pub static NO_WALLS: Walls = Walls::none();
+
+/// Every wall and pocket of a scene. Immutable once built; the models bin it for the
+/// ball sizes they see ([`Walls::cells`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Walls {
+    pieces: Vec<Piece>,
+    surfaces: Vec<Surface>,
+    pockets: Vec<Pocket>,
+}
+
+impl Walls {
+    /// No walls and no pockets: the empty rectangle.
+    pub const fn none() -> Walls {
+        Walls {
+            pieces: Vec::new(),
+            surfaces: Vec::new(),
+            pockets: Vec::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty() && self.pockets.is_empty()
+    }
+
+    pub fn has_walls(&self) -> bool {
+        !self.pieces.is_empty()
+    }
+
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    pub fn surfaces(&self) -> &[Surface] {
+        &self.surfaces
+    }
+
+    pub fn pockets(&self) -> &[Pocket] {
+        &self.pockets
+    }
+
+    /// Whether some wall has a friction coefficient of its own above zero.
+    pub fn any_own_friction(&self) -> bool {
+        self.surfaces.iter().any(|s| s.mu.is_some_and(|m| m > 0.0))
+    }
+
+    /// Starts a new wall with this surface; its pieces follow with [`Walls::segment`],
+    /// [`Walls::polyline`] or [`Walls::arc`]. Returns its index.
+    pub fn add_wall(&mut self, surface: Surface) -> u32 {
+        self.surfaces.push(surface);
+        (self.surfaces.len() - 1) as u32
+    }
+
+    /// A segment from `a` to `b` as a wall of its own.
+    pub fn segment(&mut self, a: [f64; 2], b: [f64; 2], surface: Surface) {
+        self.polyline(&[a, b], false, surface);
+    }
+
+    /// A polyline through `points` (consecutive points distinct), closed back to the
+    /// first point when `closed`, as one wall.
+    pub fn polyline(&mut self, points: &[[f64; 2]], closed: bool, surface: Surface) {
+        let wall = self.add_wall(surface);
+        let n = points.len();
+        let segs = if closed { n } else { n - 1 };
+        let dir = |k: usize| {
+            let (a, b) = (points[k % n], points[(k + 1) % n]);
+            let d = [b[0] - a[0], b[1] - a[1]];
+            let len = d[0].hypot(d[1]);
+            [d[0] / len, d[1] / len]
+        };
+        for k in 0..segs {
+            let joint_before = if k > 0 {
+                Some(dir(k - 1))
+            } else if closed {
+                Some(dir(segs - 1))
+            } else {
+                None
+            };
+            self.pieces.push(Piece {
+                shape: Shape::Segment {
+                    a: points[k],
+                    b: points[(k + 1) % n],
+                },
+                wall,
+                joint_before,
+                joint_after: closed || k + 1 < segs,
+            });
+        }
+    }
+
+    /// An arc (angles in radians, `0 < span <= 2 pi`) as a wall of its own.
+    pub fn arc(&mut self, center: [f64; 2], radius: f64, from: f64, span: f64, surface: Surface) {
+        let wall = self.add_wall(surface);
+        self.pieces.push(Piece {
+            shape: Shape::Arc {
+                center,
+                radius,
+                from,
+                span,
+            },
+            wall,
+            joint_before: None,
+            joint_after: false,
+        });
+    }
+
+    pub fn add_pocket(&mut self, pocket: Pocket) {
+        self.pockets.push(pocket);
+    }
+
+    /// The pocket whose disk holds `p`, if any (the first, when disks overlap).
+    #[inline]
+    pub fn pocket_at(&self, p: [f64; 2]) -> Option<u32> {
+        self.pockets
+            .iter()
+            .position(|k| {
+                let (dx, dy) = (p[0] - k.center[0], p[1] - k.center[1]);
+                dx * dx + dy * dy < k.radius * k.radius
+            })
+            .map(|k| k as u32)
+    }
+
+    /// The pieces binned into cells of a grid over the table, each cell listing the
+    /// pieces that come within `reach` of it: a ball within the table whose centre is
+    /// in a cell can touch, within `reach`, only the pieces listed there.
+    pub fn cells(&self, width: f64, height: f64, reach: f64) -> WallCells {
+        WallCells::new(&self.pieces, width, height, reach)
+    }
+
+    /// Every contact of a ball centred at `p` with the pieces listed in `near`, closer
+    /// than `reach`, in ascending piece order.
+    #[inline]
+    pub fn touches(&self, near: &[u32], p: [f64; 2], reach: f64, mut each: impl FnMut(Touch)) {
+        for &k in near {
+            if let Some(t) = self.pieces[k as usize].touch(k, p, reach) {
+                each(t);
+            }
+        }
+    }
+}
+
+/// The pieces of a [`Walls`] binned into a uniform grid over the table.
+#[derive(Debug, Clone, Default)]
+pub struct WallCells {
+    nx: usize,
+    ny: usize,
+    inv_w: f64,
+    inv_h: f64,
+    /// `start[c]..start[c + 1]` indexes `items` for cell `c` (row-major).
+    start: Vec<u32>,
+    /// Piece indices, ascending within each cell.
+    items: Vec<u32>,
+    reach: f64,
+}
+
+/// The most cells along one axis: fine enough that a cell holds few pieces, coarse
+/// enough that the grid stays small whatever the table's size.
+const MAX_CELLS_PER_AXIS: f64 = 256.0;
+
+impl WallCells {
+    fn new(pieces: &[Piece], width: f64, height: f64, reach: f64) -> WallCells {
+        let cell = (2.0 * reach)
+            .max(width.max(height) / MAX_CELLS_PER_AXIS)
+            .max(f64::MIN_POSITIVE);
+        let nx = (width / cell).floor().clamp(1.0, MAX_CELLS_PER_AXIS) as usize;
+        let ny = (height / cell).floor().clamp(1.0, MAX_CELLS_PER_AXIS) as usize;
+        let (cw, ch) = (width / nx as f64, height / ny as f64);
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); nx * ny];
+        for (k, p) in pieces.iter().enumerate() {
+            let b = p.bounds();
+            // Cells overlapping the piece's box grown by the reach. Balls outside the
+            // table are binned into the edge cells, so those reach out to infinity.
+            let span = |lo: f64, hi: f64, size: f64, n: usize| {
+                let c0 = ((lo - reach) / size).floor().clamp(0.0, (n - 1) as f64) as usize;
+                let c1 = ((hi + reach) / size).floor().clamp(0.0, (n - 1) as f64) as usize;
+                (c0, c1)
+            };
+            let (x0, x1) = span(b[0], b[2], cw, nx);
+            let (y0, y1) = span(b[1], b[3], ch, ny);
+            for cy in y0..=y1 {
+                for cx in x0..=x1 {
+                    let edge = |c: usize, n: usize, at: f64, lo: bool| {
+                        if (lo && c == 0) || (!lo && c + 1 == n) {
+                            if lo {
+                                f64::NEG_INFINITY
+                            } else {
+                                f64::INFINITY
+                            }
+                        } else {
+                            at
+                        }
+                    };
+                    let cell_box = [
+                        edge(cx, nx, cx as f64 * cw, true),
+                        edge(cy, ny, cy as f64 * ch, true),
+                        edge(cx, nx, (cx + 1) as f64 * cw, false),
+                        edge(cy, ny, (cy + 1) as f64 * ch, false),
+                    ];
+                    if p.near_box(cell_box, reach) {
+                        lists[cy * nx + cx].push(k as u32);
+                    }
+                }
+            }
+        }
+        let mut start = Vec::with_capacity(nx * ny + 1);
+        let mut items = Vec::new();
+        start.push(0);
+        for l in lists {
+            items.extend_from_slice(&l);
+            start.push(items.len() as u32);
+        }
+        WallCells {
+            nx,
+            ny,
+            inv_w: nx as f64 / width,
+            inv_h: ny as f64 / height,
+            start,
+            items,
+            reach,
+        }
+    }
+
+    /// The reach the cells were built for.
+    pub fn reach(&self) -> f64 {
+        self.reach
+    }
+
+    /// The pieces that may come within the reach of a point at `(x, y)`.
+    #[inline]
+    pub fn near(&self, x: f64, y: f64) -> &[u32] {
+        if self.items.is_empty() {
+            return &[];
+        }
+        // `as usize` takes negative and NaN values to 0; the `min` clamps the far side.
+        let cx = ((x * self.inv_w) as usize).min(self.nx - 1);
+        let cy = ((y * self.inv_h) as usize).min(self.ny - 1);
+        let c = cy * self.nx + cx;
+        &self.items[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+}
+
+impl Piece {
+    /// Whether the piece may come within `reach` of the box `[x0, y0, x1, y1]`
+    /// (conservative: true when unsure). Boxes on the table's edge stand for
+    /// everything beyond it too, so the caller grows them to infinity there.
+    fn near_box(&self, b: [f64; 4], reach: f64) -> bool {
+        match self.shape {
+            // The grown bounding box already decided for a segment.
+            Shape::Segment { .. } => true,
+            Shape::Arc { center, radius, .. } => {
+                // The box's nearest and farthest points from the centre bound the
+                // distances at which the circle can pass: a big drum's arc is listed
+                // only in the cells along its rim, not in the cells of its interior.
+                let nearest = [center[0].clamp(b[0], b[2]), center[1].clamp(b[1], b[3])];
+                let dn = (nearest[0] - center[0]).hypot(nearest[1] - center[1]);
+                let fx = (b[0] - center[0]).abs().max((b[2] - center[0]).abs());
+                let fy = (b[1] - center[1]).abs().max((b[3] - center[1]).abs());
+                let df = fx.hypot(fy);
+                dn <= radius + reach && df >= radius - reach
+            }
+        }
+    }
+}
