@@ -302,8 +302,16 @@ impl World {
         self.steps += 1;
         self.time += self.physics.dt;
         if self.table.any_open() || !self.walls.pockets().is_empty() {
-            self.model.synchronise(&mut self.balls);
-            self.take_exits();
+            if self.model.finds_exits() {
+                let mut exits = Vec::new();
+                self.model.take_exits(&mut exits);
+                for (i, r) in exits {
+                    self.record_removal(i, r);
+                }
+            } else {
+                self.model.synchronise(&mut self.balls);
+                self.take_exits();
+            }
         }
         Ok(())
     }
@@ -390,16 +398,9 @@ impl World {
     /// leave it out of their contacts through the in-play mask.)
     pub fn remove_ball(&mut self, i: usize, removal: Removal) {
         self.synchronise();
-        let n = self.balls.len();
-        if self.in_play.is_empty() {
-            self.in_play = vec![true; n];
-            self.removals = vec![None; n];
-        }
-        if !self.in_play[i] {
+        if !self.record_removal(i, removal) {
             return;
         }
-        self.in_play[i] = false;
-        self.removals[i] = Some(removal);
         let b = &mut self.balls;
         b.vx[i] = 0.0;
         b.vy[i] = 0.0;
@@ -408,6 +409,22 @@ impl World {
         b.inv_inertia[i] = 0.0;
         self.model.invalidate();
         self.spinning = None;
+    }
+
+    /// Marks ball `i` out of play (the model, or the caller, freezes it); false when it
+    /// already was.
+    fn record_removal(&mut self, i: usize, removal: Removal) -> bool {
+        let n = self.balls.len();
+        if self.in_play.is_empty() {
+            self.in_play = vec![true; n];
+            self.removals = vec![None; n];
+        }
+        if !self.in_play[i] {
+            return false;
+        }
+        self.in_play[i] = false;
+        self.removals[i] = Some(removal);
+        true
     }
 
     /// After a step: every dynamic ball in play whose centre lies in a pocket or beyond

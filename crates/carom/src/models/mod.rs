@@ -11,7 +11,7 @@ use crate::balls::Balls;
 use crate::physics::Physics;
 use crate::scenario::ModelKind;
 use crate::table::Table;
-use crate::walls::Walls;
+use crate::walls::{Removal, Walls};
 
 /// What a model sees during a step.
 pub struct StepContext<'a> {
@@ -117,6 +117,19 @@ pub trait CollisionModel: Send {
 
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
+
+    /// Whether the model itself finds when balls leave play (an event-driven model
+    /// finds the exact moment a ball enters a pocket or crosses an open edge). When
+    /// false, the world looks for balls in pockets or beyond open edges after each step.
+    fn finds_exits(&self) -> bool {
+        false
+    }
+
+    /// The balls the model took out of play since the last call, with when and how,
+    /// for a model that [`CollisionModel::finds_exits`]. The model has already frozen
+    /// them (at rest, infinite mass, no spin: as [`crate::world::World::remove_ball`]
+    /// leaves a ball) and left them out of its contacts; the world only records them.
+    fn take_exits(&mut self, _out: &mut Vec<(usize, Removal)>) {}
 
     /// The per-contact memory the next step depends on, for the state file: the
     /// loaded tangential springs of `spring` with contact friction. Models that keep no
