@@ -704,6 +704,7 @@ fn boundary_name(b: [carom::Boundary; 2]) -> &'static str {
         [Periodic, Periodic] => "periodic",
         [Periodic, Walls] => "channel (periodic x)",
         [Walls, Periodic] => "periodic y",
+        _ => "open edges",
     }
 }
 

@@ -81,7 +81,7 @@ fn forces(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N));
     for threads in [1, 2] {
         let pool = pool(threads);
-        let mut spring = Spring::new(w.balls(), w.physics());
+        let mut spring = Spring::new(w.balls(), w.physics(), &carom::walls::NO_WALLS);
         g.bench_function(BenchmarkId::new("spring_accelerations", threads), |bench| {
             bench.iter(|| {
                 let (ax, _) =

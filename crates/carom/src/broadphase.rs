@@ -563,13 +563,31 @@ impl NeighbourList {
         table: &Table,
         pool: Option<&rayon::ThreadPool>,
     ) -> bool {
+        self.update_masked(x, y, r, skin, table, pool, &[])
+    }
+
+    /// [`NeighbourList::update`] listing no pair with a ball whose entry in `in_play`
+    /// is false (balls out of play); an empty `in_play` leaves out none. A change of
+    /// the mask needs [`NeighbourList::invalidate`] first.
+    #[allow(clippy::too_many_arguments)]
+    pub fn update_masked(
+        &mut self,
+        x: &[f64],
+        y: &[f64],
+        r: &[f64],
+        skin: f64,
+        table: &Table,
+        pool: Option<&rayon::ThreadPool>,
+        in_play: &[bool],
+    ) -> bool {
         if self.is_current(x.len()) && skin == self.skin {
             return false;
         }
-        self.build(x, y, r, skin, table, pool);
+        self.build(x, y, r, skin, table, pool, in_play);
         true
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn build(
         &mut self,
         x: &[f64],
@@ -578,7 +596,9 @@ impl NeighbourList {
         skin: f64,
         table: &Table,
         pool: Option<&rayon::ThreadPool>,
+        in_play: &[bool],
     ) {
+        let out = |i: usize| !in_play.is_empty() && !in_play[i];
         use rayon::prelude::*;
         let n = x.len();
         let r_max = r.iter().copied().fold(0.0, f64::max);
@@ -603,12 +623,15 @@ impl NeighbourList {
                 block.pairs.reserve_exact(want);
             }
             for i in first..last {
+                if out(i) {
+                    continue;
+                }
                 let (xi, yi, ri) = (x[i], y[i], r[i]);
                 let seg = block.pairs.len();
                 let (cx, cy) = grid.cell_coords(xi, yi);
                 if let Some(t) = &grid.periodic {
                     grid.for_each_near_cell(cx, cy, |ju| {
-                        if ju > i {
+                        if ju > i && !out(ju) {
                             let (dx, dy) = t.min_image(x[ju] - xi, y[ju] - yi);
                             let reach = ri + r[ju] + skin;
                             if dx * dx + dy * dy <= reach * reach {
@@ -629,7 +652,7 @@ impl NeighbourList {
                     let e = grid.cell_start[row + x1 + 1] as usize;
                     for &j in &grid.items[s..e] {
                         let ju = j as usize;
-                        if ju <= i {
+                        if ju <= i || out(ju) {
                             continue;
                         }
                         let (dx, dy) = (x[ju] - xi, y[ju] - yi);

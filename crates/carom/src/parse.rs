@@ -411,7 +411,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         world.remove_ball(i, r);
     }
     if let Some(springs) = &s.tangential_springs {
-        let history = contact_history(springs, world.balls().len())?;
+        let history = contact_history(springs, world.balls().len(), world.walls().pieces().len())?;
         world.restore_contact_history(&history);
     }
     // The pressure's averaging window starts where this run does.
@@ -421,7 +421,11 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
 
 /// Checks a state file's `tangential_springs` against `n` balls and converts them:
 /// indices in range, `i < j`, `axis` 0 or 1, finite stretches, no contact twice.
-fn contact_history(springs: &TangentialSprings, n: usize) -> Result<ContactHistory, ScenarioError> {
+fn contact_history(
+    springs: &TangentialSprings,
+    n: usize,
+    pieces: usize,
+) -> Result<ContactHistory, ScenarioError> {
     let ball = |field: String, k: u64| {
         if k < n as u64 {
             Ok(k as u32)
@@ -459,6 +463,24 @@ fn contact_history(springs: &TangentialSprings, n: usize) -> Result<ContactHisto
         }
         finite(format!("{field}[2]"), xi)?;
         h.walls.push((i, axis as u8, xi));
+    }
+    for (k, &(i, piece, xi)) in springs.pieces.iter().enumerate() {
+        let field = format!("tangential_springs.pieces[{k}]");
+        let i = ball(format!("{field}[0]"), i)?;
+        if piece >= pieces as u64 {
+            return Err(ScenarioError::field(
+                format!("{field}[1]"),
+                format!("piece {piece} is out of range (the walls have {pieces} pieces)"),
+            ));
+        }
+        finite(format!("{field}[2]"), xi)?;
+        h.pieces.push((i, piece as u32, xi));
+    }
+    if let Some(k) = first_repeat(h.pieces.iter().map(|p| (p.0, p.1))) {
+        return Err(ScenarioError::field(
+            format!("tangential_springs.pieces[{k}]"),
+            "this ball and piece are listed twice",
+        ));
     }
     // A contact written twice would have two stretches: refuse rather than pick one.
     if let Some(k) = first_repeat(h.pairs.iter().map(|p| (p.0, p.1))) {

@@ -64,6 +64,11 @@ pub struct TangentialSprings {
     pub pairs: Vec<(u64, u64, f64)>,
     #[serde(default)]
     pub walls: Vec<(u64, u64, f64)>,
+    /// Springs on pieces of the walls inside the table: `[i, piece, xi]` (pieces
+    /// numbered through the `[[walls]]` entries in order, a polyline's segments in
+    /// order, an arc or circle one piece).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pieces: Vec<(u64, u64, f64)>,
 }
 
 fn default_name() -> String {

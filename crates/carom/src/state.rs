@@ -107,6 +107,11 @@ fn tangential_springs(world: &World) -> Option<TangentialSprings> {
             .iter()
             .map(|&(i, axis, xi)| (u64::from(i), u64::from(axis), xi))
             .collect(),
+        pieces: h
+            .pieces
+            .iter()
+            .map(|&(i, piece, xi)| (u64::from(i), u64::from(piece), xi))
+            .collect(),
     })
 }
 

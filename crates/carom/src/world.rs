@@ -490,7 +490,10 @@ impl World {
     /// (which turns balls with its kick) and `event` (which turns them along with their
     /// local clock) do it themselves. Skipped, at the cost of nothing, when nothing spins.
     fn turn_in_free_flight(&mut self) {
-        let friction = self.physics.contact_friction.is_active();
+        // A wall's own friction coefficient puts friction in play at that wall even
+        // with no global contact friction (the spring model then takes its frictional
+        // step, which turns the balls itself).
+        let friction = self.physics.contact_friction.is_active() || self.walls.any_own_friction();
         if friction && matches!(self.physics.model, ModelKind::Spring | ModelKind::Event) {
             return;
         }

@@ -74,6 +74,7 @@ fn run(
         if let Err(e) = r {
             error = Some(match e {
                 StepError::EventBudget(m) | StepError::Unstable(m) | StepError::Unsupported(m) => m,
+                StepError::Unfit(_, m) => m,
             });
             model.synchronise(&mut balls);
             break;

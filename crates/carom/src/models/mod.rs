@@ -153,11 +153,14 @@ pub trait CollisionModel: Send {
 pub struct ContactHistory {
     pub pairs: Vec<(u32, u32, f64)>,
     pub walls: Vec<(u32, u8, f64)>,
+    /// Springs on pieces of the walls inside the table: `(i, piece, xi)`, by ball,
+    /// then as the ball met its pieces.
+    pub pieces: Vec<(u32, u32, f64)>,
 }
 
 impl ContactHistory {
     pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty() && self.walls.is_empty()
+        self.pairs.is_empty() && self.walls.is_empty() && self.pieces.is_empty()
     }
 }
 
@@ -190,9 +193,22 @@ pub fn create(
             return unfit("table.boundary", "open edges");
         }
     }
+    if kind == ModelKind::Spring
+        && walls.any_own_friction()
+        && physics.integrator != crate::scenario::Integrator::SemiImplicitEuler
+    {
+        return Err(StepError::Unfit(
+            "walls",
+            format!(
+                "a wall's contact friction (mu) runs with the semi-implicit-euler integrator \
+                 only (got {})",
+                physics.integrator.name()
+            ),
+        ));
+    }
     Ok(match kind {
         ModelKind::Impulse => Box::new(impulse::Impulse::new()),
-        ModelKind::Spring => Box::new(spring::Spring::new(balls, physics)),
+        ModelKind::Spring => Box::new(spring::Spring::new(balls, physics, walls)),
         ModelKind::Simultaneous => {
             Box::new(simultaneous::Simultaneous::new(balls, table, physics)?)
         }

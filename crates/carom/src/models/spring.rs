@@ -24,6 +24,7 @@
 
 mod pairs;
 mod rough;
+mod walls;
 
 use rayon::prelude::*;
 
@@ -34,7 +35,9 @@ use crate::hint::prefetch;
 use crate::physics::Physics;
 use crate::scenario::{Integrator, ModelKind};
 use crate::table::Table;
+use crate::walls::{WallCells, Walls};
 use pairs::Pairs;
+use walls::{Interior, WallSprings, NO_SPRINGS};
 
 /// The neighbour-list skin, in units of the largest radius. A wider skin rebuilds the
 /// list less often but lists more pairs; it affects speed only, never results.
@@ -79,6 +82,17 @@ pub struct Spring {
     virial: f64,
     /// Tangential springs and scratch for contact friction (empty without it).
     rough: rough::Rough,
+    /// The walls inside the table binned for the current radii; `None` without walls,
+    /// or until the first step.
+    wall_cells: Option<WallCells>,
+    /// Per ball, its tangential springs on interior walls (contact friction only).
+    wall_springs: Vec<WallSprings>,
+    /// Per ball, whether it is in play, as the latest step was told; empty while every
+    /// ball is.
+    in_play: Vec<bool>,
+    /// The walls inside the table (fixed for the model's life: new walls get a new
+    /// model), for the contact energy.
+    walls: Walls,
 }
 
 /// The constants of the force law, and the walls.
@@ -291,7 +305,7 @@ fn kick_drift<const UNIFORM: bool>(
 }
 
 impl Spring {
-    pub fn new(_balls: &Balls, _physics: &Physics) -> Spring {
+    pub fn new(_balls: &Balls, _physics: &Physics, walls: &Walls) -> Spring {
         Spring {
             list: NeighbourList::new(),
             contacts: Vec::new(),
@@ -307,6 +321,67 @@ impl Spring {
             last_virial: 0.0,
             virial: 0.0,
             rough: rough::Rough::default(),
+            wall_cells: None,
+            wall_springs: Vec::new(),
+            in_play: Vec::new(),
+            walls: walls.clone(),
+        }
+    }
+
+    /// The interior walls' per-ball pass, when the scene has walls: the cells are
+    /// binned afresh when missing or too narrow for the largest radius.
+    fn interior<'a>(
+        cells: &'a mut Option<WallCells>,
+        walls: &'a Walls,
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+    ) -> Option<Interior<'a>> {
+        if !walls.has_walls() {
+            return None;
+        }
+        let r_max = balls.max_radius();
+        if cells.as_ref().is_none_or(|c| c.reach() < r_max) {
+            *cells = Some(walls.cells(table.width, table.height, r_max));
+        }
+        let cf = &physics.contact_friction;
+        Some(Interior {
+            walls,
+            cells: cells.as_ref()?,
+            k: physics.stiffness,
+            dt: physics.dt,
+            e: physics.restitution,
+            mu: cf.mu,
+            k_t: cf.tangential_stiffness_for(physics.stiffness),
+        })
+    }
+
+    /// Adds every ball's interior wall force to its pair-force sum (a pass per ball,
+    /// on the pool's threads when given: each ball reads only its own state, so the
+    /// sums do not depend on the thread count). Returns the contacts begun.
+    fn add_interior(
+        pair_f: &mut [[f64; 2]],
+        balls: &Balls,
+        interior: &Interior,
+        pool: Option<&rayon::ThreadPool>,
+        bl: usize,
+    ) -> u64 {
+        let b = balls;
+        let block = |(t, acc): (usize, &mut [[f64; 2]])| {
+            let mut began = 0;
+            for (k, a) in acc.iter_mut().enumerate() {
+                let i = t * bl + k;
+                let (fx, fy, n) =
+                    interior.force(b.x[i], b.y[i], b.vx[i], b.vy[i], b.r[i], b.inv_m[i]);
+                a[0] += fx;
+                a[1] += fy;
+                began += n;
+            }
+            began
+        };
+        match pool {
+            None => pair_f.chunks_mut(bl).enumerate().map(block).sum(),
+            Some(pool) => pool.install(|| pair_f.par_chunks_mut(bl).enumerate().map(block).sum()),
         }
     }
 
@@ -319,10 +394,15 @@ impl Spring {
             return;
         }
         let skin = SKIN * balls.max_radius();
-        if self
-            .list
-            .update(&balls.x, &balls.y, &balls.r, skin, table, pool)
-        {
+        if self.list.update_masked(
+            &balls.x,
+            &balls.y,
+            &balls.r,
+            skin,
+            table,
+            pool,
+            &self.in_play,
+        ) {
             let w = &balls.inv_m;
             self.uniform_inv_m = w
                 .first()
@@ -418,8 +498,13 @@ impl Spring {
         table: &Table,
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
+        walls: &Walls,
     ) -> u64 {
-        let began = self.pair_forces(balls, table, physics, pool, true);
+        let mut began = self.pair_forces(balls, table, physics, pool, true);
+        let bl = self.list.block_len();
+        if let Some(interior) = Self::interior(&mut self.wall_cells, walls, balls, table, physics) {
+            began += Self::add_interior(&mut self.pair_f, balls, &interior, pool, bl);
+        }
         let n = balls.len();
         self.ax.resize(n, 0.0);
         self.ay.resize(n, 0.0);
@@ -445,7 +530,7 @@ impl Spring {
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
     ) -> (&[f64], &[f64]) {
-        self.evaluate(balls, table, physics, pool);
+        self.evaluate(balls, table, physics, pool, &crate::walls::NO_WALLS);
         (&self.ax, &self.ay)
     }
 
@@ -456,6 +541,7 @@ impl Spring {
         table: &Table,
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
+        walls: &Walls,
     ) -> Result<u64, ()> {
         // Pass 2 is folded into pass 3 block by block (see `incoming`) because a block's
         // pairs reach only a few blocks ahead; across a periodic edge the first rows
@@ -463,7 +549,11 @@ impl Spring {
         // blocks' contacts: there the serial pass 2 (the same sums in the same order)
         // costs one pass over the contacts instead.
         let cross = table.any_periodic();
-        let began = self.pair_forces(balls, table, physics, pool, cross);
+        let mut began = self.pair_forces(balls, table, physics, pool, cross);
+        if let Some(interior) = Self::interior(&mut self.wall_cells, walls, balls, table, physics) {
+            let bl = self.list.block_len();
+            began += Self::add_interior(&mut self.pair_f, balls, &interior, pool, bl);
+        }
         let law = Law::new(table, physics);
         let uniform = match (self.list.uniform_radius(), self.uniform_inv_m) {
             (Some(r), Some(w)) => Some((r, w)),
@@ -558,6 +648,12 @@ impl CollisionModel for Spring {
         if self.ax.len() != n {
             self.have_history = false;
         }
+        // Balls out of play leave the neighbour list (a change of the mask came with
+        // an invalidation, so the list rebuilds with it).
+        self.in_play.clear();
+        if let Some(m) = in_play {
+            self.in_play.extend_from_slice(m);
+        }
         let dt = physics.dt;
         let unstable = || {
             StepError::Unstable(format!(
@@ -566,10 +662,10 @@ impl CollisionModel for Spring {
         };
         // The largest squared displacement of any ball in this step.
         let mut step2: f64 = 0.0;
-        if physics.contact_friction.is_active() {
+        if physics.contact_friction.is_active() || walls.any_own_friction() {
             // The physics check allows only the semi-implicit Euler step here.
             let began = self
-                .step_rough(balls, table, physics, pool)
+                .step_rough(balls, table, physics, pool, walls)
                 .map_err(|_| unstable())?;
             self.collisions += began;
             return Ok(());
@@ -577,13 +673,13 @@ impl CollisionModel for Spring {
         let began = match physics.integrator {
             Integrator::SemiImplicitEuler => {
                 let began = self
-                    .step_euler(balls, table, physics, pool)
+                    .step_euler(balls, table, physics, pool, walls)
                     .map_err(|_| unstable())?;
                 self.collisions += began;
                 return Ok(());
             }
             Integrator::AverageVelocity => {
-                let began = self.evaluate(balls, table, physics, pool);
+                let began = self.evaluate(balls, table, physics, pool, walls);
                 for i in 0..n {
                     let (vx0, vy0) = (balls.vx[i], balls.vy[i]);
                     balls.vx[i] += dt * self.ax[i];
@@ -599,7 +695,7 @@ impl CollisionModel for Spring {
                 began
             }
             Integrator::AverageAcceleration | Integrator::PredictedAcceleration => {
-                let began = self.evaluate(balls, table, physics, pool);
+                let began = self.evaluate(balls, table, physics, pool, walls);
                 if !self.have_history {
                     // No earlier force: start as if it had been constant.
                     self.prev_ax.clone_from(&self.ax);
@@ -635,7 +731,7 @@ impl CollisionModel for Spring {
             }
             Integrator::VelocityVerlet => {
                 if !self.have_history {
-                    self.evaluate(balls, table, physics, pool);
+                    self.evaluate(balls, table, physics, pool, walls);
                     self.have_history = true;
                 }
                 let h = 0.5 * dt;
@@ -651,7 +747,7 @@ impl CollisionModel for Spring {
                 step2 = 0.0;
                 // Forces at the new positions, loading or unloading judged with the
                 // half-step velocity.
-                let began = self.evaluate(balls, table, physics, pool);
+                let began = self.evaluate(balls, table, physics, pool, walls);
                 for i in 0..n {
                     balls.vx[i] += h * self.ax[i];
                     balls.vy[i] += h * self.ay[i];
@@ -672,7 +768,30 @@ impl CollisionModel for Spring {
 
     fn contact_energy(&self, balls: &Balls, table: &Table, physics: &Physics) -> f64 {
         let pairs = Pairs::new(balls, Law::new(table, physics));
-        let mut walls: f64 = (0..balls.len()).map(|i| pairs.wall_energy(i)).sum();
+        let in_play = |i: usize| self.in_play.get(i).copied().unwrap_or(true);
+        let mut walls: f64 = (0..balls.len())
+            .filter(|&i| in_play(i))
+            .map(|i| pairs.wall_energy(i))
+            .sum();
+        if self.walls.has_walls() {
+            let mut cells = self.wall_cells.clone();
+            if let Some(interior) = Self::interior(&mut cells, &self.walls, balls, table, physics) {
+                let b = balls;
+                walls += (0..b.len())
+                    .filter(|&i| b.inv_m[i] != 0.0)
+                    .map(|i| interior.energy(b.x[i], b.y[i], b.vx[i], b.vy[i], b.r[i]))
+                    .sum::<f64>();
+                let k_t = interior.k_t;
+                walls += 0.5
+                    * k_t
+                    * self
+                        .wall_springs
+                        .iter()
+                        .flatten()
+                        .map(|s| s.1 * s.1)
+                        .sum::<f64>();
+            }
+        }
         if physics.contact_friction.is_active() {
             // The tangential springs, loaded as the last step left them.
             walls += self.rough.energy(physics);
@@ -710,13 +829,33 @@ impl CollisionModel for Spring {
     fn invalidate(&mut self) {
         self.have_history = false;
         self.list.invalidate();
+        // Radii may have changed: the walls are binned again at the next step.
+        self.wall_cells = None;
     }
 
     fn contact_history(&self) -> ContactHistory {
-        self.rough.history(&self.list)
+        let mut h = self.rough.history(&self.list);
+        for (i, springs) in self.wall_springs.iter().enumerate() {
+            for &(piece, xi) in springs {
+                if piece != walls::EMPTY {
+                    h.pieces.push((i as u32, piece, xi));
+                }
+            }
+        }
+        h
     }
 
     fn restore_contact_history(&mut self, history: &ContactHistory, balls: &Balls) {
+        let n = balls.len();
+        self.wall_springs.clear();
+        self.wall_springs.resize(n, NO_SPRINGS);
+        for &(i, piece, xi) in &history.pieces {
+            if let Some(springs) = self.wall_springs.get_mut(i as usize) {
+                if let Some(slot) = springs.iter_mut().find(|s| s.0 == walls::EMPTY) {
+                    *slot = (piece, xi);
+                }
+            }
+        }
         self.rough.restore(history, balls.len());
         // The next step rebuilds the list, which puts each pair spring back in place.
         self.list.invalidate();

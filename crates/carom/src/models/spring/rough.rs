@@ -26,12 +26,14 @@
 
 use rayon::prelude::*;
 
+use super::walls::{WallSprings, NO_SPRINGS};
 use super::{Law, Spring};
 use crate::balls::Balls;
 use crate::broadphase::NeighbourList;
 use crate::models::ContactHistory;
 use crate::physics::Physics;
 use crate::table::Table;
+use crate::walls::Walls;
 
 /// One overlapping pair `i < j`, as its higher ball `j` needs it when that lies in a
 /// later block: the force on `j` and the torque on `j` (ball `i` took its share in the
@@ -453,9 +455,10 @@ impl Spring {
         table: &Table,
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
+        walls: &Walls,
     ) -> Result<u64, ()> {
         let mut rough = std::mem::take(&mut self.rough);
-        let result = self.step_rough_with(&mut rough, balls, table, physics, pool);
+        let result = self.step_rough_with(&mut rough, balls, table, physics, pool, walls);
         self.rough = rough;
         result
     }
@@ -467,6 +470,7 @@ impl Spring {
         table: &Table,
         physics: &Physics,
         pool: Option<&rayon::ThreadPool>,
+        walls: &Walls,
     ) -> Result<u64, ()> {
         rough.refresh(self, balls, table, pool);
         let law = Law::new(table, physics);
@@ -531,6 +535,49 @@ impl Spring {
                 }),
             }
         };
+        // Interior walls, per ball, into the same sums: after the ball's own block's
+        // pairs and before the earlier blocks' (`incoming`), whatever the threads.
+        let mut began = began;
+        if let Some(interior) = Spring::interior(&mut self.wall_cells, walls, balls, table, physics)
+        {
+            let n = balls.len();
+            if self.wall_springs.len() != n {
+                self.wall_springs.clear();
+                self.wall_springs.resize(n, NO_SPRINGS);
+            }
+            let b = &*balls;
+            let block = |(t, (acc, springs)): (usize, (&mut [[f64; 3]], &mut [WallSprings]))| {
+                let mut began = 0;
+                for (k, (a, sp)) in acc.iter_mut().zip(springs.iter_mut()).enumerate() {
+                    let i = t * bl + k;
+                    let state = (b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i]);
+                    let (fx, fy, tq, n) = interior.rough_force(state, b.r[i], b.inv_m[i], sp);
+                    a[0] += fx;
+                    a[1] += fy;
+                    a[2] += tq;
+                    began += n;
+                }
+                began
+            };
+            began += match pool {
+                None => rough
+                    .acc
+                    .chunks_mut(bl)
+                    .zip(self.wall_springs.chunks_mut(bl))
+                    .enumerate()
+                    .map(block)
+                    .sum::<u64>(),
+                Some(pool) => pool.install(|| {
+                    rough
+                        .acc
+                        .par_chunks_mut(bl)
+                        .zip(self.wall_springs.par_chunks_mut(bl))
+                        .enumerate()
+                        .map(block)
+                        .sum::<u64>()
+                }),
+            };
+        }
         let Balls {
             x,
             y,
