@@ -86,6 +86,25 @@ impl fmt::Display for Summary<'_> {
                 num(axis)
             )?;
         }
+        if w.can_lose_balls() {
+            // How many left, and where: pockets and edges in the order of their names.
+            let mut by: std::collections::BTreeMap<String, usize> = Default::default();
+            for i in 0..n {
+                if let Some(r) = w.removal(i) {
+                    *by.entry(r.by.name()).or_default() += 1;
+                }
+            }
+            let left: usize = by.values().sum();
+            let mut line = format!("in play     {} of {n}", n - left);
+            if left > 0 {
+                let places: Vec<String> = by.iter().map(|(k, c)| format!("{c} {k}")).collect();
+                line += &format!(
+                    " ({left} left play: {}; their energy left the totals above)",
+                    places.join(", ")
+                );
+            }
+            writeln!(f, "{line}")?;
+        }
         let e = self.end;
         writeln!(
             f,
