@@ -116,6 +116,62 @@ pub fn gas_with(
     build_world(&s).map_err(|e| e.to_string())
 }
 
+/// The benchmark's walled scene: the `hopper` preset's silo grown to about `n` grains.
+/// Two interleaved lattices (radii 0.55 and 0.45, as in the preset) fill a square of
+/// side `2.05 sqrt(n / 2)` standing on a floor of two segments with an orifice 10 wide
+/// in its middle; the table's bottom edge, 60 below the floor, is open.
+pub fn hopper(n: u64) -> Result<World, String> {
+    let preset = carom::presets::find("hopper").ok_or("the hopper preset is missing")?;
+    let base = preset.scenario().map_err(|e| e.to_string())?;
+    let side = ((n as f64 / 2.0).sqrt()).ceil().max(8.0) as u64;
+    let width = 2.05 * side as f64 + 1.0;
+    let floor = 2.05 * side as f64 + 2.0;
+    let (mid, half) = (width / 2.0, 5.0);
+    let text = format!(
+        r#"
+        [table]
+        width = {width}
+        height = {}
+        boundary = ["walls", "open"]
+        [[generators]]
+        kind = "lattice"
+        nx = {side}
+        ny = {side}
+        x0 = 0.6
+        y0 = 0.6
+        dx = 2.05
+        dy = 2.05
+        r = 0.55
+        m = 0.3025
+        [[generators]]
+        kind = "lattice"
+        nx = {}
+        ny = {}
+        x0 = 1.625
+        y0 = 1.625
+        dx = 2.05
+        dy = 2.05
+        r = 0.45
+        m = 0.2025
+        [[walls]]
+        kind = "segment"
+        points = [[0.0, {floor}], [{}, {floor}]]
+        [[walls]]
+        kind = "segment"
+        points = [[{}, {floor}], [{width}, {floor}]]
+        "#,
+        floor + 60.0,
+        side - 1,
+        side - 1,
+        mid - half,
+        mid + half
+    );
+    let mut s = carom::parse::parse_scenario(&text, carom::parse::Format::Toml)
+        .map_err(|e| e.to_string())?;
+    s.physics = base.physics;
+    build_world(&s).map_err(|e| e.to_string())
+}
+
 fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
     match engine {
         Engine::Carom {
@@ -132,6 +188,11 @@ fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
             let mut p = *w.physics();
             p.contact_friction.mu = 0.5;
             w.set_physics(p).map_err(|e| e.to_string())?;
+            w.set_threads(threads).map_err(|e| e.to_string())?;
+            Ok(Box::new(w))
+        }
+        Engine::Hopper { threads } => {
+            let mut w = hopper(n)?;
             w.set_threads(threads).map_err(|e| e.to_string())?;
             Ok(Box::new(w))
         }

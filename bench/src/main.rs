@@ -30,6 +30,11 @@ pub enum Engine {
     RoughSpring {
         threads: usize,
     },
+    /// The spring model with contact friction on a silo of grains discharging through
+    /// an orifice in a floor of walls into an open edge (`child::hopper`).
+    Hopper {
+        threads: usize,
+    },
     /// The event model (one thread) on the gas at another area fraction, in percent.
     EventAt {
         percent: u32,
@@ -57,6 +62,11 @@ impl Engine {
                 threads: threads.parse().ok()?,
             });
         }
+        if model == "hopper" {
+            return Some(Engine::Hopper {
+                threads: threads.parse().ok()?,
+            });
+        }
         Some(Engine::Carom {
             model: carom::ModelKind::from_name(model)?,
             threads: threads.parse().ok()?,
@@ -76,6 +86,7 @@ impl Engine {
                 if periodic { "/periodic" } else { "" }
             ),
             Engine::RoughSpring { threads } => format!("spring-rough/{threads}"),
+            Engine::Hopper { threads } => format!("hopper/{threads}"),
             Engine::EventAt { percent } => format!("event/1@{percent}"),
             Engine::Rapier => "rapier2d".to_string(),
         }
@@ -95,6 +106,10 @@ impl Engine {
             ),
             Engine::RoughSpring { threads } => format!(
                 "carom spring, contact friction ({threads} thread{})",
+                if threads == 1 { "" } else { "s" }
+            ),
+            Engine::Hopper { threads } => format!(
+                "carom spring, hopper: walls, friction, an open edge ({threads} thread{})",
                 if threads == 1 { "" } else { "s" }
             ),
             Engine::EventAt { percent } => {
@@ -214,7 +229,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] [--portable] \
-[--only spring/1,spring/2,spring-rough/2,impulse/2,simultaneous/2,event/1,event/1@60,spring/1/periodic,rapier2d]";
+[--only spring/1,spring/2,spring-rough/2,hopper/2,impulse/2,simultaneous/2,event/1,event/1@60,spring/1/periodic,rapier2d]";
 
 /// Set (by `--portable`) to run the event loop's portable version even where the
 /// processor could run the one compiled for AVX-512 (the results are the same).
@@ -381,6 +396,8 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
             periodic: false,
         },
         Engine::RoughSpring { threads: 2 },
+        // Grains in a silo: walls binned into cells, friction on walls, balls leaving.
+        Engine::Hopper { threads: 2 },
         Engine::Carom {
             model: Impulse,
             threads: 2,
