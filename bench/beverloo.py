@@ -34,7 +34,8 @@ def run(exe: str, width: float, time: float, out: Path) -> dict:
         f"walls.0.points=[[0.0, {FLOOR}], [{mid - width / 2}, {FLOOR}]]",
         f"walls.1.points=[[{mid + width / 2}, {FLOOR}], [{TABLE_WIDTH}, {FLOOR}]]",
     ]
-    args = [exe, "run", "hopper", "--time", str(time), "--out", str(out), "-q", "--threads", "2"]
+    args = [exe, "run", "hopper", "--time", str(time), "--out", str(out), "-q"]
+    args += ["--threads", "2"]
     for s in sets:
         args += ["--set", s]
     subprocess.run(args, check=True)
@@ -54,7 +55,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--exe", default="target/release/carom")
     ap.add_argument("--time", type=float, default=10.0)
-    ap.add_argument("--window", default="4,10", help="the times between which W is measured")
+    ap.add_argument(
+        "--window", default="4,10", help="the times between which W is measured"
+    )
     ap.add_argument("--plot", default=None, help="write a PNG of W against D here")
     a = ap.parse_args()
     t0, t1 = (float(x) for x in a.window.split(","))
@@ -75,19 +78,19 @@ def main() -> int:
     n = len(xs)
     mx, my = sum(xs) / n, sum(ys) / n
     sxx = sum((x - mx) ** 2 for x in xs)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     slope = sxy / sxx
     intercept = my - slope * mx
     k = -intercept / slope / D_MEAN
     c = slope**1.5 / (rho * math.sqrt(G))
     fit = [c * rho * math.sqrt(G) * max(x - k * D_MEAN, 0.0) ** 1.5 for x in xs]
-    ss_res = sum((r[1] - f) ** 2 for r, f in zip(rows, fit))
+    ss_res = sum((r[1] - f) ** 2 for r, f in zip(rows, fit, strict=True))
     mw = sum(r[1] for r in rows) / n
     ss_tot = sum((r[1] - mw) ** 2 for r in rows)
     r2 = 1 - ss_res / ss_tot
     print("| D / d | W (mass per time) | Beverloo fit | residual |")
     print("|---:|---:|---:|---:|")
-    for r, f in zip(rows, fit):
+    for r, f in zip(rows, fit, strict=True):
         print(f"| {r[0]:.0f} | {r[1]:.2f} | {f:.2f} | {(r[1] - f) / f:+.1%} |")
     print()
     print(f"bulk density rho = {rho:.4f} (mass per unit area), g = {G}")
@@ -104,8 +107,8 @@ def main() -> int:
         fig, ax = plt.subplots(figsize=(5, 3.5), dpi=120)
         ax.plot(xs, [r[1] for r in rows], "o", label="carom hopper (spring, mu = 0.5)")
         grid = [k * D_MEAN + i * (max(xs) + 1 - k * D_MEAN) / 100 for i in range(101)]
-        ax.plot(grid, [c * rho * math.sqrt(G) * (x - k * D_MEAN) ** 1.5 for x in grid], "-",
-                label=f"Beverloo: C = {c:.2f}, k = {k:.2f}")
+        law = [c * rho * math.sqrt(G) * (x - k * D_MEAN) ** 1.5 for x in grid]
+        ax.plot(grid, law, "-", label=f"Beverloo: C = {c:.2f}, k = {k:.2f}")
         ax.set_xlabel("orifice width D / d")
         ax.set_ylabel("mass flow rate W")
         ax.legend()
