@@ -177,6 +177,8 @@ impl Trajectory {
         let b = world.balls();
         let t = world.table();
         let pbc = |axis: usize| if t.is_periodic(axis) { 'T' } else { 'F' };
+        // Balls that left play are left out of the frames from then on.
+        let count = world.in_play_count();
         let line = &mut self.line;
         line.clear();
         match self.format {
@@ -184,7 +186,7 @@ impl Trajectory {
             TrajectoryFormat::ExtendedXyz => {
                 // The comment line of extended XYZ: the cell as three lattice vectors
                 // (z of unit depth), periodicity per axis, and the columns.
-                let _ = writeln!(line, "{}", b.len());
+                let _ = writeln!(line, "{count}");
                 let _ = writeln!(
                     line,
                     "Lattice=\"{} 0 0 0 {} 0 0 0 1\" Origin=\"0 0 0\" \
@@ -212,7 +214,7 @@ impl Trajectory {
                      ITEM: ATOMS id x y z vx vy vz radius ix iy iz{}\n",
                     world.steps,
                     world.time,
-                    b.len(),
+                    count,
                     p(0),
                     p(1),
                     t.width,
@@ -223,6 +225,9 @@ impl Trajectory {
         }
         self.file.write_all(line.as_bytes())?;
         for i in 0..b.len() {
+            if !world.is_in_play(i) {
+                continue;
+            }
             line.clear();
             let _ = match self.format {
                 TrajectoryFormat::Csv => write!(
@@ -268,27 +273,39 @@ impl Trajectory {
     }
 }
 
-/// `--diagnostics`: a header, then one row per sample; a last column
-/// `rotational_energy` when rotation is in play (the columns are otherwise those from
-/// before rotation existed).
+/// `--diagnostics`: a header, then one row per sample; a column `rotational_energy`
+/// when rotation is in play, then `in_play` when balls can leave play (the columns are
+/// otherwise those from before either existed).
 pub struct DiagnosticsCsv {
     file: AtomicFile,
     rotation: bool,
+    in_play: bool,
 }
 
 impl DiagnosticsCsv {
     pub const HEADER: &'static str = "step,time,kinetic_energy,potential_energy,total_energy,\
 momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pressure\n";
 
-    pub fn create(target: &Path, rotation: bool) -> Result<DiagnosticsCsv, CliError> {
+    pub fn create(
+        target: &Path,
+        rotation: bool,
+        in_play: bool,
+    ) -> Result<DiagnosticsCsv, CliError> {
         let mut file = AtomicFile::create("--diagnostics", target)?;
+        let mut header = Self::HEADER.trim_end_matches('\n').to_string();
         if rotation {
-            let header = Self::HEADER.trim_end_matches('\n');
-            file.write_all(format!("{header},rotational_energy\n").as_bytes())?;
-        } else {
-            file.write_all(Self::HEADER.as_bytes())?;
+            header += ",rotational_energy";
         }
-        Ok(DiagnosticsCsv { file, rotation })
+        if in_play {
+            header += ",in_play";
+        }
+        header.push('\n');
+        file.write_all(header.as_bytes())?;
+        Ok(DiagnosticsCsv {
+            file,
+            rotation,
+            in_play,
+        })
     }
 
     /// One row; `symmetry_error` is empty when the scenario declares no symmetry; the
@@ -296,11 +313,14 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
     /// interval has no length: its kinetic part alone).
     pub fn sample(&mut self, steps: u64, time: f64, d: &Diagnostics) -> Result<(), CliError> {
         let sym = d.symmetry_error.map(|s| s.to_string()).unwrap_or_default();
-        let rot = if self.rotation {
+        let mut rot = if self.rotation {
             format!(",{}", d.rotational_energy)
         } else {
             String::new()
         };
+        if self.in_play {
+            rot += &format!(",{}", d.in_play.unwrap_or(0));
+        }
         let row = format!(
             "{steps},{time},{},{},{},{},{},{},{sym},{},{},{}{rot}\n",
             d.kinetic_energy,

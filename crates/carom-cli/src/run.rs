@@ -62,7 +62,13 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         diagnostics: args
             .diagnostics
             .as_deref()
-            .map(|p| DiagnosticsCsv::create(p, carom::state::rotation_in_play(&world)))
+            .map(|p| {
+                DiagnosticsCsv::create(
+                    p,
+                    carom::state::rotation_in_play(&world),
+                    world.can_lose_balls(),
+                )
+            })
             .transpose()?,
         last: None,
         window: world.window(),
