@@ -18,6 +18,47 @@ pub struct BallView {
     pub angle: Option<f64>,
 }
 
+/// A wall inside the table, as drawn: a line through points, or an arc.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WallView {
+    /// A segment or a polyline (closed when its last point repeats the first).
+    Line(Vec<(f64, f64)>),
+    /// The arc about `center` of radius `radius` from angle `from` over `span`
+    /// (radians, from +x towards +y; a full circle spans 2 pi).
+    Arc {
+        center: (f64, f64),
+        radius: f64,
+        from: f64,
+        span: f64,
+    },
+}
+
+impl WallView {
+    /// Points along the wall, close enough together that joining them by straight
+    /// lines strays from an arc by less than `tolerance` (scene units).
+    pub fn points(&self, tolerance: f64) -> Vec<(f64, f64)> {
+        match self {
+            WallView::Line(p) => p.clone(),
+            WallView::Arc {
+                center,
+                radius,
+                from,
+                span,
+            } => {
+                // A chord of angle a strays r (1 - cos(a/2)) ~ r a^2 / 8 from its arc.
+                let a = (8.0 * tolerance.max(1e-12) / radius.max(1e-12)).sqrt();
+                let n = ((span / a).ceil() as usize).clamp(8, 2048);
+                (0..=n)
+                    .map(|k| {
+                        let t = from + span * k as f64 / n as f64;
+                        (center.0 + radius * t.cos(), center.1 + radius * t.sin())
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
 /// A table and its balls at one instant.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Frame {
@@ -30,6 +71,13 @@ pub struct Frame {
     /// Periodic axes (x, y): no wall there; a ball cut by such an edge is drawn on both
     /// sides, and the edge is drawn dashed.
     pub periodic: [bool; 2],
+    /// Open axes (x, y): no wall there either; balls that cross leave play. Drawn as a
+    /// gap in the border.
+    pub open: [bool; 2],
+    /// Walls inside the table.
+    pub walls: Vec<WallView>,
+    /// Pockets: centre and radius, drawn as holes.
+    pub pockets: Vec<((f64, f64), f64)>,
 }
 
 /// Colours for balls that have none: distinct hues that read well on the table green and
@@ -102,6 +150,37 @@ impl BallView {
     }
 }
 
+/// The walls as drawn: a polyline's segments joined back into one line.
+fn wall_views(walls: &carom::walls::Walls) -> Vec<WallView> {
+    use carom::walls::Shape;
+    let mut out: Vec<WallView> = Vec::new();
+    let mut last_wall = None;
+    for piece in walls.pieces() {
+        match piece.shape {
+            Shape::Segment { a, b } => {
+                let joined = last_wall == Some(piece.wall) && piece.joint_before.is_some();
+                match out.last_mut() {
+                    Some(WallView::Line(points)) if joined => points.push((b[0], b[1])),
+                    _ => out.push(WallView::Line(vec![(a[0], a[1]), (b[0], b[1])])),
+                }
+            }
+            Shape::Arc {
+                center,
+                radius,
+                from,
+                span,
+            } => out.push(WallView::Arc {
+                center: (center[0], center[1]),
+                radius,
+                from,
+                span,
+            }),
+        }
+        last_wall = Some(piece.wall);
+    }
+    out
+}
+
 impl Frame {
     pub fn new(width: f64, height: f64) -> Frame {
         Frame {
@@ -110,6 +189,9 @@ impl Frame {
             time: 0.0,
             balls: Vec::new(),
             periodic: [false, false],
+            open: [false, false],
+            walls: Vec::new(),
+            pockets: Vec::new(),
         }
     }
 
@@ -162,11 +244,18 @@ impl Frame {
         self.height = table.height;
         self.periodic = [table.is_periodic(0), table.is_periodic(1)];
         self.time = world.time;
+        self.open = [table.is_open(0), table.is_open(1)];
         let rotation = carom::state::rotation_in_play(world);
         let b = world.balls();
         self.balls.clear();
+        // Balls out of play are not drawn; the others keep their index (their default
+        // colour), so a ball is placed out of the picture rather than removed.
         self.balls.extend((0..b.len()).map(|i| BallView {
-            x: b.x[i],
+            x: if world.is_in_play(i) {
+                b.x[i]
+            } else {
+                f64::NAN
+            },
             y: b.y[i],
             r: b.r[i],
             vx: b.vx[i],
@@ -174,6 +263,13 @@ impl Frame {
             color: b.color[i],
             angle: rotation.then_some(b.angle[i]),
         }));
+        let walls = world.walls();
+        self.walls = wall_views(walls);
+        self.pockets = walls
+            .pockets()
+            .iter()
+            .map(|p| ((p.center[0], p.center[1]), p.radius))
+            .collect();
     }
 
     /// Every distinct colour the balls are drawn with, in first-seen order.

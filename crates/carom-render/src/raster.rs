@@ -218,6 +218,9 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
     if let Some(r) = Rect::from_ltrb(x0 as f32, y0 as f32, x1 as f32, y1 as f32) {
         pixmap.fill_rect(r, &paint(style.background, 1.0), id, None);
     }
+    draw_open_edges(pixmap, frame, (x0, y0, x1, y1), size, style);
+    draw_pockets(pixmap, vp, frame);
+    draw_walls(pixmap, vp, frame, style);
     if let Some(trails) = panel.trails {
         draw_trails(pixmap, vp, frame, trails, style);
     }
@@ -273,6 +276,88 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
     if let Some(t) = style.arrow_time {
         for b in frame.balls.iter().filter(|b| b.is_drawable()) {
             draw_arrow(pixmap, vp, b.x, b.y, b.vx * t, b.vy * t, b.r, style.arrow);
+        }
+    }
+}
+
+/// An open edge is no wall: the border beyond it is cut away to the canvas, a gap
+/// through which balls leave.
+fn draw_open_edges(
+    pixmap: &mut Pixmap,
+    frame: &Frame,
+    (x0, y0, x1, y1): (f64, f64, f64, f64),
+    size: (u32, u32),
+    style: &Style,
+) {
+    let (w, h) = (f64::from(size.0), f64::from(size.1));
+    let mut strips = Vec::new();
+    if frame.open[0] {
+        strips.push((0.0, y0, x0, y1));
+        strips.push((x1, y0, w, y1));
+    }
+    if frame.open[1] {
+        strips.push((x0, 0.0, x1, y0));
+        strips.push((x0, y1, x1, h));
+    }
+    for (l, t, r, b) in strips {
+        if let Some(rect) = Rect::from_ltrb(l as f32, t as f32, r as f32, b as f32) {
+            pixmap.fill_rect(rect, &paint(style.canvas, 1.0), Transform::identity(), None);
+        }
+    }
+}
+
+/// The colour of a pocket: a hole, darker than any cloth.
+pub(crate) const POCKET: Rgb = Rgb([0x10, 0x10, 0x10]);
+
+fn draw_pockets(pixmap: &mut Pixmap, vp: &Viewport, frame: &Frame) {
+    for &((x, y), r) in &frame.pockets {
+        let (cx, cy) = vp.to_pixel(x, y);
+        let r = (r * vp.scale) as f32;
+        if let Some(path) = PathBuilder::from_circle(cx as f32, cy as f32, r) {
+            pixmap.fill_path(
+                &path,
+                &paint(POCKET, 1.0),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+}
+
+/// The walls inside the table as lines in the cushions' colour, a few pixels wide
+/// (a wall has no thickness: the width only makes it visible), arcs as polylines
+/// within a tenth of a pixel of the curve.
+fn draw_walls(pixmap: &mut Pixmap, vp: &Viewport, frame: &Frame, style: &Style) {
+    if frame.walls.is_empty() {
+        return;
+    }
+    let width = (0.004 * frame.width.min(frame.height) * vp.scale).clamp(1.5, 6.0) as f32;
+    let stroke = Stroke {
+        width,
+        line_cap: LineCap::Round,
+        line_join: tiny_skia::LineJoin::Round,
+        ..Stroke::default()
+    };
+    for wall in &frame.walls {
+        let points = wall.points(0.1 / vp.scale);
+        let mut pb = PathBuilder::new();
+        for (k, &(x, y)) in points.iter().enumerate() {
+            let (px, py) = vp.to_pixel(x, y);
+            if k == 0 {
+                pb.move_to(px as f32, py as f32);
+            } else {
+                pb.line_to(px as f32, py as f32);
+            }
+        }
+        if let Some(path) = pb.finish() {
+            pixmap.stroke_path(
+                &path,
+                &paint(style.wall, 1.0),
+                &stroke,
+                Transform::identity(),
+                None,
+            );
         }
     }
 }

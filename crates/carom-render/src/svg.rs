@@ -62,6 +62,45 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
             f.height,
             hex(style.background)
         );
+        // An open edge: the border beyond it cut away to the canvas.
+        let (fw, fh) = (f.width, f.height);
+        let mut gaps = Vec::new();
+        if f.open[0] {
+            gaps.push((-wall, 0.0, wall, fh));
+            gaps.push((fw, 0.0, wall, fh));
+        }
+        if f.open[1] {
+            gaps.push((0.0, -wall, fw, wall));
+            gaps.push((0.0, fh, fw, wall));
+        }
+        for (x, y, gw, gh) in gaps {
+            let _ = writeln!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="{gw}" height="{gh}" fill="{}"/>"#,
+                hex(style.canvas)
+            );
+        }
+        for &((x, y), r) in &f.pockets {
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{x}" cy="{y}" r="{r}" fill="{}"/>"#,
+                hex(crate::raster::POCKET)
+            );
+        }
+        let wall_width = 0.004 * fw.min(fh);
+        for w in &f.walls {
+            let pts: Vec<String> = w
+                .points(1e-3 * fw.max(fh))
+                .iter()
+                .map(|(x, y)| format!("{x},{y}"))
+                .collect();
+            let _ = writeln!(
+                s,
+                r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{wall_width}" stroke-linecap="round" stroke-linejoin="round"/>"#,
+                pts.join(" "),
+                hex(style.wall)
+            );
+        }
         if let Some(trails) = panel.trails {
             write_trails(&mut s, f, trails, style.trail_opacity, style.trail_width);
         }

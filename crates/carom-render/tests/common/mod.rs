@@ -35,6 +35,7 @@ pub fn scene() -> Frame {
         time: 0.0,
         balls: vec![red, BallView::new(150.0, 50.0, 8.0)],
         periodic: [false, false],
+        ..Frame::default()
     }
 }
 
