@@ -86,7 +86,7 @@ fn with_line(old: &str, new: &str) -> (String, usize) {
     )
 }
 
-fn run_args<'a>(file: &'a str) -> Vec<&'a str> {
+fn run_args(file: &str) -> Vec<&str> {
     let mut args = vec!["run", file, "--steps", "3"];
     args.extend_from_slice(&OUTPUTS);
     args

@@ -90,6 +90,7 @@ mod tests {
             time: 0.0,
             balls: vec![BallView::new(x, 50.0, 1.0)],
             periodic: [false, false],
+            ..Frame::default()
         }
     }
 
