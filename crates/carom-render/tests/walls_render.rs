@@ -70,7 +70,10 @@ fn walls_pockets_and_open_edges_are_drawn_where_they_are() {
             .map(|&(dx, dy)| far(img.at(px + dx - 1, py + dy - 1), style.wall))
             .min()
             .unwrap();
-        assert!(nearest < 40, "({x}, {y}): no pixel of the wall's colour nearby");
+        assert!(
+            nearest < 40,
+            "({x}, {y}): no pixel of the wall's colour nearby"
+        );
     }
     // Off them, the cloth: between the segment's end and the circle, the circle's
     // inside, the arc's unswept quarter (at 225 degrees from its centre).
@@ -101,5 +104,8 @@ fn svg_draws_the_walls_and_the_pocket_and_not_the_ball_out_of_play() {
     assert!(svg.contains(r#"<polyline points="20,30 80,30""#), "{svg}");
     assert!(svg.contains(r#"<circle cx="190" cy="90" r="8""#), "{svg}");
     assert!(svg.contains(r#"<circle cx="100" cy="20" r="5""#));
-    assert!(!svg.contains(r#"cy="80" r="5""#), "the ball out of play is not drawn");
+    assert!(
+        !svg.contains(r#"cy="80" r="5""#),
+        "the ball out of play is not drawn"
+    );
 }

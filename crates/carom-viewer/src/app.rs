@@ -414,6 +414,13 @@ impl ViewerApp {
             ("time", format!("{:.3}", w.time)),
             ("steps", w.steps.to_string()),
             ("collisions", d.collisions.to_string()),
+            (
+                "in play",
+                match d.in_play {
+                    Some(n) => format!("{n} of {}", w.balls().len()),
+                    None => "every ball (no pockets or open edges)".to_string(),
+                },
+            ),
             ("kinetic energy", format!("{:+.6e}", d.kinetic_energy)),
             ("potential energy", format!("{:+.6e}", d.potential_energy)),
             ("total energy", format!("{:+.6e}", d.total_energy)),
@@ -500,13 +507,16 @@ impl ViewerApp {
         let Some(view) = TableView::fit(*self.sim.world().table(), avail.shrink(12.0)) else {
             return;
         };
-        let rotation = carom::state::rotation_in_play(self.sim.world());
+        let world = self.sim.world();
+        let rotation = carom::state::rotation_in_play(world);
         view.paint(
             &painter,
-            self.sim.world().balls(),
+            world.balls(),
             self.sim.held_ball(),
             rotation,
+            world.in_play_mask(),
         );
+        view.paint_scene(&painter, world);
         let (felt, to_table) = (view.felt, |p: Pos2| view.to_table(p));
 
         // Mouse: primary drag moves a ball, primary click on empty felt adds one,
@@ -594,6 +604,7 @@ impl TableView {
         balls: &carom::Balls,
         held: Option<usize>,
         rotation: bool,
+        in_play: &[bool],
     ) {
         let felt = self.felt;
         painter.rect_filled(felt.expand(8.0), 4.0, CUSHION);
@@ -607,7 +618,8 @@ impl TableView {
         let mut rims: Vec<Vec<Vec2>> = Vec::new();
         for i in 0..balls.len() {
             let (x, y, rad) = (balls.x[i], balls.y[i], balls.r[i]);
-            if !(x.is_finite() && y.is_finite()) {
+            // Balls out of play are not drawn (an empty mask: all in play).
+            if !(x.is_finite() && y.is_finite() && in_play.get(i).copied().unwrap_or(true)) {
                 continue;
             }
             // The ball, and on a periodic axis its copy one side over when it is cut
@@ -686,6 +698,78 @@ impl TableView {
         }
         for e in edges {
             painter.extend(egui::Shape::dashed_line(&e, dash, 6.0, 4.0));
+        }
+    }
+}
+
+impl TableView {
+    /// What the scene adds to the plain table: pockets as holes, walls inside the
+    /// table as lines (over the balls, so a wall stays visible in a crowd), and open
+    /// edges as gaps in the cushion.
+    pub fn paint_scene(&self, painter: &egui::Painter, world: &carom::World) {
+        let clip = painter.with_clip_rect(self.felt.expand(8.0));
+        let walls = world.walls();
+        for p in walls.pockets() {
+            let c = self.to_screen(p.center[0], p.center[1]);
+            clip.circle_filled(c, (p.radius * self.scale) as f32, Color32::from_gray(16));
+        }
+        let stroke = Stroke::new(2.0, CUSHION);
+        for piece in walls.pieces() {
+            match piece.shape {
+                carom::walls::Shape::Segment { a, b } => {
+                    clip.line_segment(
+                        [self.to_screen(a[0], a[1]), self.to_screen(b[0], b[1])],
+                        stroke,
+                    );
+                }
+                carom::walls::Shape::Arc {
+                    center,
+                    radius,
+                    from,
+                    span,
+                } => {
+                    let px = radius * self.scale;
+                    let n = ((span * px / 3.0).ceil() as usize).clamp(8, 720);
+                    let points: Vec<Pos2> = (0..=n)
+                        .map(|k| {
+                            let t = from + span * k as f64 / n as f64;
+                            self.to_screen(
+                                center[0] + radius * t.cos(),
+                                center[1] + radius * t.sin(),
+                            )
+                        })
+                        .collect();
+                    clip.add(egui::Shape::line(points, stroke));
+                }
+            }
+        }
+        // An open edge: a gap in the cushion.
+        let (a, b) = (self.felt.min, self.felt.max);
+        let gap = Color32::from_gray(27);
+        let open = [world.table().is_open(0), world.table().is_open(1)];
+        if open[0] {
+            painter.rect_filled(
+                Rect::from_min_max(Pos2::new(a.x - 9.0, a.y), Pos2::new(a.x, b.y)),
+                0.0,
+                gap,
+            );
+            painter.rect_filled(
+                Rect::from_min_max(Pos2::new(b.x, a.y), Pos2::new(b.x + 9.0, b.y)),
+                0.0,
+                gap,
+            );
+        }
+        if open[1] {
+            painter.rect_filled(
+                Rect::from_min_max(Pos2::new(a.x, a.y - 9.0), Pos2::new(b.x, a.y)),
+                0.0,
+                gap,
+            );
+            painter.rect_filled(
+                Rect::from_min_max(Pos2::new(a.x, b.y), Pos2::new(b.x, b.y + 9.0)),
+                0.0,
+                gap,
+            );
         }
     }
 }
