@@ -74,29 +74,41 @@ class World:
         """Number of balls."""
     @property
     def positions(self) -> npt.NDArray[np.float64]:
-        """Ball centres, (N, 2), read-only; assign an (N, 2) array to move balls."""
+        """Ball centres, (N, 2): a fresh writable copy (editing it does not move the
+        balls); assign an (N, 2) array back to move them."""
     @positions.setter
     def positions(self, value: npt.ArrayLike) -> None: ...
     @property
     def velocities(self) -> npt.NDArray[np.float64]:
-        """Ball velocities, (N, 2), read-only; assign an (N, 2) array to change them."""
+        """Ball velocities, (N, 2): a fresh writable copy; assign an (N, 2) array back
+        to change them."""
     @velocities.setter
     def velocities(self, value: npt.ArrayLike) -> None: ...
     @property
     def radii(self) -> npt.NDArray[np.float64]:
-        """Ball radii, (N,), read-only."""
+        """Ball radii, (N,) (a copy)."""
     @property
     def masses(self) -> npt.NDArray[np.float64]:
-        """Ball masses, (N,), read-only."""
+        """Ball masses, (N,) (a copy)."""
     @property
     def omega(self) -> npt.NDArray[np.float64]:
-        """Angular velocities, (N,), read-only."""
+        """Angular velocities, (N,) (a copy)."""
     @property
     def angles(self) -> npt.NDArray[np.float64]:
-        """Ball orientations in radians, (N,), read-only."""
+        """Ball orientations in radians, (N,) (a copy)."""
     @property
     def images(self) -> npt.NDArray[np.int64]:
-        """Periodic image counts (ix, iy), (N, 2) int64, read-only."""
+        """Periodic image counts (ix, iy), (N, 2) int64 (a copy)."""
+    @property
+    def in_play(self) -> npt.NDArray[np.bool_]:
+        """Whether each ball is still in play (not gone into a pocket or over an open
+        edge), (N,) bool (a copy)."""
+    @property
+    def walls(self) -> list[dict[str, Any]]:
+        """The walls inside the table, the ``[[walls]]`` entries as given."""
+    @property
+    def pockets(self) -> list[dict[str, Any]]:
+        """The pockets, the ``[[pockets]]`` entries as given."""
     def diagnostics(self) -> dict[str, Any]:
         """The state file's diagnostics."""
     def state(self) -> dict[str, Any]:

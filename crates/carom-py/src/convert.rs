@@ -179,12 +179,14 @@ pub(crate) fn pairs<'py, T: numpy::Element + Copy>(
         v.push(*x);
         v.push(*y);
     }
-    let arr = PyArray1::from_vec(py, v).reshape([a.len(), 2])?;
-    read_only(arr.into_any())
+    // A fresh copy, writable: the read-edit-assign idiom (`v = w.velocities;
+    // v[:, 0] = 2; w.velocities = v`) edits it and hands it back through the setter.
+    Ok(PyArray1::from_vec(py, v).reshape([a.len(), 2])?.into_any())
 }
 
+/// A fresh, writable copy of one per-ball array (see [`pairs`]).
 pub(crate) fn column<'py>(py: Python<'py>, a: &[f64]) -> PyResult<Bound<'py, PyAny>> {
-    read_only(PyArray1::from_slice(py, a).into_any())
+    Ok(PyArray1::from_slice(py, a).into_any())
 }
 
 pub(crate) fn read_only(arr: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {

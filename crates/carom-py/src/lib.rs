@@ -356,9 +356,10 @@ impl PyWorld {
         })
     }
 
-    /// Ball centres, float64 array of shape (N, 2), in scenario order. Read-only:
-    /// assign a whole (N, 2) array to move the balls (checked as a state file's
-    /// positions are: finite, centres on the table; else `ScenarioError`).
+    /// Ball centres, float64 array of shape (N, 2), in scenario order: a fresh copy,
+    /// writable, that does not change the world when written; assign a whole (N, 2)
+    /// array back to move the balls (checked as a state file's positions are: finite,
+    /// centres on the table; else `ScenarioError`).
     #[getter]
     fn get_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| {
@@ -380,8 +381,8 @@ impl PyWorld {
         })
     }
 
-    /// Ball velocities, float64 array of shape (N, 2). Read-only: assign a whole
-    /// (N, 2) array of finite values to change them.
+    /// Ball velocities, float64 array of shape (N, 2): a fresh writable copy; assign
+    /// a whole (N, 2) array of finite values back to change them.
     #[getter]
     fn get_velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| {
@@ -403,34 +404,34 @@ impl PyWorld {
         })
     }
 
-    /// Ball radii, float64 array of shape (N,), read-only.
+    /// Ball radii, float64 array of shape (N,) (a copy).
     #[getter]
     fn radii<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| column(py, &self.lock(py)?.session.world.balls().r))
     }
 
-    /// Ball masses as given (kinematic balls included), float64 array of shape (N,),
-    /// read-only.
+    /// Ball masses as given (kinematic balls included), float64 array of shape (N,)
+    /// (a copy).
     #[getter]
     fn masses<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| column(py, &self.lock(py)?.session.world.balls().m))
     }
 
     /// Angular velocities (positive turning +x towards +y), float64 array of shape
-    /// (N,), read-only.
+    /// (N,) (a copy).
     #[getter]
     fn omega<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| column(py, &self.lock(py)?.session.world.balls().omega))
     }
 
     /// Ball orientations in radians (same sense as `omega`), float64 array of shape
-    /// (N,), read-only.
+    /// (N,) (a copy).
     #[getter]
     fn angles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| column(py, &self.lock(py)?.session.world.balls().angle))
     }
 
-    /// Periodic image counts `(ix, iy)`, int64 array of shape (N, 2), read-only: how
+    /// Periodic image counts `(ix, iy)`, int64 array of shape (N, 2) (a copy): how
     /// many times each ball crossed a periodic side, so that
     /// `positions + images * (width, height)` is the unwrapped position. Zero on a
     /// walled axis.
@@ -440,6 +441,39 @@ impl PyWorld {
             let g = self.lock(py)?;
             let b = g.session.world.balls();
             pairs(py, &b.ix, &b.iy)
+        })
+    }
+
+    /// Whether each ball is still in play (it has not left through a pocket or an
+    /// open edge), bool array of shape (N,) (a copy).
+    #[getter]
+    fn in_play<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let g = self.lock(py)?;
+            let w = &g.session.world;
+            let mask: Vec<bool> = (0..w.balls().len()).map(|i| w.is_in_play(i)).collect();
+            Ok(numpy::PyArray1::from_vec(py, mask).into_any())
+        })
+    }
+
+    /// The walls inside the table, as the scenario gives them (`[[walls]]` entries as
+    /// dicts).
+    #[getter]
+    fn walls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let text = serde_json::to_string(self.lock(py)?.session.world.wall_specs())
+                .map_err(|e| SimulationError::new_err(e.to_string()))?;
+            py.import("json")?.call_method1("loads", (text,))
+        })
+    }
+
+    /// The pockets (`[[pockets]]` entries as dicts: `center`, `radius`).
+    #[getter]
+    fn pockets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let text = serde_json::to_string(self.lock(py)?.session.world.pocket_specs())
+                .map_err(|e| SimulationError::new_err(e.to_string()))?;
+            py.import("json")?.call_method1("loads", (text,))
         })
     }
 

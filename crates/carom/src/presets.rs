@@ -39,7 +39,7 @@ pub const PRESETS: &[Preset] = &[
     preset!("cooling", "inelastic gas (e = 0.9) in a periodic box, cooling by Haff's law (event)"),
     preset!("galton", "a Galton board: 300 balls through a funnel and 12 rows of pegs pile up in bins as a bell curve (spring)"),
     preset!("hopper", "a silo of 3,000 frictional grains discharging through an orifice into an open bottom edge (spring)"),
-    preset!("drum", "a rotating drum half full of frictional grains, a layer flowing down the tilted bed (spring)"),
+    preset!("drum", "a rotating drum a third full of frictional grains, a layer flowing down the tilted bed (spring)"),
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {
