@@ -211,7 +211,7 @@ impl Trajectory {
                     line,
                     "ITEM: TIMESTEP\n{}\nITEM: TIME\n{}\nITEM: NUMBER OF ATOMS\n{}\n\
                      ITEM: BOX BOUNDS {} {} ff\n0 {}\n0 {}\n-0.5 0.5\n\
-                     ITEM: ATOMS id x y z vx vy vz radius ix iy iz{}\n",
+                     ITEM: ATOMS id type x y z vx vy vz radius ix iy iz{}\n",
                     world.steps,
                     world.time,
                     count,
@@ -240,10 +240,11 @@ impl Trajectory {
                     "{} {} {} 0 {} {} 0 {} {} {} 0",
                     i, b.x[i], b.y[i], b.vx[i], b.vy[i], b.r[i], b.ix[i], b.iy[i]
                 ),
-                // LAMMPS numbers atoms from 1.
+                // LAMMPS numbers atoms from 1. Every ball has type 1: readers (ASE,
+                // MDAnalysis) key on the column, and the radius has its own.
                 TrajectoryFormat::LammpsDump => write!(
                     line,
-                    "{} {} {} 0 {} {} 0 {} {} {} 0",
+                    "{} 1 {} {} 0 {} {} 0 {} {} {} 0",
                     i + 1,
                     b.x[i],
                     b.y[i],

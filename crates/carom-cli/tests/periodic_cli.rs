@@ -127,7 +127,7 @@ fn read_dump(text: &str) -> Vec<Frame> {
             }
             lines.next();
         } else if let Some(cols) = item.strip_prefix("ITEM: ATOMS ") {
-            assert_eq!(cols, "id x y z vx vy vz radius ix iy iz");
+            assert_eq!(cols, "id type x y z vx vy vz radius ix iy iz");
             let rows = (0..n)
                 .map(|_| {
                     let mut v: Vec<f64> = lines
@@ -136,6 +136,8 @@ fn read_dump(text: &str) -> Vec<Frame> {
                         .split_whitespace()
                         .map(|v| v.parse().unwrap())
                         .collect();
+                    // Every ball has type 1; the rest of the row is as in XYZ.
+                    assert_eq!(v.remove(1), 1.0);
                     // LAMMPS ids start at 1.
                     v[0] -= 1.0;
                     v.try_into().unwrap()
