@@ -181,16 +181,24 @@ impl Law {
     /// rebound that is largest for small `e`. An elastic contact (`e = 1`) is unaffected.
     #[inline]
     fn phase(&self, vn: f64, s: f64, w: f64) -> f64 {
-        if vn > 0.0 {
-            return self.unload;
-        }
-        let gain = self.dt * self.k * s * w;
-        if gain > -vn {
-            let loading = -vn / gain;
-            loading + (1.0 - loading) * self.unload
-        } else {
-            1.0
-        }
+        phase(self.k, self.dt, self.unload, vn, s, w)
+    }
+}
+
+/// [`Law::phase`] for a contact of stiffness `k` over a step `dt` that unloads at
+/// `unload` (`e^2`): shared by the table's walls and pairs and by the walls inside the
+/// table, which have a restitution of their own.
+#[inline]
+fn phase(k: f64, dt: f64, unload: f64, vn: f64, s: f64, w: f64) -> f64 {
+    if vn > 0.0 {
+        return unload;
+    }
+    let gain = dt * k * s * w;
+    if gain > -vn {
+        let loading = -vn / gain;
+        loading + (1.0 - loading) * unload
+    } else {
+        1.0
     }
 }
 

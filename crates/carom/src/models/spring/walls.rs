@@ -10,6 +10,7 @@
 //! that applies them reads nothing of any other ball: the step stays bit-identical
 //! whatever the thread count.
 
+use super::phase;
 use crate::walls::{Touch, WallCells, Walls};
 
 /// Tangential springs a ball remembers on interior walls at once. A ball meets more
@@ -39,23 +40,6 @@ pub(super) struct Interior<'a> {
     pub mu: f64,
     /// Tangential stiffness.
     pub k_t: f64,
-}
-
-/// The force factor of a contact with overlap `s`, separation speed `vn` and inverse
-/// mass `w`, unloading at `unload`: the spring model's `Law::phase`, with the wall's
-/// own restitution.
-#[inline]
-fn phase(k: f64, dt: f64, unload: f64, vn: f64, s: f64, w: f64) -> f64 {
-    if vn > 0.0 {
-        return unload;
-    }
-    let gain = dt * k * s * w;
-    if gain > -vn {
-        let loading = -vn / gain;
-        loading + (1.0 - loading) * unload
-    } else {
-        1.0
-    }
 }
 
 impl Interior<'_> {
