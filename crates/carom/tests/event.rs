@@ -920,12 +920,17 @@ fn exceeding_the_event_budget_is_an_error_not_a_hang() {
 
 /// The first number after `key` in `msg`.
 fn number_after(msg: &str, key: &str) -> f64 {
-    let at = msg.find(key).unwrap_or_else(|| panic!("no '{key}' in: {msg}")) + key.len();
+    let at = msg
+        .find(key)
+        .unwrap_or_else(|| panic!("no '{key}' in: {msg}"))
+        + key.len();
     let rest = msg[at..].trim_start();
     let end = rest
         .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | '-' | '+')))
         .unwrap_or(rest.len());
-    rest[..end].parse().unwrap_or_else(|_| panic!("no number after '{key}' in: {msg}"))
+    rest[..end]
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after '{key}' in: {msg}"))
 }
 
 #[test]
@@ -978,7 +983,10 @@ fn a_busy_gas_tripping_a_tiny_event_budget_is_not_blamed_on_a_pile() {
     };
     assert_eq!(w.balls(), &before);
     assert!(msg.contains("spread over many balls"), "{msg}");
-    assert!(!msg.contains("gravity") && !msg.contains("inelastic"), "{msg}");
+    assert!(
+        !msg.contains("gravity") && !msg.contains("inelastic"),
+        "{msg}"
+    );
     let rate = number_after(&msg, "events per unit of time,");
     assert!(rate > 0.01 && rate < 1000.0, "{msg}");
 

@@ -150,29 +150,41 @@ impl Event {
     ) -> StepError {
         let (balls, distinct) = self.involved(b, now);
         let into = now - self.step_start;
-        let per_time = if span > 0.0 {
-            format!("{:.3e} events per unit of time", events as f64 / span)
+        let per_time = if span > 0.0 && rate.is_finite() {
+            format!(
+                "{:.3e} events per unit of time, {rate:.3e} events per ball while the fastest \
+                 ball moves the smallest radius",
+                events as f64 / span
+            )
         } else {
             "the clock did not advance at all".to_string()
         };
         // Few balls behind the latest events is the mark of a local degeneracy; many
         // is a busy scene, for which no cause is guessed.
         let cause = if distinct > FEW_BALLS {
-            "; the events are spread over many balls: if the scene is really this busy,              raise physics.event_budget"
+            "; the events are spread over many balls: if the scene is really this busy, \
+             raise physics.event_budget"
                 .to_string()
         } else if self.gravity != [0.0, 0.0] {
-            "; a few balls pressed together by gravity (a ball resting on another ball, a              stack or a pile) need endlessly many collisions in hard-disk dynamics: use the              simultaneous or spring model"
+            "; a few balls pressed together by gravity (a ball resting on another ball, a \
+             stack or a pile) need endlessly many collisions in hard-disk dynamics: use the \
+             simultaneous or spring model"
                 .to_string()
         } else if self.restitution < 1.0 {
-            "; a few inelastic balls colliding ever faster (inelastic collapse) need              endlessly many collisions: use restitution 1 or the simultaneous or spring model"
+            "; a few inelastic balls colliding ever faster (inelastic collapse) need \
+             endlessly many collisions: use restitution 1 or the simultaneous or spring model"
                 .to_string()
         } else {
-            "; a few balls colliding ever faster (squeezed by walls or kinematic balls) need              endlessly many collisions: use the simultaneous or spring model"
+            "; a few balls colliding ever faster (squeezed by walls or kinematic balls) need \
+             endlessly many collisions: use the simultaneous or spring model"
                 .to_string()
         };
         self.rewind(b, before);
         StepError::EventBudget(format!(
-            "time stopped advancing: {events} events covered {span:.3e} of simulated time              (from t = {:.6} in this output interval, stopped {into:.3e} into it),              {per_time}, {rate:.3e} events per ball while the fastest ball moves the smallest              radius (physics.event_budget = {}){balls}{cause} (the state is left at the              start of the interval)",
+            "time stopped advancing: {events} events covered {span:.3e} of simulated time \
+             (from t = {:.6} in this output interval, stopped {into:.3e} into it), \
+             {per_time} (physics.event_budget = {}){balls}{cause} (the state is left at the \
+             start of the interval)",
             now - span - self.step_start,
             self.event_budget
         ))
@@ -191,7 +203,9 @@ impl Event {
         let into = now - self.step_start;
         self.rewind(b, before);
         StepError::EventBudget(format!(
-            "more than {cap} events in one output interval, the cap set on the model              (stopped {into:.3e} into it){balls} (the state is left at the start of the              interval)"
+            "more than {cap} events in one output interval, the cap set on the model \
+             (stopped {into:.3e} into it){balls} (the state is left at the start of the \
+             interval)"
         ))
     }
 
