@@ -99,6 +99,10 @@ pub trait CollisionModel: Send {
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
 
+    /// A hard cap on the events of one output interval, for models that count events
+    /// (the event model: [`event::Event::set_budget`]); the others ignore it.
+    fn set_event_cap(&mut self, _cap: Option<u64>) {}
+
     /// The per-contact memory the next step depends on, for the state file: the
     /// loaded tangential springs of `spring` with contact friction. Models that keep no
     /// such memory (the hard models, which act on each contact afresh) have none.

@@ -709,4 +709,8 @@ impl CollisionModel for Event {
     fn invalidate(&mut self) {
         self.needs_rebuild = true;
     }
+
+    fn set_event_cap(&mut self, cap: Option<u64>) {
+        self.set_budget(cap);
+    }
 }
