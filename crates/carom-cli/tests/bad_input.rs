@@ -145,6 +145,37 @@ const FILE_CASES: &[(&str, &str, &str)] = &[
         "contact_friction = 0.3",
         "physics.contact_friction",
     ),
+    // event_budget: not positive, not finite, not a number.
+    (
+        "contact_friction",
+        "event_budget = -1.0",
+        "physics.event_budget",
+    ),
+    (
+        "contact_friction",
+        "event_budget = 0",
+        "physics.event_budget",
+    ),
+    (
+        "contact_friction",
+        "event_budget = nan",
+        "physics.event_budget",
+    ),
+    (
+        "contact_friction",
+        "event_budget = inf",
+        "physics.event_budget",
+    ),
+    (
+        "contact_friction",
+        "event_budget = \"lots\"",
+        "physics.event_budget",
+    ),
+    (
+        "contact_friction",
+        "event_budget = [1e3]",
+        "physics.event_budget",
+    ),
     // inertia: zero, negative, not finite.
     ("inertia", "inertia = 0.0", "balls[0].inertia"),
     ("inertia", "inertia = -12.5", "balls[0].inertia"),
@@ -239,6 +270,11 @@ fn bad_overrides_name_the_set_and_the_field() {
             "physics.contact_friction.tangential_restitution",
         ),
         ("physics.contact_friction.spin=1", "spin"),
+        ("physics.event_budget=-5", "physics.event_budget"),
+        ("physics.event_budget=0", "physics.event_budget"),
+        ("physics.event_budget=-inf", "physics.event_budget"),
+        ("physics.event_budget=true", "physics.event_budget"),
+        ("physics.event_budget=lots", "physics.event_budget"),
         ("balls.0.inertia=0", "balls[0].inertia"),
         ("balls.1.inertia=-1", "balls[1].inertia"),
         ("balls.0.omega=nan", "balls[0].omega"),

@@ -28,6 +28,12 @@ pub use scene::{short_run, short_run_scene};
 /// parsed.
 pub const MAX_FUZZ_BALLS: f64 = 2_000.0;
 
+/// The events an output interval of the event model may take here: the stall guard
+/// stops degenerate scenes, but a healthy scene with a ball at 1e308 units per time
+/// needs that many crossings per unit of time, and a fuzzed input must run in bounded
+/// time. Two million, the former budget per interval of a small scene.
+pub const EVENT_CAP: u64 = 2_000_000;
+
 /// A scenario file in TOML, as `carom run FILE.toml` and `carom.World.load` read it.
 pub fn scenario_toml(data: &[u8]) {
     scenario_text(data, Format::Toml);
@@ -49,6 +55,7 @@ pub fn state_file(data: &[u8]) {
         return;
     };
     let mut session = Session::new(loaded);
+    session.world.set_event_cap(Some(EVENT_CAP));
     // A resumed run: a few steps, whatever the outcome (a simulation error is a fine
     // answer to a strange state), then the state it stopped at.
     let outcome = session.advance(3, 1, |_| {});

@@ -159,6 +159,7 @@ pub fn short_run(data: &[u8]) {
             }
         };
         let mut session = Session::new(loaded);
+        session.world.set_event_cap(Some(crate::EVENT_CAP));
         let outcome = session.advance(steps, 1, |_| {});
         if let Err(f) = &outcome {
             check_one_line(&f.to_string());

@@ -189,13 +189,6 @@ pub(crate) fn column<'py>(py: Python<'py>, a: &[f64]) -> PyResult<Bound<'py, PyA
     Ok(PyArray1::from_slice(py, a).into_any())
 }
 
-pub(crate) fn read_only(arr: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {
-    let kw = PyDict::new(arr.py());
-    kw.set_item("write", false)?;
-    arr.call_method("setflags", (), Some(&kw))?;
-    Ok(arr)
-}
-
 /// Any array-like of N rows of 2 numbers, as a flat float64 vector.
 pub(crate) fn flat_pairs(
     py: Python<'_>,

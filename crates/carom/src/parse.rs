@@ -342,6 +342,9 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             tangential_restitution: p.contact_friction.tangential_restitution,
             tangential_stiffness: p.contact_friction.tangential_stiffness,
         },
+        event_budget: p
+            .event_budget
+            .unwrap_or(crate::models::event::DEFAULT_EVENT_BUDGET),
     };
     let mut world = World::new(s.name.clone(), table, physics, balls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;

@@ -19,6 +19,9 @@ pub struct Physics {
     pub friction: Friction,
     /// Friction at the contact points (rough disks); `mu = 0` is frictionless.
     pub contact_friction: ContactFriction,
+    /// The event model's stall guard: the most events per ball while the fastest ball
+    /// moves the smallest radius (`physics.event_budget`, see docs/models.md).
+    pub event_budget: f64,
 }
 
 impl Default for Physics {
@@ -33,6 +36,7 @@ impl Default for Physics {
             glitch_prevention: true,
             friction: Friction::None,
             contact_friction: ContactFriction::NONE,
+            event_budget: crate::models::event::DEFAULT_EVENT_BUDGET,
         }
     }
 }
@@ -133,6 +137,12 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
         return Err(bad(
             "physics.stiffness",
             format!("must be positive (got {})", p.stiffness),
+        ));
+    }
+    if !(p.event_budget.is_finite() && p.event_budget > 0.0) {
+        return Err(bad(
+            "physics.event_budget",
+            format!("must be a positive finite number (got {})", p.event_budget),
         ));
     }
     friction::check(&p.friction)?;

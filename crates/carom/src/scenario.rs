@@ -272,6 +272,10 @@ pub struct PhysicsSpec {
     /// Friction at the contact points; left out of files while it is off.
     #[serde(default, skip_serializing_if = "ContactFrictionSpec::is_default")]
     pub contact_friction: ContactFrictionSpec,
+    /// The event model's stall guard (see `Physics::event_budget`); left out of files
+    /// while it is the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_budget: Option<f64>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness }`.
@@ -321,6 +325,7 @@ impl Default for PhysicsSpec {
             glitch_prevention: true,
             friction: Friction::None,
             contact_friction: ContactFrictionSpec::default(),
+            event_budget: None,
         }
     }
 }

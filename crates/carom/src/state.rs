@@ -78,6 +78,9 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
                 tangential_restitution: p.contact_friction.tangential_restitution,
                 tangential_stiffness: p.contact_friction.tangential_stiffness,
             },
+            // Written only when set, so that a state file without it stays as it was.
+            event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
+                .then_some(p.event_budget),
         },
         balls,
         generators: Vec::new(),

@@ -194,6 +194,16 @@ impl World {
 
     /// Replaces the physics parameters; a new model kind gets a fresh model. Refused,
     /// with the world unchanged, when the new parameters are not runnable.
+    /// A hard cap on the events of one output interval (the event model; `None`, the
+    /// default: none). The stall guard stops degenerate scenes whatever the cap; a cap
+    /// bounds the work of an interval of a scene that is healthy but astronomically
+    /// busy (a ball at 1e308 units per time), for callers that must bound it, such as
+    /// the fuzzing harness. Kept until the model is replaced (`set_physics` with
+    /// another model).
+    pub fn set_event_cap(&mut self, cap: Option<u64>) {
+        self.model.set_event_cap(cap);
+    }
+
     pub fn set_physics(&mut self, physics: Physics) -> Result<(), BuildError> {
         self.synchronise();
         let warnings = check_physics(&physics, &self.balls)?;

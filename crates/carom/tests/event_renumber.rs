@@ -151,6 +151,6 @@ fn a_failed_step_puts_every_ball_back_under_its_own_index() {
     assert!(laid_out.renumbered);
     let message = as_given.error.expect("the budget is exceeded");
     assert_eq!(laid_out.error.as_deref(), Some(message.as_str()));
-    assert!(message.contains("; ball "), "{message}");
+    assert!(message.contains(" balls: ball "), "{message}");
     assert_same_bits("failed step", &laid_out.balls, &as_given.balls);
 }

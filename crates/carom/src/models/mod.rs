@@ -131,6 +131,10 @@ pub trait CollisionModel: Send {
     /// leaves a ball) and left them out of its contacts; the world only records them.
     fn take_exits(&mut self, _out: &mut Vec<(usize, Removal)>) {}
 
+    /// A hard cap on the events of one output interval, for models that count events
+    /// (the event model: [`event::Event::set_budget`]); the others ignore it.
+    fn set_event_cap(&mut self, _cap: Option<u64>) {}
+
     /// The per-contact memory the next step depends on, for the state file: the
     /// loaded tangential springs of `spring` with contact friction. Models that keep no
     /// such memory (the hard models, which act on each contact afresh) have none.

@@ -1,5 +1,5 @@
-//! Guards and audits: the overlap audit for tests, the event budget's error and the
-//! record of which balls took part in the latest events.
+//! Guards and audits: the overlap audit for tests, the stall guard's verdict and
+//! errors, and the record of which balls took part in the latest events.
 
 use super::Event;
 use crate::balls::Balls;
@@ -69,49 +69,143 @@ impl Event {
         self.worst_overlap = worst;
     }
 
-    /// The error for an exceeded budget, with the ball most involved lately; puts the
-    /// balls back as they were at the start of the interval.
-    pub(super) fn over_budget(
-        &mut self,
-        b: &mut Balls,
-        budget: u64,
-        dt: f64,
-        now: f64,
-        before: (u64, u64),
-    ) -> StepError {
-        // (Counted and named by the balls' identities, whatever the model's layout.)
-        let mut best = (0usize, usize::MAX, 0usize);
+    /// The stall guard's verdict on a window of `events` events that advanced the clock
+    /// by `span`: `Some(rate)`, the events per ball per unit of the scene's own time,
+    /// when that exceeds the budget. The unit is the time the fastest ball takes to
+    /// move the smallest radius, with the speed gravity gives a ball over one radius as
+    /// a floor (balls at rest on each other under gravity still have a time scale). The
+    /// fastest speed is the largest seen at a rebuild or a collision since, so it only
+    /// errs on the lenient side. No `dt` in it: sampling never decides the verdict.
+    pub(super) fn stalled(&self, b: &Balls, events: u64, span: f64) -> Option<f64> {
+        let n = b.len().max(1) as f64;
+        let g = self.gravity[0].hypot(self.gravity[1]);
+        let v = self.v2_max.sqrt() + (g * self.r_min).sqrt();
+        let work = events as f64 * self.r_min;
+        let allowed = self.event_budget * n * span * v;
+        // Written so that a NaN (a zero span times an overflowed speed) counts as a
+        // stall: a span of zero is one, whatever the speeds.
+        if work <= allowed {
+            None
+        } else {
+            Some(work / (n * span * v))
+        }
+    }
+
+    /// The balls most involved in the latest events, by identity, most events first
+    /// (at most four named, with their positions at `now`), and how many distinct balls
+    /// the latest events involved.
+    fn involved(&self, b: &Balls, now: f64) -> (String, usize) {
+        let mut counts: Vec<(usize, usize, usize)> = Vec::new(); // (events, id, index)
         for &i in &self.recent {
             if i == u32::MAX {
                 continue;
             }
-            let k = self.recent.iter().filter(|&&j| j == i).count();
             let id = self.id(i as usize);
-            if k > best.0 || (k == best.0 && id < best.1) {
-                best = (k, id, i as usize);
+            match counts.iter_mut().find(|c| c.1 == id) {
+                Some(c) => c.0 += 1,
+                None => counts.push((1, id, i as usize)),
             }
         }
-        let where_ = if best.1 != usize::MAX {
-            let (id, i) = (best.1, best.2);
-            let s = kin!(self, b).state(i, now);
-            format!(
-                "; ball {id} took part in {} of the last {} events, at ({:.6}, {:.6})",
-                best.0,
-                self.recent.len(),
-                s[0],
-                s[1]
-            )
+        counts.sort_by(|a, c| c.0.cmp(&a.0).then(a.1.cmp(&c.1)));
+        let seen = self.recent.iter().filter(|&&i| i != u32::MAX).count();
+        if counts.is_empty() {
+            return (String::new(), 0);
+        }
+        let kin = kin!(self, b);
+        let named: Vec<String> = counts
+            .iter()
+            .take(4)
+            .map(|&(k, id, i)| {
+                let s = kin.state(i, now);
+                format!("ball {id} in {k} at ({:.6}, {:.6})", s[0], s[1])
+            })
+            .collect();
+        let more = if counts.len() > named.len() {
+            format!(" and {} more", counts.len() - named.len())
         } else {
             String::new()
         };
+        (
+            format!(
+                "; the last {seen} events involved {} ball{}: {}{more}",
+                counts.len(),
+                if counts.len() == 1 { "" } else { "s" },
+                named.join(", ")
+            ),
+            counts.len(),
+        )
+    }
+
+    /// The error for a window of events that advanced the clock too little: what was
+    /// seen (the events, the span, the rate, the balls), and a cause where the balls
+    /// point to one; puts the balls back as they were at the start of the interval.
+    pub(super) fn stalled_error(
+        &mut self,
+        b: &mut Balls,
+        events: u64,
+        span: f64,
+        rate: f64,
+        now: f64,
+        before: (u64, u64),
+    ) -> StepError {
+        let (balls, distinct) = self.involved(b, now);
+        let into = now - self.step_start;
+        let per_time = if span > 0.0 && rate.is_finite() {
+            format!(
+                "{:.3e} events per unit of time, {rate:.3e} events per ball while the fastest \
+                 ball moves the smallest radius",
+                events as f64 / span
+            )
+        } else {
+            "the clock did not advance at all".to_string()
+        };
+        // Few balls behind the latest events is the mark of a local degeneracy; many
+        // is a busy scene, for which no cause is guessed.
+        let cause = if distinct > FEW_BALLS {
+            "; the events are spread over many balls: if the scene is really this busy, \
+             raise physics.event_budget"
+                .to_string()
+        } else if self.gravity != [0.0, 0.0] {
+            "; a few balls pressed together by gravity (a ball resting on another ball, a \
+             stack or a pile) need endlessly many collisions in hard-disk dynamics: use the \
+             simultaneous or spring model"
+                .to_string()
+        } else if self.restitution < 1.0 {
+            "; a few inelastic balls colliding ever faster (inelastic collapse) need \
+             endlessly many collisions: use restitution 1 or the simultaneous or spring model"
+                .to_string()
+        } else {
+            "; a few balls colliding ever faster (squeezed by walls or kinematic balls) need \
+             endlessly many collisions: use the simultaneous or spring model"
+                .to_string()
+        };
         self.rewind(b, before);
         StepError::EventBudget(format!(
-            "more than {budget} events in one output interval of {dt} (stopped {:.3e} into it){where_}: \
-             a ball resting on another ball under gravity (a stack or pile), or a dense cluster \
-             of inelastic balls, needs endlessly many collisions in hard-disk dynamics; use a \
-             smaller dt if the scene is just this busy, otherwise restitution 1 or the \
-             simultaneous or spring model (the state is left at the start of the interval)",
-            now - self.step_start
+            "time stopped advancing: {events} events covered {span:.3e} of simulated time \
+             (from t = {:.6} in this output interval, stopped {into:.3e} into it), \
+             {per_time} (physics.event_budget = {}){balls}{cause} (the state is left at the \
+             start of the interval)",
+            now - span - self.step_start,
+            self.event_budget
+        ))
+    }
+
+    /// The error for an interval beyond the hard cap of [`Event::set_budget`]; puts the
+    /// balls back as they were at the start of the interval.
+    pub(super) fn over_cap(
+        &mut self,
+        b: &mut Balls,
+        cap: u64,
+        now: f64,
+        before: (u64, u64),
+    ) -> StepError {
+        let (balls, _) = self.involved(b, now);
+        let into = now - self.step_start;
+        self.rewind(b, before);
+        StepError::EventBudget(format!(
+            "more than {cap} events in one output interval, the cap set on the model \
+             (stopped {into:.3e} into it){balls} (the state is left at the start of the \
+             interval)"
         ))
     }
 
@@ -169,6 +263,11 @@ impl Event {
         self.needs_rebuild = true;
     }
 }
+
+/// At most this many distinct balls in the latest events (of 64) make a local
+/// degeneracy: a stack, a wedge, a collapsing cluster involve a handful, while the
+/// events of a busy gas involve nearly as many balls as events.
+const FEW_BALLS: usize = 8;
 
 /// Overlaps up to this fraction of the smaller radius are round-off (two balls that
 /// collided at the end of a run and were written to a state file touch to ~1e-13 of a

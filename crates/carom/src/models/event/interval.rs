@@ -33,6 +33,7 @@ impl Event {
         self.gravity = physics.gravity;
         self.table = *table;
         self.restitution = physics.restitution;
+        self.event_budget = physics.event_budget;
         self.friction = physics.contact_friction;
         self.tc = TC_FRACTION * dt;
 
@@ -56,18 +57,12 @@ impl Event {
                 v2_max = v2_max.max(vx * vx + vy * vy);
             }
             self.v2_max = v2_max;
+            self.v2_epoch = v2_max;
             self.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
             if !self.r_min.is_finite() {
                 self.r_min = 0.0;
             }
         }
-        // Speeds can grow within the interval (gravity, a kinematic ball, a light ball
-        // struck by a heavy one): a generous bound is all the time tolerances need. The
-        // fastest speed is the largest seen at a rebuild or after any collision since.
-        let g = self.gravity[0].hypot(self.gravity[1]);
-        let v_est = 2.0 * self.v2_max.sqrt() + g * dt;
-
-        let rebase = v_est > 0.0 && self.step_start * v_est > REBASE_AFTER * self.r_min;
         if self.needs_rebuild {
             // A rebuild restarts the epoch at the start of this interval, before the
             // interval's end is computed: `0 + dt` exactly, as in a run resumed here.
@@ -76,15 +71,11 @@ impl Event {
                 h.t_last -= shift;
             }
             self.step_start = 0.0;
-        } else if rebase {
-            self.rebase();
         }
         self.horizon = self.step_start + dt;
-        self.eps_t = if v_est > 0.0 {
-            GROUP_TOL * self.r_min / v_est
-        } else {
-            0.0
-        };
+        let g = self.gravity[0].hypot(self.gravity[1]);
+        self.v_gain = g * dt;
+        self.set_eps_t();
         self.undo.clear();
 
         if self.needs_rebuild {
@@ -121,9 +112,58 @@ impl Event {
         Ok(())
     }
 
-    /// Moves the epoch to the start of this interval: every stored time shifts.
-    fn rebase(&mut self) {
-        let shift = self.step_start;
+    /// The time tolerance of groups and predictions, from a generous bound on the
+    /// speeds: speeds can grow within the interval (gravity, a kinematic ball, a light
+    /// ball struck by a heavy one), and twice the fastest speed seen when the epoch last
+    /// moved or was rebuilt, plus what gravity adds over an interval, is all the
+    /// tolerances need. The speed is taken at those points only, not at every
+    /// interval's start, so that without gravity the tolerance, like the epoch, does not
+    /// depend on `dt`.
+    fn set_eps_t(&mut self) {
+        let v_est = 2.0 * self.v2_epoch.sqrt() + self.v_gain;
+        self.eps_t = if v_est > 0.0 {
+            GROUP_TOL * self.r_min / v_est
+        } else {
+            0.0
+        };
+    }
+
+    /// Where the epoch next moves, from epoch time 0: once the fastest ball, speeding
+    /// up under gravity, could have moved `REBASE_AFTER` smallest radii (the span `s`
+    /// with `g s^2 + 2 v s = REBASE_AFTER r_min`), rounded down to a power of two. The
+    /// power of two makes the shift exact on a clock of whole or dyadic time units, so
+    /// that the interval ends (`dt` after one another) land on the same bits whatever
+    /// `dt` is; and it depends on nothing of the sampling.
+    pub(super) fn next_rebase(&mut self) {
+        let v = self.v2_max.sqrt();
+        let g = self.gravity[0].hypot(self.gravity[1]);
+        let reach = REBASE_AFTER * self.r_min;
+        let s = reach / (v + (v * v + g * reach).sqrt());
+        // Clearing the mantissa of a positive normal number gives the power of two
+        // below it; a span that is not one (no motion, no balls, subnormal) never moves
+        // the epoch.
+        let p = f64::from_bits(s.to_bits() & 0xfff0_0000_0000_0000);
+        self.rebase_at = if s.is_finite() && p.is_normal() && p > 0.0 {
+            p
+        } else {
+            f64::INFINITY
+        };
+        self.rebase_mark = self.events;
+    }
+
+    /// Moves the epoch to `rebase_at`, reached within an interval, before any event
+    /// after it: every stored time shifts by it. Done at a point of the run's own
+    /// clock, not at an interval's start, so that how often the state is sampled
+    /// changes no bit of the dynamics (the shift changes the rounding of every later
+    /// time). `events` is the count of events so far: a shift costs O(N), so it waits
+    /// until N events have passed since the last one (the epoch's span doubles
+    /// meanwhile, which leaves positions a few more ulps at worst).
+    pub(super) fn rebase_within(&mut self, guard: &mut super::run::Watch, events: u64) {
+        if events - self.rebase_mark < self.t.len() as u64 {
+            self.rebase_at *= 2.0;
+            return;
+        }
+        let shift = self.rebase_at;
         self.queue.shift(shift);
         for t in &mut self.t {
             *t -= shift;
@@ -131,7 +171,16 @@ impl Event {
         for h in &mut self.hist {
             h.t_last -= shift;
         }
-        self.step_start = 0.0;
+        for u in &mut self.undo {
+            u.t -= shift;
+        }
+        self.step_start -= shift;
+        self.horizon -= shift;
+        guard.from_t -= shift;
+        self.next_rebase();
+        self.rebase_mark = events;
+        self.v2_epoch = self.v2_max;
+        self.set_eps_t();
     }
 
     /// Forgets every prediction and predicts everything afresh from the balls as they
@@ -188,6 +237,7 @@ impl Event {
         }
         queue.build();
         self.needs_rebuild = false;
+        self.next_rebase();
     }
 
     /// Finds the walls ball `i` rests on from its position and velocity alone.

@@ -65,14 +65,21 @@
 //!   collision is made elastic once it has had [`TC_BURST`] collisions in a row each
 //!   less than `tc = TC_FRACTION * dt` after the one before. Isolated collisions and
 //!   the short zero-time cascades of a rack or cradle keep their restitution;
-//! - an event budget per output interval ([`default_budget`]): exceeding it stops the
-//!   step with [`StepError::EventBudget`] and leaves the balls as they were at the start
-//!   of the interval (each ball changed in it is put back from an undo record taken
-//!   before its first change: O(events), no copy of all balls). It is reached by what hard-disk dynamics cannot represent, such
-//!   as a ball resting on another ball under gravity (a stack, a pile), which would need
-//!   endlessly many zero-time contacts. The contact solver's passes beyond one per
-//!   contact count towards it as events, so that the work of an interval is bounded
-//!   even where every impact makes the solver rattle up to its iteration cap;
+//! - a stall guard (`physics.event_budget`, [`DEFAULT_EVENT_BUDGET`]): every
+//!   [`stall_window`] events it looks at how far the clock advanced over them, and stops
+//!   the step with [`StepError::EventBudget`] when the events per ball per unit of time
+//!   exceed the budget, in the time unit the fastest ball takes to move the smallest
+//!   radius (at least the speed gravity gives over one radius). The balls are left as
+//!   they were at the start of the interval (each ball changed in it is put back from
+//!   an undo record taken before its first change: O(events), no copy of all balls).
+//!   The rate is what tells a degenerate scene from a busy one, so how rarely the state
+//!   is sampled (`dt`) never decides whether a run succeeds. It is reached by what
+//!   hard-disk dynamics cannot represent, such as a ball resting on another ball under
+//!   gravity (a stack, a pile), which needs endlessly many zero-time contacts: time
+//!   stops advancing. The contact solver's passes beyond one per contact count as
+//!   events, so that the work is bounded even where every impact makes the solver
+//!   rattle up to its iteration cap. [`Event::set_budget`] adds a hard cap per output
+//!   interval (none by default), for tests that need a scene stopped quickly;
 //! - a pair time that is a quartic (a ball under gravity meeting a resting or kinematic
 //!   one) too large for its root finder to be trusted (`times::quartic_in_range`:
 //!   gravity, speeds or distances some 1e75 times beyond the scene's) fails the step
@@ -155,19 +162,26 @@ pub const TC_FRACTION: f64 = 1e-5;
 /// `e < 1` has a handful at zero time, which keep their restitution.
 pub const TC_BURST: u8 = 16;
 
-/// Fixed part of the event budget per output interval.
-pub const BUDGET_BASE: u64 = 1_000_000;
-/// Part of the event budget per ball per output interval.
-pub const BUDGET_PER_BALL: u64 = 100;
+/// Fixed part of the stall guard's window: see [`stall_window`].
+pub const WINDOW_BASE: u64 = 1_000_000;
+/// Part of the stall guard's window per ball.
+pub const WINDOW_PER_BALL: u64 = 100;
 
-/// The default event budget for one output interval of `n` balls: a million events plus
-/// a hundred per ball. A gas of unit disks at area fraction 0.3 and unit speeds has
-/// under two events per ball per time unit (0.7 collisions, 1 cell crossing), so only
-/// output intervals of dozens of time units come near it, while a degenerate scene
-/// reaches it within a second or so.
-pub fn default_budget(n: usize) -> u64 {
-    BUDGET_BASE + BUDGET_PER_BALL * n as u64
+/// How many events the stall guard lets pass between two looks at the clock, for `n`
+/// balls: a million plus a hundred per ball. A degenerate scene is stopped after one
+/// such window (as long as the former budget per output interval took, whatever the
+/// interval), and the look, rare as it is, costs nothing measurable.
+pub fn stall_window(n: usize) -> u64 {
+    WINDOW_BASE + WINDOW_PER_BALL * n as u64
 }
+
+/// The default of `physics.event_budget`: the most events per ball the model accepts
+/// while the fastest ball moves the smallest radius. A hard-disk fluid has a few (for
+/// 10^4 unit disks, 0.26 at area fraction 0.3, 0.57 at 0.55, 3 at 0.78, measured in
+/// docs/models.md), as any scene whose balls move apart between collisions; a ball
+/// resting on another ball under gravity, or a collapsing inelastic cluster, has
+/// endlessly many, its clock stalled within round-off of one instant.
+pub const DEFAULT_EVENT_BUDGET: f64 = 1000.0;
 
 /// Events closer in time than `GROUP_TOL * r_min / v_max` form one group: the balls
 /// concerned are then at most `GROUP_TOL` of a radius from touching, a thousand times
@@ -175,7 +189,8 @@ pub fn default_budget(n: usize) -> u64 {
 const GROUP_TOL: f64 = 1e-10;
 
 /// Local times are measured from an epoch, moved forward (every event time rewritten)
-/// once the clock would let a ball move `REBASE_AFTER` radii: the time resolution
+/// once the clock would let a ball move `REBASE_AFTER` radii, at an instant of the
+/// run's own clock rather than an interval's start (`interval::next_rebase`): the time resolution
 /// `ulp(t)` then never costs more than about 1e-13 of a radius in position.
 const REBASE_AFTER: f64 = 1e3;
 
@@ -267,7 +282,11 @@ pub struct Event {
     // Settings.
     /// Whether the wide version of the event loop runs (see `isa.rs`).
     wide: bool,
+    /// Hard cap on the events of one output interval (`None`: none).
     budget: Option<u64>,
+    /// The stall guard's limit: events per ball while the fastest ball moves the
+    /// smallest radius (`physics.event_budget`).
+    event_budget: f64,
     audit: bool,
     collapse_guard: bool,
 
@@ -297,6 +316,10 @@ pub struct Event {
     // Clock and per-interval parameters.
     step_start: f64,
     horizon: f64,
+    /// Epoch time at which the epoch next moves (see `interval::next_rebase`), and the
+    /// count of events when it last moved.
+    rebase_at: f64,
+    rebase_mark: u64,
     eps_t: f64,
     tc: f64,
     restitution: f64,
@@ -307,6 +330,10 @@ pub struct Event {
     r_min: f64,
     /// Largest squared speed seen at the last rebuild or after a collision since.
     v2_max: f64,
+    /// `v2_max` when the epoch last moved or was rebuilt, and the speed gravity adds
+    /// over an interval: what the time tolerance `eps_t` is made of.
+    v2_epoch: f64,
+    v_gain: f64,
     serial: u32,
     /// Set by a prediction whose pair quartic is beyond its root finder's range (see
     /// `Kin::overflow`): the step fails.
@@ -344,11 +371,12 @@ pub struct Event {
 impl Event {
     /// The model for these balls. Refuses a start with balls overlapping or through a
     /// wall beyond round-off (`guard::check_start`).
-    pub fn new(balls: &Balls, table: &Table, _physics: &Physics) -> Result<Event, StepError> {
+    pub fn new(balls: &Balls, table: &Table, physics: &Physics) -> Result<Event, StepError> {
         guard::check_start(balls, table).map_err(StepError::Unsupported)?;
         Ok(Event {
             wide: isa::wide_by_default(),
             budget: None,
+            event_budget: physics.event_budget,
             audit: false,
             collapse_guard: true,
             t: Vec::new(),
@@ -364,6 +392,8 @@ impl Event {
             renumber_from: RENUMBER_FROM,
             step_start: 0.0,
             horizon: 0.0,
+            rebase_at: f64::INFINITY,
+            rebase_mark: 0,
             eps_t: 0.0,
             tc: 0.0,
             restitution: 1.0,
@@ -372,6 +402,8 @@ impl Event {
             table: *table,
             r_min: 0.0,
             v2_max: 0.0,
+            v2_epoch: 0.0,
+            v_gain: 0.0,
             serial: 0,
             overflow: std::cell::Cell::new(false),
             needs_rebuild: true,
@@ -414,7 +446,9 @@ impl Event {
         isa::wide_supported()
     }
 
-    /// Overrides the event budget per output interval (`None`: [`default_budget`]).
+    /// A hard cap on the events of one output interval (`None`, the default: no cap;
+    /// the stall guard still stops a degenerate scene). Exceeding it stops the step as
+    /// the stall guard does; for tests that need a degenerate scene stopped quickly.
     pub fn set_budget(&mut self, budget: Option<u64>) {
         self.budget = budget;
     }
@@ -679,5 +713,9 @@ impl CollisionModel for Event {
 
     fn invalidate(&mut self) {
         self.needs_rebuild = true;
+    }
+
+    fn set_event_cap(&mut self, cap: Option<u64>) {
+        self.set_budget(cap);
     }
 }

@@ -1,9 +1,9 @@
 //! The event loop of an interval: events taken in time order and processed (a cell
 //! crossing, or an impact of everything due within round-off of the same time),
-//! within the event budget; and the balls brought to the interval's end for a reader.
+//! under the stall guard; and the balls brought to the interval's end for a reader.
 
 use super::queue::{self, Kind};
-use super::{default_budget, Event};
+use super::{stall_window, Event};
 use crate::balls::Balls;
 use crate::models::StepError;
 use crate::physics::Physics;
@@ -17,9 +17,11 @@ impl Event {
 
     #[inline(always)]
     fn run_events_body(&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError> {
-        let t_end = self.horizon;
-        let budget = self.budget.unwrap_or_else(|| default_budget(balls.len()));
         let before = (self.collisions, self.crossings);
+        // Where the events of the interval (and the solver's extra passes) are next
+        // looked at: the end of the stall guard's window or the hard cap, whichever
+        // comes first. One comparison per event, as the former budget took.
+        let mut guard = Watch::new(self.step_start, stall_window(balls.len()), self.budget);
         let mut count: u64 = 0;
         // The contact solver's passes beyond one per contact count as events: a cluster
         // that rattles (a light ball between a heavy one and a wall takes of the order
@@ -31,90 +33,101 @@ impl Event {
         // cache one event ahead (below it they stay in cache anyway, and the look
         // costs time).
         let far_apart = balls.len() > queue::EARLY_FROM;
-        while let Some((ev, src)) = self.queue.pop_until(t_end, |i, other, late| {
-            if late {
-                // Its cell was asked for in the first round: the cell lists it will
-                // scan can be fetched now. Two cells around, not one: a crossing (more
-                // than half the events) scans the strip beyond the cell it enters,
-                // outside the 3x3 block; at a million balls, waiting for those lists
-                // was a sixth of the event loop's time.
-                self.cells.prefetch_wide_block(self.cells.cell_of(i));
-                return;
-            }
-            let b = &*balls;
-            fetch_ball!(self, b, i);
-            if other < queue::WALL {
-                fetch_ball!(self, b, other as usize);
-            }
-        }) {
-            if far_apart {
-                self.fetch_neighbours(balls);
-            }
-            if !self.due(balls, &ev, src) {
-                continue;
-            }
-            count += 1;
-            if count + extra > budget {
-                return Err(self.over_budget(balls, budget, physics.dt, ev.t, before));
-            }
-            self.note_recent(ev.i);
-            if let Kind::Cross(_) = ev.kind() {
-                self.cross(balls, ev);
-                if self.overflow.get() {
-                    return Err(self.overflowed(balls, physics, ev.t, before));
+        // The events up to the interval's end, with a pause where the epoch moves (see
+        // `rebase_within`): at a time of the run's own, not of the sampling.
+        loop {
+            let limit = self.horizon.min(self.rebase_at);
+            while let Some((ev, src)) = self.queue.pop_until(limit, |i, other, late| {
+                if late {
+                    // Its cell was asked for in the first round: the cell lists it will
+                    // scan can be fetched now. Two cells around, not one: a crossing (more
+                    // than half the events) scans the strip beyond the cell it enters,
+                    // outside the 3x3 block; at a million balls, waiting for those lists
+                    // was a sixth of the event loop's time.
+                    self.cells.prefetch_wide_block(self.cells.cell_of(i));
+                    return;
                 }
-                if self.audit {
-                    self.audit_at(balls, ev.t);
+                let b = &*balls;
+                fetch_ball!(self, b, i);
+                if other < queue::WALL {
+                    fetch_ball!(self, b, other as usize);
                 }
-                continue;
-            }
-            // Everything due within round-off of t0 is one impact.
-            let t0 = ev.t;
-            let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
-            self.group_events.clear();
-            self.group_events.push(ev);
-            loop {
-                // Nearly always nothing else is due so soon, and the schedule can tell
-                // without sorting out its near set.
-                if self.queue.nothing_due_by(window) {
-                    break;
+            }) {
+                if far_apart {
+                    self.fetch_neighbours(balls);
                 }
-                let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
-                    break;
-                };
-                if !self.due(balls, &e, src) {
+                if !self.due(balls, &ev, src) {
                     continue;
                 }
                 count += 1;
-                if count + extra > budget {
-                    return Err(self.over_budget(balls, budget, physics.dt, e.t, before));
+                if count + extra > guard.next {
+                    self.look(balls, &mut guard, count + extra, ev.t, before)?;
                 }
-                self.note_recent(e.i);
-                match e.kind() {
-                    Kind::Cross(_) => self.cross(balls, e),
-                    Kind::Pair(j) => {
-                        self.note_recent(j as u32);
-                        self.group_events.push(e);
+                self.note_recent(ev.i);
+                if let Kind::Cross(_) = ev.kind() {
+                    self.cross(balls, ev);
+                    if self.overflow.get() {
+                        return Err(self.overflowed(balls, physics, ev.t, before));
                     }
-                    Kind::Wall(_) => self.group_events.push(e),
+                    if self.audit {
+                        self.audit_at(balls, ev.t);
+                    }
+                    continue;
+                }
+                // Everything due within round-off of t0 is one impact.
+                let t0 = ev.t;
+                let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
+                self.group_events.clear();
+                self.group_events.push(ev);
+                loop {
+                    // Nearly always nothing else is due so soon, and the schedule can tell
+                    // without sorting out its near set.
+                    if self.queue.nothing_due_by(window) {
+                        break;
+                    }
+                    let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
+                        break;
+                    };
+                    if !self.due(balls, &e, src) {
+                        continue;
+                    }
+                    count += 1;
+                    if count + extra > guard.next {
+                        self.look(balls, &mut guard, count + extra, e.t, before)?;
+                    }
+                    self.note_recent(e.i);
+                    match e.kind() {
+                        Kind::Cross(_) => self.cross(balls, e),
+                        Kind::Pair(j) => {
+                            self.note_recent(j as u32);
+                            self.group_events.push(e);
+                        }
+                        Kind::Wall(_) => self.group_events.push(e),
+                    }
+                }
+                if let Kind::Pair(j) = ev.kind() {
+                    self.note_recent(j as u32);
+                }
+                self.resolve_group(balls, t0);
+                if self.overflow.get() {
+                    return Err(self.overflowed(balls, physics, t0, before));
+                }
+                extra = self.solver.stats().extra_passes - extra_at_start;
+                if count + extra > guard.next {
+                    self.look(balls, &mut guard, count + extra, t0, before)?;
+                }
+                if self.audit {
+                    self.audit_at(balls, t0);
                 }
             }
-            if let Kind::Pair(j) = ev.kind() {
-                self.note_recent(j as u32);
+            if self.rebase_at < self.horizon {
+                self.rebase_within(&mut guard, self.events + count);
+                continue;
             }
-            self.resolve_group(balls, t0);
-            if self.overflow.get() {
-                return Err(self.overflowed(balls, physics, t0, before));
-            }
-            extra = self.solver.stats().extra_passes - extra_at_start;
-            if count + extra > budget {
-                return Err(self.over_budget(balls, budget, physics.dt, t0, before));
-            }
-            if self.audit {
-                self.audit_at(balls, t0);
-            }
+            break;
         }
         self.events += count;
+        let t_end = self.horizon;
         if self.overflow.get() {
             return Err(self.overflowed(balls, physics, t_end, before));
         }
@@ -124,6 +137,68 @@ impl Event {
         if self.audit {
             self.audit_at(balls, t_end);
         }
+        Ok(())
+    }
+}
+
+/// The stall guard's state within one interval: where the current window began (its
+/// event count and clock) and at which count to look next.
+pub(super) struct Watch {
+    /// Look when the count of the interval exceeds this.
+    next: u64,
+    /// Events of a window.
+    window: u64,
+    /// The hard cap on the events of the interval, if any.
+    cap: Option<u64>,
+    /// The count and the epoch time at the start of the current window.
+    from_count: u64,
+    pub(super) from_t: f64,
+}
+
+impl Watch {
+    fn new(start: f64, window: u64, cap: Option<u64>) -> Watch {
+        let mut w = Watch {
+            next: 0,
+            window,
+            cap,
+            from_count: 0,
+            from_t: start,
+        };
+        w.next = w.next_look();
+        w
+    }
+
+    fn next_look(&self) -> u64 {
+        let end = self.from_count.saturating_add(self.window);
+        self.cap.map_or(end, |c| c.min(end))
+    }
+}
+
+impl Event {
+    /// The look at the clock once the count passes `guard.next`: the step fails if the
+    /// hard cap is exceeded or the window just ended was too dense in time; otherwise a
+    /// new window starts here. Kept out of line: it runs once in a million events.
+    #[cold]
+    #[inline(never)]
+    fn look(
+        &mut self,
+        balls: &mut Balls,
+        guard: &mut Watch,
+        count: u64,
+        now: f64,
+        before: (u64, u64),
+    ) -> Result<(), StepError> {
+        if let Some(cap) = guard.cap.filter(|&c| count > c) {
+            return Err(self.over_cap(balls, cap, now, before));
+        }
+        let events = count - guard.from_count;
+        let span = now - guard.from_t;
+        if let Some(rate) = self.stalled(balls, events, span) {
+            return Err(self.stalled_error(balls, events, span, rate, now, before));
+        }
+        guard.from_count = count;
+        guard.from_t = now;
+        guard.next = guard.next_look();
         Ok(())
     }
 }
