@@ -971,6 +971,28 @@ fn a_stack_is_stopped_after_one_window_of_events_whatever_the_output_interval() 
 }
 
 #[test]
+fn a_ball_absurdly_fast_in_a_periodic_box_stops_after_one_window() {
+    // A ball at 1e300 per unit of time crosses the 20-wide box at every event while
+    // the clock moves by 2e-299: no stall (the clock does move), but the rest of a
+    // unit interval would need about 5e298 events. The guard stops it at its first
+    // look, one window in, with the state back at the interval's start.
+    let table = Table::periodic(20.0, 20.0);
+    let balls = [
+        Ball::new(5.0, 5.0, 1e300, 0.0, 1.0, 1.0),
+        Ball::new(15.0, 15.0, 1.0, 0.0, 1.0, 1.0),
+    ];
+    let mut w = world(table, physics(1.0), &balls);
+    let before = w.balls().clone();
+    let Err(StepError::EventBudget(msg)) = w.step() else {
+        panic!("the run must stop");
+    };
+    assert_eq!(w.balls(), &before);
+    let events = number_after(&msg, "");
+    assert!(events <= (event::stall_window(2) + 1) as f64, "{msg}");
+    assert!(msg.contains("would need"), "{msg}");
+}
+
+#[test]
 fn a_busy_gas_tripping_a_tiny_event_budget_is_not_blamed_on_a_pile() {
     // physics.event_budget is honoured: a gas at area fraction 0.3 has about a quarter
     // of an event per ball while its fastest ball moves one radius (measured with the

@@ -192,6 +192,29 @@ impl Event {
 
     /// The error for an interval beyond the hard cap of [`Event::set_budget`]; puts the
     /// balls back as they were at the start of the interval.
+    /// The error for a window whose rate would need more than any run can do to finish
+    /// the interval; puts the balls back as they were at the start of the interval.
+    pub(super) fn too_busy(
+        &mut self,
+        b: &mut Balls,
+        events: u64,
+        span: f64,
+        remaining: f64,
+        now: f64,
+        before: (u64, u64),
+    ) -> StepError {
+        let (balls, _) = self.involved(b, now);
+        let into = now - self.step_start;
+        self.rewind(b, before);
+        StepError::EventBudget(format!(
+            "{events} events covered only {span:.3e} of simulated time ({:.3e} events per \
+             unit of time): the rest of this output interval would need {remaining:.3e} \
+             events (stopped {into:.3e} into it){balls}; look for a ball far faster than \
+             the others (the state is left at the start of the interval)",
+            events as f64 / span
+        ))
+    }
+
     pub(super) fn over_cap(
         &mut self,
         b: &mut Balls,

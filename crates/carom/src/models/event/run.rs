@@ -141,6 +141,10 @@ impl Event {
     }
 }
 
+/// The most events the rest of an output interval may need at the rate of the latest
+/// window of the stall guard: 1e12, days of work at the event loop's rate.
+const MAX_PROJECTED_EVENTS: f64 = 1e12;
+
 /// The stall guard's state within one interval: where the current window began (its
 /// event count and clock) and at which count to look next.
 pub(super) struct Watch {
@@ -195,6 +199,15 @@ impl Event {
         let span = now - guard.from_t;
         if let Some(rate) = self.stalled(balls, events, span) {
             return Err(self.stalled_error(balls, events, span, rate, now, before));
+        }
+        // A window whose clock moves, but so slowly that the rest of the interval would
+        // take more events than any run can do (a ball at 1e308 per unit of time in a
+        // periodic box crosses an edge at every event, the clock moving by 1e-306 each):
+        // stopped too, or it would run for ages. A healthy run is many orders below the
+        // bound (a million balls over 400 time units in one interval: a few 1e9).
+        let remaining = (self.horizon - now).max(0.0) * (events as f64 / span);
+        if remaining > MAX_PROJECTED_EVENTS {
+            return Err(self.too_busy(balls, events, span, remaining, now, before));
         }
         guard.from_count = count;
         guard.from_t = now;
