@@ -418,7 +418,7 @@ impl ViewerApp {
                 "in play",
                 match d.in_play {
                     Some(n) => format!("{n} of {}", w.balls().len()),
-                    None => "every ball (no pockets or open edges)".to_string(),
+                    None => "all".to_string(),
                 },
             ),
             ("kinetic energy", format!("{:+.6e}", d.kinetic_energy)),
