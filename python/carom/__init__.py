@@ -26,6 +26,7 @@ from ._carom import (
     preset_summaries,
     presets,
 )
+from ._gsd import write_gsd
 from ._pictures import Animation, animate
 from ._sweep import sweep
 
@@ -39,4 +40,5 @@ __all__ = [
     "preset_summaries",
     "presets",
     "sweep",
+    "write_gsd",
 ]
