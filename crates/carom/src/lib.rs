@@ -63,6 +63,7 @@ pub mod run;
 pub mod scenario;
 pub mod state;
 pub mod table;
+pub mod times;
 pub mod wall_specs;
 pub mod walls;
 pub mod world;

@@ -12,6 +12,7 @@
 //! A pocket is a disk: a ball whose centre comes within its radius leaves play.
 
 pub mod geometry;
+pub mod impact;
 
 pub use geometry::{Feature, Touch};
 

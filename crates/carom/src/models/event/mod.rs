@@ -137,7 +137,8 @@ mod queue;
 mod renumber;
 mod resolve;
 mod run;
-pub mod times;
+/// The event times' root finders, shared with the walls' times of impact.
+pub use crate::times;
 
 use self::cells::Cells;
 pub use self::isa::set_portable_only;

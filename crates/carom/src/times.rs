@@ -1,4 +1,5 @@
-//! Exact event times. Every event of the model is the moment a smooth "inside" function
+//! Exact event times, for the event model and the walls' times of impact
+//! ([`crate::walls::impact`]). Every event of the event model is the moment a smooth "inside" function
 //! `h(tau)` of the time since now first turns negative while decreasing: the gap to a
 //! wall, the distance to a cell boundary, or `|d|^2 - sigma^2` for two balls. Under
 //! uniform gravity `h` is at most quadratic, except for a ball whose acceleration differs
@@ -126,7 +127,7 @@ fn eval(c: &[f64], x: f64) -> f64 {
 
 /// Up to four real roots, ascending.
 #[derive(Clone, Copy, Default)]
-struct Roots {
+pub(crate) struct Roots {
     n: usize,
     r: [f64; 4],
 }
@@ -138,7 +139,7 @@ impl Roots {
             self.n += 1;
         }
     }
-    fn as_slice(&self) -> &[f64] {
+    pub(crate) fn as_slice(&self) -> &[f64] {
         &self.r[..self.n]
     }
 }
@@ -173,7 +174,7 @@ fn bisect(c: &[f64], mut lo: f64, mut hi: f64) -> f64 {
 /// `[lo, hi]`, ascending. Isolation by derivatives: between consecutive roots of the
 /// derivative the polynomial is monotone and holds at most one root, found by
 /// bisection. Degree 2 and below are solved in closed (stable) form.
-fn real_roots(c: &[f64], lo: f64, hi: f64) -> Roots {
+pub(crate) fn real_roots(c: &[f64], lo: f64, hi: f64) -> Roots {
     let mut deg = c.len() - 1;
     while deg > 0 && c[deg] == 0.0 {
         deg -= 1;
