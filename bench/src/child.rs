@@ -172,6 +172,56 @@ pub fn hopper(n: u64) -> Result<World, String> {
     build_world(&s).map_err(|e| e.to_string())
 }
 
+/// The benchmark's walled event scene: the gas (area fraction 0.3, event model) among
+/// fixed circular pegs of radius 1 on a square lattice of pitch 12 (a Lorentz gas,
+/// the periodic Sinai billiard's many-ball cousin), each peg kept where no ball
+/// overlaps it at the start (about a third of the sites at this density).
+pub fn lorentz(n: u64) -> Result<World, String> {
+    let mut w = gas(n, carom::ModelKind::Event)?;
+    let (width, height) = (w.table().width, w.table().height);
+    let (peg, pitch) = (1.0, 12.0);
+    let mut grid = std::collections::HashMap::<(i64, i64), Vec<usize>>::new();
+    let b = w.balls();
+    for i in 0..b.len() {
+        let key = (
+            (b.x[i] / pitch).floor() as i64,
+            (b.y[i] / pitch).floor() as i64,
+        );
+        grid.entry(key).or_default().push(i);
+    }
+    let mut walls = Vec::new();
+    let mut y = pitch / 2.0;
+    while y < height {
+        let mut x = pitch / 2.0;
+        while x < width {
+            let (cx, cy) = ((x / pitch).floor() as i64, (y / pitch).floor() as i64);
+            let clear = (cx - 1..=cx + 1)
+                .flat_map(|gx| (cy - 1..=cy + 1).map(move |gy| (gx, gy)))
+                .filter_map(|k| grid.get(&k))
+                .flatten()
+                .all(|&i| (b.x[i] - x).hypot(b.y[i] - y) > b.r[i] + peg + 1e-6);
+            if clear {
+                walls.push(carom::scenario::WallSpec {
+                    kind: carom::scenario::WallKind::Circle,
+                    points: None,
+                    closed: None,
+                    center: Some([x, y]),
+                    radius: Some(peg),
+                    from: None,
+                    to: None,
+                    restitution: None,
+                    mu: None,
+                    surface_velocity: None,
+                });
+            }
+            x += pitch;
+        }
+        y += pitch;
+    }
+    w.set_walls(&walls, &[]).map_err(|e| e.to_string())?;
+    Ok(w)
+}
+
 fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
     match engine {
         Engine::Carom {
@@ -196,6 +246,7 @@ fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
             w.set_threads(threads).map_err(|e| e.to_string())?;
             Ok(Box::new(w))
         }
+        Engine::Lorentz => Ok(Box::new(lorentz(n)?)),
         Engine::EventAt { percent } => {
             let mut w = gas_with(
                 n,

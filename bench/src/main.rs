@@ -35,6 +35,9 @@ pub enum Engine {
     Hopper {
         threads: usize,
     },
+    /// The event model (one thread) on the gas among fixed circular pegs
+    /// (`child::lorentz`): walls inside the table in the event model.
+    Lorentz,
     /// The event model (one thread) on the gas at another area fraction, in percent.
     EventAt {
         percent: u32,
@@ -46,6 +49,9 @@ impl Engine {
     fn parse(s: &str) -> Option<Engine> {
         if s == "rapier2d" {
             return Some(Engine::Rapier);
+        }
+        if s == "lorentz/1" {
+            return Some(Engine::Lorentz);
         }
         if let Some(p) = s.strip_prefix("event/1@") {
             return Some(Engine::EventAt {
@@ -88,6 +94,7 @@ impl Engine {
             Engine::RoughSpring { threads } => format!("spring-rough/{threads}"),
             Engine::Hopper { threads } => format!("hopper/{threads}"),
             Engine::EventAt { percent } => format!("event/1@{percent}"),
+            Engine::Lorentz => "lorentz/1".to_string(),
             Engine::Rapier => "rapier2d".to_string(),
         }
     }
@@ -115,6 +122,7 @@ impl Engine {
             Engine::EventAt { percent } => {
                 format!("carom event (1 thread), area fraction 0.{percent}")
             }
+            Engine::Lorentz => "carom event, among fixed pegs: walls (1 thread)".to_string(),
             Engine::Rapier => format!("rapier2d {} (1 thread)", peer::VERSION),
         }
     }
@@ -127,6 +135,7 @@ impl Engine {
                 model: carom::ModelKind::Event,
                 ..
             } | Engine::EventAt { .. }
+                | Engine::Lorentz
         )
     }
 }
@@ -229,7 +238,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] [--portable] \
-[--only spring/1,spring/2,spring-rough/2,hopper/2,impulse/2,simultaneous/2,event/1,event/1@60,spring/1/periodic,rapier2d]";
+[--only spring/1,spring/2,spring-rough/2,hopper/2,impulse/2,simultaneous/2,event/1,event/1@60,lorentz/1,spring/1/periodic,rapier2d]";
 
 /// Set (by `--portable`) to run the event loop's portable version even where the
 /// processor could run the one compiled for AVX-512 (the results are the same).
@@ -421,6 +430,8 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
         },
         // A dense liquid, where collisions outnumber every other event.
         Engine::EventAt { percent: 60 },
+        // The gas among fixed pegs: walls inside the table in the event model.
+        Engine::Lorentz,
     ];
     if n <= o.rapier_max {
         list.push(Engine::Rapier);

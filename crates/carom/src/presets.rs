@@ -40,6 +40,8 @@ pub const PRESETS: &[Preset] = &[
     preset!("galton", "a Galton board: 300 balls through a funnel and 12 rows of pegs pile up in bins as a bell curve (spring)"),
     preset!("hopper", "a silo of 3,000 frictional grains discharging through an orifice into an open bottom edge (spring)"),
     preset!("drum", "a rotating drum a third full of frictional grains, a layer flowing down the tilted bed (spring)"),
+    preset!("pool", "a 9-foot pool table to scale: six pockets, cushions with angled jaws, a break that pockets balls (event)"),
+    preset!("stadium", "the Bunimovich stadium, a chaotic billiard: four balls between two half circles and straight sides (event)"),
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {

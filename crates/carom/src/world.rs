@@ -310,13 +310,15 @@ impl World {
             friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
         }
         self.steps += 1;
+        let start = self.time;
         self.time += self.physics.dt;
         if self.table.any_open() || !self.walls.pockets().is_empty() {
             if self.model.finds_exits() {
                 let mut exits = Vec::new();
                 self.model.take_exits(&mut exits);
                 for (i, r) in exits {
-                    self.record_removal(i, r);
+                    let time = start + r.time;
+                    self.record_removal(i, Removal { time, ..r });
                 }
             } else {
                 self.model.synchronise(&mut self.balls);

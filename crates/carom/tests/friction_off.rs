@@ -205,7 +205,9 @@ fn mu_zero_reproduces_the_frictionless_results_bit_for_bit() {
     for p in PRESETS {
         let recorded = RECORDED.iter().any(|r| r.0 == p.name);
         assert!(
-            recorded || ["column", "english", "galton", "hopper", "drum"].contains(&p.name),
+            recorded
+                || ["column", "english", "galton", "hopper", "drum", "pool", "stadium"]
+                    .contains(&p.name),
             "preset {} has no recorded hash",
             p.name
         );

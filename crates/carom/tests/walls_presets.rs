@@ -93,3 +93,58 @@ fn drum_carries_its_bed_up_the_rising_side() {
         assert!(d < 45.0, "grain {i} at {d} from the drum's centre");
     }
 }
+
+/// Pool: the break spreads the rack and drops balls into pockets; no ball ever gets
+/// past a cushion (every ball in play stays inside the cushions' noses, by a radius
+/// less round-off), and the pocketed ones left through a pocket, not an edge.
+#[test]
+fn pool_break_pockets_balls_and_keeps_the_rest_on_the_cloth() {
+    let mut w = world("pool");
+    run_for(&mut w, 10.0);
+    let b = w.balls();
+    let gone: Vec<usize> = (0..b.len()).filter(|&i| !w.is_in_play(i)).collect();
+    assert!(!gone.is_empty(), "the break pockets at least one ball");
+    for &i in &gone {
+        assert!(matches!(
+            w.removal(i).unwrap().by,
+            carom::walls::Exit::Pocket(_)
+        ));
+    }
+    let r = 1.125;
+    for i in (0..b.len()).filter(|&i| w.is_in_play(i)) {
+        let (x, y) = (b.x[i], b.y[i]);
+        assert!(
+            (6.0 + r - 1e-9..=106.0 - r + 1e-9).contains(&x)
+                && (6.0 + r - 1e-9..=56.0 - r + 1e-9).contains(&y),
+            "ball {i} at ({x}, {y}) is off the cloth"
+        );
+    }
+    // The cloth's constant deceleration (3.86 in/s^2) has slowed every ball: none is
+    // faster than the cue ball's 300 in/s less 10 s of it.
+    assert!((0..b.len()).all(|i| b.vx[i].hypot(b.vy[i]) <= 300.0 - 38.0));
+}
+
+/// Stadium: elastic balls between the straight sides and the half circles conserve
+/// energy to round-off and never leave it.
+#[test]
+fn stadium_conserves_energy_and_holds_its_balls() {
+    let mut w = world("stadium");
+    let e0 = w.diagnostics().total_energy;
+    run_for(&mut w, 200.0);
+    let e1 = w.diagnostics().total_energy;
+    assert!(((e1 - e0) / e0).abs() < 1e-12, "{e0} -> {e1}");
+    assert!(w.collisions() > 100, "{}", w.collisions());
+    let b = w.balls();
+    for i in 0..b.len() {
+        let (x, y) = (b.x[i], b.y[i]);
+        // Inside the stadium by a radius: between the sides, or within the half
+        // circle of its end.
+        let inside = if (90.0..=210.0).contains(&x) {
+            (13.0 - 1e-9..=167.0 + 1e-9).contains(&y)
+        } else {
+            let cx = if x < 90.0 { 90.0 } else { 210.0 };
+            (x - cx).hypot(y - 90.0) <= 77.0 + 1e-9
+        };
+        assert!(inside, "ball {i} at ({x}, {y})");
+    }
+}

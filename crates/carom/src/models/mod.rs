@@ -125,8 +125,9 @@ pub trait CollisionModel: Send {
         false
     }
 
-    /// The balls the model took out of play since the last call, with when and how,
-    /// for a model that [`CollisionModel::finds_exits`]. The model has already frozen
+    /// The balls the model took out of play in the step just taken, with when (the
+    /// time since the step's start) and how, for a model that
+    /// [`CollisionModel::finds_exits`]. The model has already frozen
     /// them (at rest, infinite mass, no spin: as [`crate::world::World::remove_ball`]
     /// leaves a ball) and left them out of its contacts; the world only records them.
     fn take_exits(&mut self, _out: &mut Vec<(usize, Removal)>) {}
@@ -176,8 +177,23 @@ pub fn create(
     physics: &Physics,
     walls: &Walls,
 ) -> Result<Box<dyn CollisionModel>, StepError> {
-    // Walls inside the table, pockets and open edges are, so far, the spring model's.
-    if kind != ModelKind::Spring {
+    // Walls inside the table, pockets and open edges are, so far, the spring model's,
+    // and the event model's without gravity (open edges with it too).
+    let event_runs = kind == ModelKind::Event
+        && (physics.gravity == [0.0, 0.0] || (!walls.has_walls() && walls.pockets().is_empty()));
+    if kind == ModelKind::Event && !event_runs {
+        return Err(StepError::Unfit(
+            if walls.has_walls() {
+                "walls"
+            } else {
+                "pockets"
+            },
+            "the event model does not run walls inside the table or pockets under gravity \
+             yet (the spring model does)"
+                .to_string(),
+        ));
+    }
+    if kind != ModelKind::Spring && !event_runs {
         let unfit = |field, what: &str| {
             Err(StepError::Unfit(
                 field,
@@ -216,7 +232,7 @@ pub fn create(
         ModelKind::Simultaneous => {
             Box::new(simultaneous::Simultaneous::new(balls, table, physics)?)
         }
-        ModelKind::Event => Box::new(event::Event::new(balls, table, physics)?),
+        ModelKind::Event => Box::new(event::Event::with_walls(balls, table, physics, walls)?),
     })
 }
 

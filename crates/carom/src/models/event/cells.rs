@@ -129,6 +129,17 @@ impl Cells {
         self.index(cx, cy) as u32
     }
 
+    /// The index of the cell in column `cx`, row `cy` (inside the border), for lists
+    /// kept per cell elsewhere (the walls inside the table).
+    pub fn index_of(&self, cx: usize, cy: usize) -> usize {
+        self.index(cx, cy)
+    }
+
+    /// How many cells the grid has, border included: the range of cell indices.
+    pub fn cell_count(&self) -> usize {
+        self.head.len()
+    }
+
     /// The index of the cell in column `cx`, row `cy` (inside the border).
     #[inline(always)]
     fn index(&self, cx: usize, cy: usize) -> usize {

@@ -74,6 +74,23 @@ impl Event {
                 }
             }
         }
+        // The walls inside the table listed for the new cell.
+        if let Some(inner) = kin.inner {
+            if kin.inv_m[i] == 0.0 {
+                // Kinematic: walls do not stop it.
+            } else if let Some(e) = kin.inner_only(inner, i, &si, ev.t) {
+                let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
+                if e.t < cur.t {
+                    if cur.t <= e.t + slack {
+                        self.queue.push_extra(cur);
+                    }
+                    cur = e;
+                    earlier = true;
+                } else if e.t <= cur.t + slack && (e.t, e.other) != (cur.t, cur.other) {
+                    self.queue.push_extra(e);
+                }
+            }
+        }
         let crossing = kin.cross(i, &si, ev.t).unwrap_or(Ev::NONE);
         if earlier {
             self.queue.set_both(i, cur, crossing);

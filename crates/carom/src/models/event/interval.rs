@@ -215,12 +215,25 @@ impl Event {
         if n > 0 {
             self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);
         }
+        if let Some(inner) = self.inner.as_deref_mut() {
+            // Balls out of play leave the grid: no ball meets them again.
+            for (i, &o) in inner.out.iter().enumerate() {
+                if o {
+                    self.cells.remove(i);
+                }
+            }
+            if n > 0 {
+                inner.bin(&self.cells, b.max_radius() * (1.0 + 1e-6));
+            }
+        }
+        let out: &[bool] = self.inner.as_deref().map_or(&[], |inner| &inner.out);
+        let is_out = |i: usize| out.get(i).copied().unwrap_or(false);
         self.quartic.clear();
         if self.gravity != [0.0, 0.0] {
-            self.quartic.extend(
-                (0..n as u32)
-                    .filter(|&i| b.inv_m[i as usize] == 0.0 || self.hist[i as usize].rest != 0),
-            );
+            self.quartic.extend((0..n as u32).filter(|&i| {
+                let i = i as usize;
+                (b.inv_m[i] == 0.0 || self.hist[i].rest != 0) && !is_out(i)
+            }));
         }
 
         self.queue.reset(n);
@@ -228,6 +241,11 @@ impl Event {
         let kin = kin!(self, b);
         let queue = &mut self.queue;
         for i in 0..n {
+            if is_out(i) {
+                queue.set_contact(i, Ev::NONE, true);
+                queue.set_crossing(i, Ev::NONE, true);
+                continue;
+            }
             let si = kin.state(i, 0.0);
             let e = kin.next_contact(i, &si, 0.0, self.eps_t, &mut self.cand, |e| {
                 queue.push_extra(e)

@@ -131,6 +131,7 @@ mod predict;
 mod cells;
 mod crossing;
 mod guard;
+mod inner;
 mod interval;
 mod motion;
 mod queue;
@@ -141,6 +142,7 @@ mod run;
 pub use crate::times;
 
 use self::cells::Cells;
+use self::inner::Inner;
 pub use self::isa::set_portable_only;
 use self::motion::accel_of;
 use self::queue::{Ev, Kind, Schedule, Source};
@@ -152,6 +154,7 @@ use crate::broadphase::Grid;
 use crate::physics::{ContactFriction, Physics};
 use crate::scenario::ModelKind;
 use crate::table::Table;
+use crate::walls::{Removal, Walls};
 
 /// `tc = TC_FRACTION * dt`: collisions of one ball closer together than this are a
 /// "burst" (a hundred thousand per output interval and more: far finer than anything
@@ -307,6 +310,13 @@ pub struct Event {
     quartic: Vec<u32>,
 
     cells: Cells,
+    /// Walls inside the table, pockets and open edges (`None`: the table alone, and
+    /// every path as it was without them).
+    inner: Option<Box<Inner>>,
+    /// Balls of a group that struck a piece of wall inside the table (scratch).
+    piece_hits: Vec<u32>,
+    /// Exits due in the same instant as a group, taken after it (scratch).
+    pending_exits: Vec<Ev>,
     queue: Schedule,
     solver: ContactSolver,
     /// The balls' identities in the model's layout while it works on its own (ball `k`
@@ -373,7 +383,21 @@ impl Event {
     /// The model for these balls. Refuses a start with balls overlapping or through a
     /// wall beyond round-off (`guard::check_start`).
     pub fn new(balls: &Balls, table: &Table, physics: &Physics) -> Result<Event, StepError> {
+        Event::with_walls(balls, table, physics, &Walls::none())
+    }
+
+    /// [`Event::new`] on a table with walls inside it, pockets or open edges.
+    pub fn with_walls(
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+        walls: &Walls,
+    ) -> Result<Event, StepError> {
         guard::check_start(balls, table).map_err(StepError::Unsupported)?;
+        let inner = (!walls.is_empty() || table.any_open()).then(|| {
+            let open = [table.is_open(0), table.is_open(1)];
+            Box::new(Inner::new(walls, open, [table.width, table.height]))
+        });
         Ok(Event {
             wide: isa::wide_by_default(),
             budget: None,
@@ -387,6 +411,9 @@ impl Event {
             undo: Vec::new(),
             quartic: Vec::new(),
             cells: Cells::default(),
+            inner,
+            piece_hits: Vec::new(),
+            pending_exits: Vec::new(),
             queue: Schedule::default(),
             solver: ContactSolver::new(),
             order: Vec::new(),
@@ -683,10 +710,36 @@ impl CollisionModel for Event {
             balls,
             physics,
             table,
+            in_play,
             ..
         } = ctx;
+        if let Some(inner) = self.inner.as_deref_mut() {
+            // Balls the world holds out of play (a resumed run, or taken out before)
+            // stay out of the grid and the schedule. The world changes the mask only
+            // through this model's exits or an edit that calls for a rebuild, so it is
+            // read only then.
+            let n = balls.len();
+            if inner.out.len() != n {
+                inner.out = vec![false; n];
+                self.needs_rebuild = true;
+            }
+            if let Some(mask) = in_play.filter(|_| self.needs_rebuild) {
+                for (o, &p) in inner.out.iter_mut().zip(mask) {
+                    if *o == p {
+                        *o = !p;
+                        self.needs_rebuild = true;
+                    }
+                }
+            }
+        }
         self.prepare(balls, table, physics)?;
-        self.run_events(balls, physics)
+        let result = self.run_events(balls, physics);
+        if result.is_err() {
+            if let Some(inner) = self.inner.as_deref_mut() {
+                inner.give_back(balls);
+            }
+        }
+        result
     }
 
     /// Every ball to the end of the last interval (its start, after a failed step).
@@ -718,5 +771,15 @@ impl CollisionModel for Event {
 
     fn set_event_cap(&mut self, cap: Option<u64>) {
         self.set_budget(cap);
+    }
+
+    fn finds_exits(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    fn take_exits(&mut self, out: &mut Vec<(usize, Removal)>) {
+        if let Some(inner) = self.inner.as_deref_mut() {
+            inner.removals(out);
+        }
     }
 }

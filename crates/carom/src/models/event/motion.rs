@@ -61,12 +61,12 @@ pub(super) fn settle(
     }
 }
 
-/// Whether the table has wall `w` (a periodic axis has none).
+/// Whether the table has wall `w` (a periodic or open axis has none).
 #[inline]
 pub(super) fn has_wall(table: &Table, w: Wall) -> bool {
     match w {
-        Wall::Left | Wall::Right => !table.is_periodic(0),
-        Wall::Top | Wall::Bottom => !table.is_periodic(1),
+        Wall::Left | Wall::Right => table.has_walls(0),
+        Wall::Top | Wall::Bottom => table.has_walls(1),
     }
 }
 

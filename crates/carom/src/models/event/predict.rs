@@ -36,6 +36,8 @@ pub(super) struct Kin<'a> {
     /// (see [`times::quartic_in_range`]): the step then fails instead of missing the
     /// collision.
     pub(super) overflow: &'a std::cell::Cell<bool>,
+    /// Walls inside the table, pockets and open edges, if any.
+    pub(super) inner: Option<&'a super::inner::Inner>,
 }
 
 macro_rules! kin {
@@ -58,6 +60,7 @@ macro_rules! kin {
             flat: $s.gravity == [0.0, 0.0],
             horizon: $s.horizon,
             overflow: &$s.overflow,
+            inner: $s.inner.as_deref(),
         }
     }};
 }
@@ -214,10 +217,65 @@ impl Kin<'_> {
         if self.inv_m[i] == 0.0 {
             return None;
         }
-        if self.flat {
-            return self.wall_line(i, si, now);
+        let table = if self.flat {
+            self.wall_line(i, si, now)
+        } else {
+            self.wall_curve(i, si, now)
+        };
+        match self.inner {
+            None => table,
+            Some(inner) => self.inner_wall(inner, i, si, now, table),
         }
-        self.wall_curve(i, si, now)
+    }
+
+    /// The earliest event of ball `i` with the walls inside the table, pockets and open
+    /// edges alone (for a ball entering a new cell).
+    #[inline(never)]
+    pub(super) fn inner_only(
+        &self,
+        inner: &super::inner::Inner,
+        i: usize,
+        si: &[f64; 4],
+        now: f64,
+    ) -> Option<Ev> {
+        self.inner_wall(inner, i, si, now, None)
+    }
+
+    /// [`Kin::wall`] with the walls inside the table, pockets and open edges: the
+    /// earlier of `table` (the table's own walls) and theirs.
+    #[inline(never)]
+    fn inner_wall(
+        &self,
+        inner: &super::inner::Inner,
+        i: usize,
+        si: &[f64; 4],
+        now: f64,
+        table: Option<Ev>,
+    ) -> Option<Ev> {
+        let f = crate::walls::impact::Flight {
+            p: [si[0], si[1]],
+            v: [si[2], si[3]],
+            a: self.accel(i),
+        };
+        let horizon = if f.is_line() {
+            f64::INFINITY
+        } else {
+            self.horizon - now
+        };
+        let Some((tau, code)) = inner.next(self.cells.cell_of(i), &f, self.r[i], horizon) else {
+            return table;
+        };
+        let t = now + tau;
+        if table.is_some_and(|e| e.t <= t) {
+            return table;
+        }
+        Some(Ev {
+            t,
+            i: i as u32,
+            other: WALL + code as u32,
+            ci: self.counter[i],
+            cj: 0,
+        })
     }
 
     /// [`Kin::wall`] along a straight line: only the wall ahead on each axis can be met.
@@ -226,8 +284,8 @@ impl Kin<'_> {
         let [x, y, vx, vy] = *si;
         let r = self.r[i];
         let (w, h) = (self.table.width, self.table.height);
-        let walls_x = !self.table.is_periodic(0);
-        let walls_y = !self.table.is_periodic(1);
+        let walls_x = self.table.has_walls(0);
+        let walls_y = self.table.has_walls(1);
         let ex = linear_exit(vx, x - r, w - r - x, [walls_x, walls_x]);
         let ey = linear_exit(vy, y - r, h - r - y, [walls_y, walls_y]);
         let codes = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]]

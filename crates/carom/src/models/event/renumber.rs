@@ -63,7 +63,12 @@ impl Event {
             return;
         }
         self.order.clear();
-        if n < self.renumber_from.max(2) || !scattered(&b.x, &b.y, &self.table) {
+        // Walls inside the table keep per-ball records by index (who is out of play):
+        // such scenes keep their own order.
+        if n < self.renumber_from.max(2)
+            || self.inner.is_some()
+            || !scattered(&b.x, &b.y, &self.table)
+        {
             return;
         }
         self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);

@@ -2,6 +2,7 @@
 //! contacts that really approach, clustered through shared balls, each cluster one
 //! simultaneous impact; then the bookkeeping and predictions that follow.
 
+use super::inner::PIECE;
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
 use super::queue::Kind;
 use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
@@ -52,9 +53,11 @@ impl Event {
         // The contacts that really approach at t0 (the same predicate that predicted
         // them, so only a grazing touch can fall out here).
         self.contacts.clear();
+        self.piece_hits.clear();
         for e in &self.group_events {
             let i = e.i as usize;
             match e.kind() {
+                Kind::Wall(w) if w >= PIECE => self.piece_hits.push(i as u32),
                 Kind::Pair(j) => {
                     if approaching_pair(b, &self.table, i, j) {
                         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
@@ -91,6 +94,9 @@ impl Event {
             self.resolve_clusters_of_one(b, t0);
         } else {
             self.resolve_clusters(b, t0);
+        }
+        if !self.piece_hits.is_empty() {
+            self.resolve_piece_hits(b, s, t0);
         }
 
         // Bookkeeping for every ball whose velocity the impact could have changed.
@@ -134,6 +140,31 @@ impl Event {
             let i = self.group_events[k].i as usize;
             if self.hist[i].hit != s && self.queue.contact(i).t == f64::INFINITY {
                 self.predict(b, i, t0, false);
+            }
+        }
+    }
+
+    /// The impacts with walls inside the table of the balls in `piece_hits`, after the
+    /// group's other contacts (see `inner.rs`): each ball's contacts with the pieces at
+    /// this instant, resolved together. A ball that took an impulse gets its
+    /// bookkeeping here (once per group).
+    fn resolve_piece_hits(&mut self, b: &mut Balls, s: u32, t0: f64) {
+        self.piece_hits.sort_unstable();
+        self.piece_hits.dedup();
+        for k in 0..self.piece_hits.len() {
+            let i = self.piece_hits[k] as usize;
+            let burst = self.collapse_guard && self.burst_after(i, t0) >= TC_BURST;
+            let e = burst.then_some(1.0);
+            let c = self.cells.cell_of(i);
+            let Some(inner) = self.inner.as_deref_mut() else {
+                return;
+            };
+            let hits = inner.hit(b, i, c, e, self.restitution, &self.friction);
+            if hits > 0 {
+                self.collisions += hits;
+                if self.hist[i].hit != s {
+                    self.after_impact(b, i, s, t0);
+                }
             }
         }
     }

@@ -64,6 +64,10 @@ impl Event {
                     self.look(balls, &mut guard, count + extra, ev.t, before)?;
                 }
                 self.note_recent(ev.i);
+                if ev.other == EXIT_CODE {
+                    self.take_out(balls, ev);
+                    continue;
+                }
                 if let Kind::Cross(_) = ev.kind() {
                     self.cross(balls, ev);
                     if self.overflow.get() {
@@ -98,6 +102,7 @@ impl Event {
                     self.note_recent(e.i);
                     match e.kind() {
                         Kind::Cross(_) => self.cross(balls, e),
+                        Kind::Wall(_) if e.other == EXIT_CODE => self.pending_exits.push(e),
                         Kind::Pair(j) => {
                             self.note_recent(j as u32);
                             self.group_events.push(e);
@@ -109,6 +114,14 @@ impl Event {
                     self.note_recent(j as u32);
                 }
                 self.resolve_group(balls, t0);
+                // Exits due in the same instant, unless the impact turned the ball.
+                for k in 0..self.pending_exits.len() {
+                    let e = self.pending_exits[k];
+                    if self.counter[e.i as usize] == e.ci {
+                        self.take_out(balls, e);
+                    }
+                }
+                self.pending_exits.clear();
                 if self.overflow.get() {
                     return Err(self.overflowed(balls, physics, t0, before));
                 }
@@ -138,6 +151,35 @@ impl Event {
             self.audit_at(balls, t_end);
         }
         Ok(())
+    }
+}
+
+/// The second slot of an exit event.
+const EXIT_CODE: u32 = queue::WALL + super::inner::EXIT as u32;
+
+impl Event {
+    /// Ball `ev.i` leaves play at `ev.t` (its centre enters a pocket or crosses an
+    /// open edge): frozen there, out of the grid and the schedule; the world records
+    /// it after the step.
+    #[cold]
+    fn take_out(&mut self, b: &mut Balls, ev: super::queue::Ev) {
+        let i = ev.i as usize;
+        if self.t[i] <= self.step_start {
+            self.remember(b, i);
+        }
+        self.advance(b, i, ev.t);
+        let after = ev.t - self.step_start;
+        let Some(inner) = self.inner.as_deref_mut() else {
+            return;
+        };
+        let by = inner.exit_at([b.x[i], b.y[i]]);
+        inner.take(b, i, by, after);
+        self.hist[i].rest = 0;
+        self.cells.remove(i);
+        self.queue
+            .set_both(i, super::queue::Ev::NONE, super::queue::Ev::NONE);
+        // Partners that predicted a contact with it find it stale.
+        self.counter[i] = self.counter[i].wrapping_add(1);
     }
 }
 

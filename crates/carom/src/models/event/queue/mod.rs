@@ -20,9 +20,10 @@ mod pop;
 #[cfg(test)]
 mod tests;
 
-/// What the second slot of an event means: another ball (below `WALL`), a wall, or a
-/// cell crossing (direction in the low bits).
-pub const WALL: u32 = u32::MAX - 8;
+/// What the second slot of an event means: another ball (below `WALL`), a wall (the
+/// table's four, then a piece of wall inside the table and an exit: see `inner.rs`),
+/// or a cell crossing (direction in the low bits).
+pub const WALL: u32 = u32::MAX - 10;
 pub const CROSS: u32 = u32::MAX - 4;
 /// Largest ball count the encoding leaves room for: two slot handles per ball below
 /// the schedule's list marks (`2^31`).

@@ -1,0 +1,349 @@
+//! Walls inside the table, pockets and open edges, in the event model.
+//!
+//! They are one more partner of a ball's contact events: each prediction of a ball
+//! (its earliest contact) also asks for the earliest time of impact with the pieces of
+//! wall and the pockets listed for its cell of the grid (all those within a largest
+//! radius of the cell, so a ball never tests walls far from it, however many there
+//! are), and for the time its centre crosses an open edge. The times of impact are the
+//! shared ones of [`crate::walls::impact`]. A ball entering a new cell meets the pieces
+//! listed there.
+//!
+//! An impact with a piece is resolved from the ball's contacts at that instant
+//! ([`crate::walls::Walls::touches`]): one contact reflects the normal velocity with the
+//! wall's restitution (or takes the rough-disk impulse with the wall's `mu`); several (a
+//! ball in a concave corner, or touching two walls at once) are solved together, as
+//! one impact of a ball against fixed surfaces: the normal impulses `lambda_k >= 0`
+//! such that each contact leaves at least `e_k` times its approach speed, and a contact
+//! that leaves faster takes no impulse (projected Gauss-Seidel on that complementarity
+//! problem, to round-off). A ball struck by another ball while touching a wall in the
+//! same instant takes the ball-ball impulse first, then the wall's: the wall's contact
+//! with a moving neighbour is not yet part of the contact solver's clusters.
+//!
+//! An exit (the centre entering a pocket or crossing an open edge) takes the ball out
+//! of play at that instant: it stops, becomes immovable, leaves the grid and is
+//! predicted no more; the world records it from [`super::Event::take_exits`].
+//!
+//! Not yet: walls inside the table and pockets under gravity (times of impact up to
+//! quartic exist in the shared module; resting on a sloping wall does not), which the
+//! model refuses when it is built.
+
+use super::cells::Cells;
+use crate::balls::Balls;
+use crate::contact;
+use crate::physics::ContactFriction;
+use crate::walls::impact::{edge_crossing, Flight};
+use crate::walls::{Exit, Removal, Touch, Walls};
+
+/// `Kind::Wall` codes of the two new partners (the table's own walls are 0 to 3).
+pub(super) const PIECE: usize = 4;
+pub(super) const EXIT: usize = 5;
+
+/// Marks a pocket among a cell's items (the rest are pieces).
+const POCKET: u32 = 1 << 31;
+
+/// A ball taken out of play within the current step.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Taken {
+    pub(super) i: u32,
+    pub(super) by: Exit,
+    /// Time since the start of the step.
+    pub(super) after: f64,
+    /// What the ball's masses were, for a failed step to put back.
+    inv_m: f64,
+    inv_inertia: f64,
+}
+
+/// The walls, pockets and open edges of the table, binned by the model's grid.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Inner {
+    pub(super) walls: Walls,
+    open: [bool; 2],
+    size: [f64; 2],
+    /// `start[c]..start[c + 1]` indexes `items` for cell `c` of the grid (border
+    /// included): pieces by index, pockets as `POCKET | k`, ascending.
+    start: Vec<u32>,
+    items: Vec<u32>,
+    /// Balls out of play, by the model's index.
+    pub(super) out: Vec<bool>,
+    pub(super) taken: Vec<Taken>,
+    /// Scratch: one ball's contacts with the pieces, and their impulses.
+    touches: Vec<(Touch, f64, f64)>,
+}
+
+impl Inner {
+    pub(super) fn new(walls: &Walls, open: [bool; 2], size: [f64; 2]) -> Inner {
+        Inner {
+            walls: walls.clone(),
+            open,
+            size,
+            ..Inner::default()
+        }
+    }
+
+    /// Lists, for every cell of `cells`, the pieces that come within `reach` of it and
+    /// the pockets that overlap it.
+    pub(super) fn bin(&mut self, cells: &Cells, reach: f64) {
+        let count = cells.cell_count();
+        let margin = 1e-6 * cells.cw.max(cells.ch);
+        let mut lists: Vec<(u32, u32)> = Vec::new();
+        let mut add = |bx: [f64; 4], item: u32| {
+            let col = |x: f64, w: f64, n: usize| ((x / w).max(0.0) as usize).min(n - 1);
+            let (x0, x1) = (
+                col(bx[0] - margin, cells.cw, cells.nx),
+                col(bx[2] + margin, cells.cw, cells.nx),
+            );
+            let (y0, y1) = (
+                col(bx[1] - margin, cells.ch, cells.ny),
+                col(bx[3] + margin, cells.ch, cells.ny),
+            );
+            for cy in y0..=y1 {
+                for cx in x0..=x1 {
+                    lists.push((cells.index_of(cx, cy) as u32, item));
+                }
+            }
+        };
+        for (k, p) in self.walls.pieces().iter().enumerate() {
+            let b = p.bounds();
+            add(
+                [b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach],
+                k as u32,
+            );
+        }
+        for (k, p) in self.walls.pockets().iter().enumerate() {
+            let (c, r) = (p.center, p.radius);
+            add([c[0] - r, c[1] - r, c[0] + r, c[1] + r], POCKET | k as u32);
+        }
+        // Within a cell, pieces in their order, then pockets.
+        lists.sort_unstable();
+        self.start.clear();
+        self.start.resize(count + 1, 0);
+        for &(c, _) in &lists {
+            self.start[c as usize + 1] += 1;
+        }
+        for c in 0..count {
+            self.start[c + 1] += self.start[c];
+        }
+        self.items.clear();
+        self.items.extend(lists.iter().map(|&(_, item)| item));
+    }
+
+    #[inline]
+    fn near(&self, c: u32) -> &[u32] {
+        let c = c as usize;
+        &self.items[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+
+    /// The earliest impact with a piece listed for cell `c` or exit (a pocket listed
+    /// there, an open edge) of a ball of radius `r` on flight `f`: its time from now
+    /// and its code ([`PIECE`] or [`EXIT`]).
+    #[inline(never)]
+    pub(super) fn next(&self, c: u32, f: &Flight, r: f64, horizon: f64) -> Option<(f64, usize)> {
+        let mut best: Option<(f64, usize)> = None;
+        let mut offer = |t: Option<f64>, code: usize| {
+            if let Some(t) = t {
+                if best.is_none_or(|(b, _)| t < b) {
+                    best = Some((t, code));
+                }
+            }
+        };
+        for &item in self.near(c) {
+            if item & POCKET != 0 {
+                let p = self.walls.pockets()[(item & !POCKET) as usize];
+                offer(p.entry(f, horizon), EXIT);
+            } else {
+                offer(
+                    self.walls.pieces()[item as usize].impact(f, r, horizon),
+                    PIECE,
+                );
+            }
+        }
+        for axis in 0..2 {
+            if self.open[axis] {
+                offer(edge_crossing(f, axis, self.size[axis], false), EXIT);
+                offer(edge_crossing(f, axis, self.size[axis], true), EXIT);
+            }
+        }
+        best
+    }
+
+    /// How a ball centred at `p`, at the moment of its exit, left: the pocket it is in
+    /// (or nearest, within round-off of its rim), else the open edge it is on or beyond.
+    pub(super) fn exit_at(&self, p: [f64; 2]) -> Exit {
+        let mut best: Option<(f64, u32)> = None;
+        for (k, q) in self.walls.pockets().iter().enumerate() {
+            let d = (p[0] - q.center[0]).hypot(p[1] - q.center[1]) - q.radius;
+            if d <= 1e-9 * q.radius && best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, k as u32));
+            }
+        }
+        if let Some((_, k)) = best {
+            return Exit::Pocket(k);
+        }
+        // The edge the centre is nearest to (on it or a hair beyond).
+        let gaps = [
+            (self.open[0], p[0], Exit::Left),
+            (self.open[0], self.size[0] - p[0], Exit::Right),
+            (self.open[1], p[1], Exit::Top),
+            (self.open[1], self.size[1] - p[1], Exit::Bottom),
+        ];
+        gaps.into_iter()
+            .filter(|g| g.0)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(Exit::Left, |g| g.2)
+    }
+
+    /// Ball `i` takes its impact with the pieces it touches, at cell `c`: the contacts
+    /// within round-off of touching that it moves into. `e` is the restitution the
+    /// collapse guard allows (`None`: each wall's own), `friction` the scene's contact
+    /// friction. Returns the contacts that took an impulse.
+    pub(super) fn hit(
+        &mut self,
+        b: &mut Balls,
+        i: usize,
+        c: u32,
+        e: Option<f64>,
+        e_scene: f64,
+        friction: &ContactFriction,
+    ) -> u64 {
+        let p = [b.x[i], b.y[i]];
+        let reach = b.r[i] * (1.0 + 1e-9);
+        let v = [b.vx[i], b.vy[i]];
+        self.touches.clear();
+        let surfaces = self.walls.surfaces();
+        let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
+        for &k in &self.items[start as usize..end as usize] {
+            if k & POCKET != 0 {
+                continue;
+            }
+            let Some(t) = self.walls.pieces()[k as usize].touch(k, p, reach) else {
+                continue;
+            };
+            let u = v[0] * t.normal[0] + v[1] * t.normal[1];
+            if u < 0.0 {
+                let s = surfaces[t.wall as usize];
+                let e_k = e.unwrap_or(s.restitution.unwrap_or(e_scene));
+                self.touches.push((t, e_k, u));
+            }
+        }
+        let rough = friction.is_active() || self.walls.any_own_friction();
+        match self.touches.len() {
+            0 => 0,
+            1 if rough => {
+                let (t, e_k, _) = self.touches[0];
+                let s = surfaces[t.wall as usize];
+                let f = ContactFriction {
+                    mu: s.mu.unwrap_or(friction.mu),
+                    ..*friction
+                };
+                let into = [-t.normal[0], -t.normal[1]];
+                u64::from(contact::collide_wall_rough(b, i, into, e_k, &f).j_n > 0.0)
+            }
+            1 => {
+                let (t, e_k, u) = self.touches[0];
+                let n = t.normal;
+                b.vx[i] -= (1.0 + e_k) * u * n[0];
+                b.vy[i] -= (1.0 + e_k) * u * n[1];
+                1
+            }
+            _ => self.hit_together(b, i, rough, friction),
+        }
+    }
+
+    /// Several contacts of one ball with fixed surfaces, solved together: normal
+    /// impulses `lambda_k >= 0` with `u_k' >= -e_k u_k` and `lambda_k (u_k' + e_k u_k)
+    /// = 0`, by projected Gauss-Seidel (for a ball against fixed walls the problem is
+    /// small and well conditioned: a concave corner converges in a few sweeps). With
+    /// friction, the rough-disk law is applied contact by contact over the same sweeps.
+    fn hit_together(
+        &mut self,
+        b: &mut Balls,
+        i: usize,
+        rough: bool,
+        friction: &ContactFriction,
+    ) -> u64 {
+        let w = b.inv_m[i];
+        if w == 0.0 {
+            return 0;
+        }
+        let speed = b.vx[i].hypot(b.vy[i]);
+        let surfaces = self.walls.surfaces();
+        let mut lambda = [0.0f64; 8];
+        let n = self.touches.len().min(lambda.len());
+        for _ in 0..1000 {
+            let mut change: f64 = 0.0;
+            for (k, &(t, e_k, u0)) in self.touches[..n].iter().enumerate() {
+                let nk = t.normal;
+                if rough {
+                    let s = surfaces[t.wall as usize];
+                    let f = ContactFriction {
+                        mu: s.mu.unwrap_or(friction.mu),
+                        ..*friction
+                    };
+                    let into = [-nk[0], -nk[1]];
+                    let before = [b.vx[i], b.vy[i]];
+                    let j = contact::collide_wall_rough(b, i, into, e_k, &f);
+                    lambda[k] += j.j_n;
+                    change = change.max((b.vx[i] - before[0]).hypot(b.vy[i] - before[1]));
+                    continue;
+                }
+                let u = b.vx[i] * nk[0] + b.vy[i] * nk[1];
+                // The velocity this contact must leave with, at least.
+                let target = -e_k * u0;
+                let next = (lambda[k] + (target - u) / w).max(0.0);
+                let d = next - lambda[k];
+                if d != 0.0 {
+                    b.vx[i] += d * w * nk[0];
+                    b.vy[i] += d * w * nk[1];
+                    lambda[k] = next;
+                    change = change.max((d * w).abs());
+                }
+            }
+            if change <= 1e-15 * speed {
+                break;
+            }
+        }
+        lambda[..n].iter().filter(|&&l| l > 0.0).count() as u64
+    }
+
+    /// Records ball `i` taken out of play, `after` the start of the step, and freezes
+    /// it (at rest, immovable, no spin).
+    pub(super) fn take(&mut self, b: &mut Balls, i: usize, by: Exit, after: f64) {
+        self.taken.push(Taken {
+            i: i as u32,
+            by,
+            after,
+            inv_m: b.inv_m[i],
+            inv_inertia: b.inv_inertia[i],
+        });
+        b.vx[i] = 0.0;
+        b.vy[i] = 0.0;
+        b.omega[i] = 0.0;
+        b.inv_m[i] = 0.0;
+        b.inv_inertia[i] = 0.0;
+        self.out[i] = true;
+    }
+
+    /// A failed step: the balls taken out in it come back into play as they were
+    /// (their motion is put back by the step's undo records).
+    pub(super) fn give_back(&mut self, b: &mut Balls) {
+        for t in self.taken.drain(..).rev() {
+            let i = t.i as usize;
+            b.inv_m[i] = t.inv_m;
+            b.inv_inertia[i] = t.inv_inertia;
+            self.out[i] = false;
+        }
+    }
+
+    /// The exits of the last step, for the world.
+    pub(super) fn removals(&mut self, out: &mut Vec<(usize, Removal)>) {
+        for t in self.taken.drain(..) {
+            out.push((
+                t.i as usize,
+                Removal {
+                    time: t.after,
+                    by: t.by,
+                },
+            ));
+        }
+    }
+}
