@@ -60,7 +60,7 @@ impl AtomicFile {
         })
     }
 
-    fn io_error(&self, e: impl std::fmt::Display) -> CliError {
+    pub fn io_error(&self, e: impl std::fmt::Display) -> CliError {
         CliError::run(format!("{} {}: {e}", self.option, self.target.display()))
     }
 
@@ -120,6 +120,12 @@ impl TrajectoryFormat {
             "csv" => Ok(TrajectoryFormat::Csv),
             "xyz" => Ok(TrajectoryFormat::ExtendedXyz),
             "dump" | "lammpstrj" => Ok(TrajectoryFormat::LammpsDump),
+            // GSD is binary, written with its maintainers' own package from Python.
+            "gsd" => Err(format!(
+                "{}: GSD trajectories are written from Python (carom.write_gsd, with the gsd \
+                 package); the command line writes .csv, .xyz, .dump or .lammpstrj",
+                path.display()
+            )),
             "" => Err(format!(
                 "{}: no file extension to tell the trajectory format (use .csv, .xyz, .dump or \
                  .lammpstrj)",
@@ -342,12 +348,14 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
     }
 }
 
-/// `--out`: the state, as pretty JSON.
-pub fn write_state(file: AtomicFile, state: &carom::Scenario) -> Result<(), CliError> {
+/// `--out`: the state, as pretty JSON, encoded straight into the file (through its
+/// buffer) rather than built whole in memory first: at a million balls the text alone
+/// is some 300 MB.
+pub fn write_state(file: AtomicFile, state: &impl serde::Serialize) -> Result<(), CliError> {
     let mut file = file;
-    let json = serde_json::to_string_pretty(state)
-        .map_err(|e| CliError::run(format!("--out: cannot encode the state: {e}")))?;
-    file.write_all(json.as_bytes())?;
+    if let Err(e) = serde_json::to_writer_pretty(&mut file, state) {
+        return Err(file.io_error(e));
+    }
     file.write_all(b"\n")?;
     file.commit()
 }

@@ -188,7 +188,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         ..end
     };
     if let Some(out) = out {
-        let mut state = carom::state::snapshot(&world, scenario.duration);
+        let mut state = carom::state::snapshot_head(&world, scenario.duration);
         state.description = scenario.description.clone();
         if let Some(d) = state.diagnostics.as_mut() {
             // Like `steps`, a resumed run's count continues the one it resumed.
@@ -200,7 +200,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
                 .unwrap_or(0);
             d["collisions"] = serde_json::json!(before + checkpoint.collisions);
         }
-        output::write_state(out, &state)?;
+        let file = carom::state::StateFile {
+            head: &state,
+            world: &world,
+        };
+        output::write_state(out, &file)?;
     }
     sampler.commit()?;
     let has_pictures = !pictures.is_empty();

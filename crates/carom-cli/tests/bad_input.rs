@@ -361,6 +361,7 @@ fn an_unknown_trajectory_extension_names_the_option() {
         ("t.txt", "unknown trajectory format '.txt'"),
         ("t.CSVX", "unknown trajectory format '.csvx'"),
         ("trajectory", "no file extension"),
+        ("t.gsd", "carom.write_gsd"),
     ] {
         bad_input(
             dir.path(),

@@ -500,9 +500,21 @@ impl PyWorld {
     fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
         guarded(|| {
             let path: std::path::PathBuf = path.extract()?;
-            let text = self.lock(py)?.session.state_json();
-            carom_render::write_atomic(&path, text.as_bytes())
-                .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+            let g = self.lock(py)?;
+            // Encoded into the file as it goes, never held whole (see `StateFile`).
+            let head = g.session.state_head();
+            let file = carom::state::StateFile {
+                head: &head,
+                world: &g.session.world,
+            };
+            let os_error = |e: String| pyo3::exceptions::PyOSError::new_err(e);
+            let mut out =
+                carom_render::io::AtomicFile::create(&path).map_err(|e| os_error(e.to_string()))?;
+            serde_json::to_writer_pretty(&mut out, &file)
+                .map_err(|e| os_error(format!("{}: {e}", path.display())))?;
+            std::io::Write::write_all(&mut out, b"\n")
+                .map_err(|e| os_error(format!("{}: {e}", path.display())))?;
+            out.commit().map_err(|e| os_error(e.to_string()))
         })
     }
 

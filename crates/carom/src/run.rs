@@ -199,6 +199,15 @@ impl Session {
         s
     }
 
+    /// [`Session::state`] without its balls: with [`state::StateFile`] it encodes to
+    /// the same bytes, ball by ball, for a writer that streams.
+    pub fn state_head(&self) -> Scenario {
+        let mut s = state::snapshot_head(&self.world, self.scenario.duration);
+        s.description = self.scenario.description.clone();
+        s.diagnostics = Some(self.diagnostics());
+        s
+    }
+
     /// The state file's text, exactly as `--out` writes it.
     pub fn state_json(&self) -> String {
         state_text(&self.state())

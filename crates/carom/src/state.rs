@@ -16,43 +16,24 @@ use crate::scenario::{
 };
 use crate::table::Boundary;
 use crate::world::World;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// The state of `world` as a scenario document with the state keys filled in (`model`,
 /// `time`, `steps`, `diagnostics`). Balls in scenario order; generators already
 /// expanded into balls.
 pub fn snapshot(world: &World, duration: f64) -> Scenario {
+    let mut s = snapshot_head(world, duration);
+    let view = BallsOf::new(world);
+    s.balls = (0..world.balls().len()).map(|i| view.spec(i)).collect();
+    s
+}
+
+/// [`snapshot`] without its balls (`balls` left empty): with [`StateFile`], a state
+/// written ball by ball as it is encoded, never held whole. At a million balls the
+/// list of ball entries alone is some 150 MB.
+pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
     let p = world.physics();
     let t = world.table();
-    let (px, py) = (t.is_periodic(0), t.is_periodic(1));
-    let rotation = rotation_in_play(world);
-    let balls = world
-        .balls()
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let removed = world.removal(i);
-            BallSpec {
-                angle: rotation.then_some(b.angle),
-                omega: rotation.then_some(b.omega),
-                inertia: rotation.then_some(b.inertia),
-                x: b.x,
-                y: b.y,
-                vx: b.vx,
-                vy: b.vy,
-                r: b.r,
-                m: b.m,
-                color: b.color.map(|c| c.to_hex()),
-                // A ball out of play is held with infinite mass; it was not kinematic.
-                kinematic: b.kinematic && removed.is_none(),
-                ix: px.then_some(b.ix),
-                iy: py.then_some(b.iy),
-                removed: removed.map(|r| RemovedSpec {
-                    time: r.time,
-                    by: r.by.name(),
-                }),
-            }
-        })
-        .collect();
     let d = world.diagnostics();
     Scenario {
         name: world.name.clone(),
@@ -82,7 +63,7 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
             event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
                 .then_some(p.event_budget),
         },
-        balls,
+        balls: Vec::new(),
         generators: Vec::new(),
         symmetry: world.symmetry_axis().map(|axis_y| SymmetrySpec { axis_y }),
         walls: world.wall_specs().to_vec(),
@@ -92,6 +73,117 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
         steps: Some(world.steps),
         diagnostics: Some(diagnostics_json(&d)),
         tangential_springs: tangential_springs(world),
+    }
+}
+
+/// What the ball entries of a world's state depend on besides each ball.
+struct BallsOf<'a> {
+    world: &'a World,
+    rotation: bool,
+    periodic: [bool; 2],
+}
+
+impl<'a> BallsOf<'a> {
+    fn new(world: &'a World) -> BallsOf<'a> {
+        let t = world.table();
+        BallsOf {
+            world,
+            rotation: rotation_in_play(world),
+            periodic: [t.is_periodic(0), t.is_periodic(1)],
+        }
+    }
+
+    /// Ball `i`'s entry.
+    fn spec(&self, i: usize) -> BallSpec {
+        let b = self.world.balls().get(i);
+        let removed = self.world.removal(i);
+        let rotation = self.rotation;
+        BallSpec {
+            angle: rotation.then_some(b.angle),
+            omega: rotation.then_some(b.omega),
+            inertia: rotation.then_some(b.inertia),
+            x: b.x,
+            y: b.y,
+            vx: b.vx,
+            vy: b.vy,
+            r: b.r,
+            m: b.m,
+            color: b.color.map(|c| c.to_hex()),
+            // A ball out of play is held with infinite mass; it was not kinematic.
+            kinematic: b.kinematic && removed.is_none(),
+            ix: self.periodic[0].then_some(b.ix),
+            iy: self.periodic[1].then_some(b.iy),
+            removed: removed.map(|r| RemovedSpec {
+                time: r.time,
+                by: r.by.name(),
+            }),
+        }
+    }
+}
+
+impl Serialize for BallsOf<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((0..self.world.balls().len()).map(|i| self.spec(i)))
+    }
+}
+
+/// A state file to encode: `head` (from [`snapshot_head`], edited as the caller needs)
+/// with the balls of `world`, each entry made as it is encoded. Encodes to exactly the
+/// bytes of the [`snapshot`] it stands for (a test holds it to that).
+pub struct StateFile<'a> {
+    pub head: &'a Scenario,
+    pub world: &'a World,
+}
+
+impl Serialize for StateFile<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // The fields of `Scenario` in its order, with its rules for leaving one out.
+        let h = self.head;
+        let mut st = s.serialize_struct("Scenario", 15)?;
+        st.serialize_field("name", &h.name)?;
+        if h.description.is_empty() {
+            st.skip_field("description")?;
+        } else {
+            st.serialize_field("description", &h.description)?;
+        }
+        st.serialize_field("duration", &h.duration)?;
+        st.serialize_field("table", &h.table)?;
+        st.serialize_field("physics", &h.physics)?;
+        st.serialize_field("balls", &BallsOf::new(self.world))?;
+        if h.generators.is_empty() {
+            st.skip_field("generators")?;
+        } else {
+            st.serialize_field("generators", &h.generators)?;
+        }
+        optional(&mut st, "symmetry", &h.symmetry)?;
+        if h.walls.is_empty() {
+            st.skip_field("walls")?;
+        } else {
+            st.serialize_field("walls", &h.walls)?;
+        }
+        if h.pockets.is_empty() {
+            st.skip_field("pockets")?;
+        } else {
+            st.serialize_field("pockets", &h.pockets)?;
+        }
+        optional(&mut st, "model", &h.model)?;
+        optional(&mut st, "time", &h.time)?;
+        optional(&mut st, "steps", &h.steps)?;
+        optional(&mut st, "diagnostics", &h.diagnostics)?;
+        optional(&mut st, "tangential_springs", &h.tangential_springs)?;
+        st.end()
+    }
+}
+
+/// A field written only when it is set.
+fn optional<S: SerializeStruct, T: Serialize>(
+    st: &mut S,
+    key: &'static str,
+    value: &Option<T>,
+) -> Result<(), S::Error> {
+    match value {
+        Some(v) => st.serialize_field(key, v),
+        None => st.skip_field(key),
     }
 }
 
