@@ -143,6 +143,41 @@ pub fn collide_pair_rough(
     c
 }
 
+/// [`wall_state`] for a wall whose surface moves at `surface` (a belt, a turning drum):
+/// the slip is the ball's contact point's velocity relative to the surface it touches.
+/// The normal part is unchanged (the surface moves along itself).
+#[inline]
+pub fn moving_wall_state(
+    b: &Balls,
+    i: usize,
+    n: [f64; 2],
+    surface: [f64; 2],
+) -> (f64, f64, f64, f64) {
+    let (u_n, u_t, k_n, k_t) = wall_state(b, i, n);
+    let t = [-n[1], n[0]];
+    (u_n, u_t - (surface[0] * t[0] + surface[1] * t[1]), k_n, k_t)
+}
+
+/// One rough collision of ball `i` with a wall whose surface moves at `surface` (`n`
+/// from the ball into the wall). With `surface = [0, 0]` it is
+/// [`collide_wall_rough`]. Returns the impulse applied.
+#[inline]
+pub fn collide_moving_wall_rough(
+    b: &mut Balls,
+    i: usize,
+    n: [f64; 2],
+    surface: [f64; 2],
+    e: f64,
+    friction: &ContactFriction,
+) -> ContactImpulse {
+    let (u_n, u_t, k_n, k_t) = moving_wall_state(b, i, n, surface);
+    let c = rough_impulse(u_n, u_t, k_n, k_t, e, friction);
+    if c.j_n > 0.0 {
+        apply_wall(b, i, n, c.j_n, c.j_t);
+    }
+    c
+}
+
 /// One rough collision of ball `i` with a wall at rest (`n` from the ball into the
 /// wall). Returns the impulse applied.
 #[inline]

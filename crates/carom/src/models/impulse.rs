@@ -3,6 +3,12 @@
 //! gets an instantaneous collision, then the walls. Processing is sequential on purpose
 //! ("the last collision wins"): a ball in several overlaps keeps only what the last
 //! one left it, which is why this model breaks the symmetry of a billiard break.
+//!
+//! Walls inside the table come last, after the table's own: each ball in ascending
+//! order, each of its contacts with the pieces near it in ascending piece order (a
+//! concave corner is two contacts, one after the other), reflected as at the table's
+//! walls along the contact's normal, with the wall's own restitution and friction and
+//! its surface's velocity.
 
 use rayon::prelude::*;
 
@@ -13,6 +19,7 @@ use crate::contact::{self, tangential_impulse};
 use crate::physics::ContactFriction;
 use crate::scenario::ModelKind;
 use crate::table::Table;
+use crate::walls::{WallCells, Walls};
 
 /// The neighbour-list skin, in units of the largest radius (speed only, never results).
 const SKIN: f64 = 0.8;
@@ -28,6 +35,11 @@ pub struct Impulse {
     collisions: u64,
     /// Sum of `r_ij . J_ij` over the pair impulses applied (for the pressure).
     virial: f64,
+    /// The walls inside the table binned for the largest radius (none without walls).
+    wall_cells: Option<WallCells>,
+    /// Per ball, whether it is in play (empty while every ball is): the list leaves the
+    /// others out.
+    in_play: Vec<bool>,
 }
 
 impl Impulse {
@@ -99,10 +111,16 @@ impl CollisionModel for Impulse {
             table,
             physics,
             pool,
-            ..
+            walls,
+            in_play,
         } = ctx;
         let (gravity, dt) = (physics.gravity, physics.dt);
         let bl = block_len(balls.len());
+        // A change of the mask came with an invalidation, so the list rebuilds with it.
+        self.in_play.clear();
+        if let Some(m) = in_play {
+            self.in_play.extend_from_slice(m);
+        }
         let d2max = {
             let Balls {
                 x,
@@ -136,8 +154,15 @@ impl CollisionModel for Impulse {
         // while it is current, the skin (from the largest radius) needs no new scan.
         if !self.list.is_current(balls.len()) {
             let skin = SKIN * balls.max_radius();
-            self.list
-                .update(&balls.x, &balls.y, &balls.r, skin, table, pool);
+            self.list.update_masked(
+                &balls.x,
+                &balls.y,
+                &balls.r,
+                skin,
+                table,
+                pool,
+                &self.in_play,
+            );
         }
         // Overlap is decided once, on the positions after free flight; approach is
         // decided on the velocities as earlier collisions of this step left them.
@@ -177,6 +202,7 @@ impl CollisionModel for Impulse {
                 }
             }
             self.collisions += bounce_walls_rough(balls, table, e, glitch_prevention, friction);
+            self.collisions += self.bounce_interior(balls, table, physics, walls);
             return Ok(());
         }
         for &(i, j) in self.overlaps.iter().flatten() {
@@ -188,6 +214,7 @@ impl CollisionModel for Impulse {
             }
         }
         self.collisions += bounce_walls(balls, table, e, glitch_prevention);
+        self.collisions += self.bounce_interior(balls, table, physics, walls);
         Ok(())
     }
 
@@ -202,6 +229,82 @@ impl CollisionModel for Impulse {
     fn invalidate(&mut self) {
         self.list.invalidate();
     }
+}
+
+impl Impulse {
+    /// The walls inside the table, after the table's own: see the module's outline.
+    /// Returns the bounces.
+    fn bounce_interior(
+        &mut self,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &crate::physics::Physics,
+        walls: &Walls,
+    ) -> u64 {
+        if !walls.has_walls() {
+            return 0;
+        }
+        let r_max = balls.max_radius();
+        if self.wall_cells.as_ref().is_none_or(|c| c.reach() < r_max) {
+            self.wall_cells = Some(walls.cells(table.width, table.height, r_max));
+        }
+        let Some(cells) = self.wall_cells.as_ref() else {
+            return 0;
+        };
+        bounce_interior(balls, walls, cells, physics)
+    }
+}
+
+/// Each ball's contacts with the walls inside the table (pieces listed near it in
+/// `cells`), in ascending ball then piece order: a ball overlapping a piece (and, with
+/// glitch prevention, moving into it) has its normal velocity relative to the wall
+/// reversed and scaled by the wall's restitution; with friction (the scene's, or the
+/// wall's own `mu`) the rough-disk law against the wall's surface velocity. The
+/// contacts of one ball are found on its position, which the bounces do not move.
+pub fn bounce_interior(
+    balls: &mut Balls,
+    walls: &Walls,
+    cells: &WallCells,
+    physics: &crate::physics::Physics,
+) -> u64 {
+    let (e_scene, glitch) = (physics.restitution, physics.glitch_prevention);
+    let friction = &physics.contact_friction;
+    let rough = friction.is_active() || walls.any_own_friction();
+    let mut bounces = 0;
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let (p, r) = ([balls.x[i], balls.y[i]], balls.r[i]);
+        walls.touches(cells.near(p[0], p[1]), p, r, |t| {
+            // Strict overlap, as for the table's walls and ball pairs.
+            if t.distance >= r {
+                return;
+            }
+            let (e, f, surface) = walls.law_at(&t, e_scene, friction);
+            let into = [-t.normal[0], -t.normal[1]];
+            // Approach towards the wall, relative to it (a moving surface moves along
+            // itself, so the normal part is the ball's own).
+            let u_n = balls.vx[i] * into[0] + balls.vy[i] * into[1];
+            if glitch && u_n <= 0.0 {
+                return;
+            }
+            if rough {
+                let (u_n, u_t, k_n, k_t) = contact::moving_wall_state(balls, i, into, surface);
+                // Without glitch prevention a receding ball is pulled back, as the
+                // table's walls do (v_n' = -e v_n whatever its sign).
+                let j_n = (1.0 + e) * u_n / k_n;
+                let (j_t, _) = tangential_impulse(j_n, u_t, k_t, &f);
+                contact::apply_wall(balls, i, into, j_n, j_t);
+            } else {
+                let k = (1.0 + e) * u_n;
+                balls.vx[i] -= k * into[0];
+                balls.vy[i] -= k * into[1];
+            }
+            bounces += 1;
+        });
+    }
+    bounces
 }
 
 /// Positions, velocities and inverse masses of one block.
@@ -250,11 +353,11 @@ pub fn collide_pair(
 }
 
 /// Reflects the normal velocity of balls overlapping a wall (`v_n' = -e v_n`); with
-/// glitch prevention only if the ball moves into that wall. Periodic axes have no
-/// walls. Returns the bounces.
+/// glitch prevention only if the ball moves into that wall. Periodic and open axes
+/// have no walls. Returns the bounces.
 pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention: bool) -> u64 {
     let mut bounces = 0;
-    let walls = [!table.is_periodic(0), !table.is_periodic(1)];
+    let walls = [table.has_walls(0), table.has_walls(1)];
     if walls == [false, false] {
         return 0;
     }
@@ -352,8 +455,8 @@ pub fn bounce_walls_rough(
         }
         let r = balls.r[i];
         let (x, y) = (balls.x[i], balls.y[i]);
-        // Normals from the ball into the wall; a periodic axis has no walls.
-        let (wx, wy) = (!table.is_periodic(0), !table.is_periodic(1));
+        // Normals from the ball into the wall; a periodic or open axis has no walls.
+        let (wx, wy) = (table.has_walls(0), table.has_walls(1));
         let walls = [
             (wx && x < r, [-1.0, 0.0]),
             (wx && table.width - r < x, [1.0, 0.0]),

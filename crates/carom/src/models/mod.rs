@@ -177,8 +177,8 @@ pub fn create(
     physics: &Physics,
     walls: &Walls,
 ) -> Result<Box<dyn CollisionModel>, StepError> {
-    // Walls inside the table, pockets and open edges are, so far, the spring model's,
-    // and the event model's without gravity (open edges with it too).
+    // Walls inside the table, pockets and open edges run in every model; the event
+    // model, so far, runs walls and pockets without gravity only (open edges with it).
     let event_runs = kind == ModelKind::Event
         && (physics.gravity == [0.0, 0.0] || (!walls.has_walls() && walls.pockets().is_empty()));
     if kind == ModelKind::Event && !event_runs {
@@ -189,29 +189,9 @@ pub fn create(
                 "pockets"
             },
             "the event model does not run walls inside the table or pockets under gravity \
-             yet (the spring model does)"
+             yet (the spring, impulse and simultaneous models do)"
                 .to_string(),
         ));
-    }
-    if kind != ModelKind::Spring && !event_runs {
-        let unfit = |field, what: &str| {
-            Err(StepError::Unfit(
-                field,
-                format!(
-                    "the {} model does not run {what} yet (the spring model does)",
-                    kind.name()
-                ),
-            ))
-        };
-        if walls.has_walls() {
-            return unfit("walls", "walls inside the table");
-        }
-        if !walls.pockets().is_empty() {
-            return unfit("pockets", "pockets");
-        }
-        if table.any_open() {
-            return unfit("table.boundary", "open edges");
-        }
     }
     if kind == ModelKind::Spring
         && walls.any_own_friction()
@@ -292,9 +272,25 @@ impl Wall {
     }
 }
 
-/// A contact between two balls (`i < j`) or between a ball and a wall.
+/// A contact between two balls (`i < j`), between a ball and one of the table's walls,
+/// or between a ball and a wall inside the table: `Piece(i, k)` is ball `i` against the
+/// `k`-th [`PieceContact`] its resolver was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Contact {
     Pair(u32, u32),
     Wall(u32, Wall),
+    Piece(u32, u32),
+}
+
+/// One ball's contact with a wall inside the table, as a contact solver needs it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PieceContact {
+    /// Unit normal from the wall's nearest point towards the ball's centre.
+    pub normal: [f64; 2],
+    /// The wall's restitution (its own, or the scene's).
+    pub restitution: f64,
+    /// The wall's contact-friction coefficient (its own, or the scene's).
+    pub mu: f64,
+    /// The velocity of the wall's surface at the contact.
+    pub surface: [f64; 2],
 }

@@ -5,7 +5,10 @@
 //! contacts are resolved by [`ContactSolver`]:
 //!
 //! 1. Contacts are the ball pairs with `d <= r_i + r_j` and the balls touching or
-//!    penetrating a wall ("touching" allows a slack for round-off, see [`touch_slack`]).
+//!    penetrating a wall ("touching" allows a slack for round-off, see [`touch_slack`]):
+//!    the table's walls, and each contact with a wall inside the table (its nearest
+//!    point, see [`crate::walls::geometry`]; a concave corner is two contacts of one
+//!    cluster), which takes that wall's own restitution.
 //!    A contact is active when it approaches: its normal relative velocity `g < 0`
 //!    (beyond round-off, see [`APPROACH`]).
 //! 2. Active contacts are grouped into clusters (connected through dynamic balls: a wall
@@ -31,12 +34,16 @@ mod solver;
 
 pub use solver::ContactSolver;
 
-use super::{free_flight, wrap_positions, CollisionModel, Contact, StepContext, StepError, Wall};
+use super::{
+    free_flight, wrap_positions, CollisionModel, Contact, PieceContact, StepContext, StepError,
+    Wall,
+};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
-use crate::physics::Physics;
+use crate::physics::{ContactFriction, Physics};
 use crate::scenario::ModelKind;
 use crate::table::Table;
+use crate::walls::{WallCells, Walls};
 
 const NONE: u32 = u32::MAX;
 
@@ -151,6 +158,9 @@ pub struct Simultaneous {
     contacts: Vec<Contact>,
     solver: ContactSolver,
     collisions: u64,
+    /// The walls inside the table binned for the largest radius and the touching
+    /// slack (none without walls).
+    wall_cells: Option<WallCells>,
 }
 
 impl Simultaneous {
@@ -169,13 +179,15 @@ impl Simultaneous {
 }
 
 /// Every touching contact of the balls as they stand: pairs ascending (minimum image
-/// across periodic axes), then walls by ball, in the order left, right, top, bottom
-/// (none on a periodic axis).
+/// across periodic axes) between balls in play (`in_play` empty: every ball), then the
+/// table's walls by ball, in the order left, right, top, bottom (none on a periodic or
+/// open axis).
 pub fn touching_contacts(
     balls: &Balls,
     table: &Table,
     grid: &mut Grid,
     pairs: &mut Vec<(u32, u32)>,
+    in_play: &[bool],
     out: &mut Vec<Contact>,
 ) {
     out.clear();
@@ -185,8 +197,12 @@ pub fn touching_contacts(
     let slack = touch_slack(balls, table);
     grid.rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius() + slack, table);
     grid.touching_pairs(&balls.x, &balls.y, &balls.r, slack, pairs);
+    if !in_play.is_empty() {
+        // A ball out of play rests where it left, and meets nothing.
+        pairs.retain(|&(i, j)| in_play[i as usize] && in_play[j as usize]);
+    }
     out.extend(pairs.iter().map(|&(i, j)| Contact::Pair(i, j)));
-    let walls = [!table.is_periodic(0), !table.is_periodic(1)];
+    let walls = [table.has_walls(0), table.has_walls(1)];
     for i in 0..balls.len() {
         if balls.inv_m[i] == 0.0 {
             continue;
@@ -208,6 +224,42 @@ pub fn touching_contacts(
     }
 }
 
+/// Every touching contact of the balls with the walls inside the table, by ball, then
+/// as [`Walls::touches`] lists them (ascending piece), appended to `out` as
+/// [`Contact::Piece`] indexing `pieces` (cleared first). Each takes its wall's
+/// restitution, friction and surface velocity, or the scene's `e` and `friction`.
+#[allow(clippy::too_many_arguments)]
+pub fn touching_pieces(
+    balls: &Balls,
+    table: &Table,
+    walls: &Walls,
+    cells: &WallCells,
+    e: f64,
+    friction: &ContactFriction,
+    pieces: &mut Vec<PieceContact>,
+    out: &mut Vec<Contact>,
+) {
+    pieces.clear();
+    let slack = touch_slack(balls, table);
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let p = [balls.x[i], balls.y[i]];
+        let reach = balls.r[i] + slack;
+        walls.touches(cells.near(p[0], p[1]), p, reach, |t| {
+            let (restitution, f, surface) = walls.law_at(&t, e, friction);
+            out.push(Contact::Piece(i as u32, pieces.len() as u32));
+            pieces.push(PieceContact {
+                normal: t.normal,
+                restitution,
+                mu: f.mu,
+                surface,
+            });
+        });
+    }
+}
+
 impl CollisionModel for Simultaneous {
     fn kind(&self) -> ModelKind {
         ModelKind::Simultaneous
@@ -219,7 +271,8 @@ impl CollisionModel for Simultaneous {
             table,
             physics,
             pool,
-            ..
+            walls,
+            in_play,
         } = ctx;
         free_flight(balls, physics.gravity, physics.dt);
         wrap_positions(balls, table);
@@ -228,10 +281,31 @@ impl CollisionModel for Simultaneous {
             table,
             &mut self.grid,
             &mut self.pairs,
+            in_play.unwrap_or(&[]),
             &mut self.contacts,
         );
+        if walls.has_walls() {
+            // Binned for the largest reach a contact is looked for at (radius + slack).
+            let reach = balls.max_radius() + touch_slack(balls, table);
+            if self.wall_cells.as_ref().is_none_or(|c| c.reach() < reach) {
+                self.wall_cells = Some(walls.cells(table.width, table.height, reach));
+            }
+            if let Some(cells) = &self.wall_cells {
+                touching_pieces(
+                    balls,
+                    table,
+                    walls,
+                    cells,
+                    physics.restitution,
+                    &physics.contact_friction,
+                    self.solver.pieces_mut(),
+                    &mut self.contacts,
+                );
+            }
+        }
         self.solver.set_table(table);
-        let hits = if physics.contact_friction.is_active() {
+        let rough = physics.contact_friction.is_active() || walls.any_own_friction();
+        let hits = if rough {
             self.solver.resolve_rough(
                 balls,
                 &self.contacts,

@@ -158,6 +158,29 @@ impl Walls {
         self.surfaces.iter().any(|s| s.mu.is_some_and(|m| m > 0.0))
     }
 
+    /// The contact law at one touch: the wall's restitution and friction (its own, or
+    /// the scene's `e` and `friction`), and the velocity of its surface at the touch
+    /// (`surface_velocity` along the curve's tangent there).
+    #[inline]
+    pub fn law_at(
+        &self,
+        t: &Touch,
+        e: f64,
+        friction: &crate::physics::ContactFriction,
+    ) -> (f64, crate::physics::ContactFriction, [f64; 2]) {
+        let s = &self.surfaces[t.wall as usize];
+        let f = crate::physics::ContactFriction {
+            mu: s.mu.unwrap_or(friction.mu),
+            ..*friction
+        };
+        let v = s.surface_velocity;
+        (
+            s.restitution.unwrap_or(e),
+            f,
+            [v * t.tangent[0], v * t.tangent[1]],
+        )
+    }
+
     /// Starts a new wall with this surface; its pieces follow with [`Walls::segment`],
     /// [`Walls::polyline`] or [`Walls::arc`]. Returns its index.
     pub fn add_wall(&mut self, surface: Surface) -> u32 {

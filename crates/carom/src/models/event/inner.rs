@@ -230,13 +230,10 @@ impl Inner {
             0 => 0,
             1 if rough => {
                 let (t, e_k, _) = self.touches[0];
-                let s = surfaces[t.wall as usize];
-                let f = ContactFriction {
-                    mu: s.mu.unwrap_or(friction.mu),
-                    ..*friction
-                };
+                let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
                 let into = [-t.normal[0], -t.normal[1]];
-                u64::from(contact::collide_wall_rough(b, i, into, e_k, &f).j_n > 0.0)
+                let j = contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f);
+                u64::from(j.j_n > 0.0)
             }
             1 => {
                 let (t, e_k, u) = self.touches[0];
@@ -266,7 +263,6 @@ impl Inner {
             return 0;
         }
         let speed = b.vx[i].hypot(b.vy[i]);
-        let surfaces = self.walls.surfaces();
         let mut lambda = [0.0f64; 8];
         let n = self.touches.len().min(lambda.len());
         for _ in 0..1000 {
@@ -274,14 +270,10 @@ impl Inner {
             for (k, &(t, e_k, u0)) in self.touches[..n].iter().enumerate() {
                 let nk = t.normal;
                 if rough {
-                    let s = surfaces[t.wall as usize];
-                    let f = ContactFriction {
-                        mu: s.mu.unwrap_or(friction.mu),
-                        ..*friction
-                    };
+                    let (_, f, surface) = self.walls.law_at(&t, 0.0, friction);
                     let into = [-nk[0], -nk[1]];
                     let before = [b.vx[i], b.vy[i]];
-                    let j = contact::collide_wall_rough(b, i, into, e_k, &f);
+                    let j = contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f);
                     lambda[k] += j.j_n;
                     change = change.max((b.vx[i] - before[0]).hypot(b.vy[i] - before[1]));
                     continue;

@@ -125,6 +125,9 @@ impl Event {
                         self.quartic.push(i);
                     }
                 }
+                // The event model meets its walls inside the table apart from the
+                // cluster solver (`Inner::hit`); none is listed here.
+                Contact::Piece(..) => {}
             }
         }
 
@@ -291,7 +294,7 @@ impl Event {
         let (cluster, by_ball) = (&self.cluster, &self.by_ball);
         let root_of = |c: &Contact| -> u32 {
             let i = match *c {
-                Contact::Pair(i, _) | Contact::Wall(i, _) => i,
+                Contact::Pair(i, _) | Contact::Wall(i, _) | Contact::Piece(i, _) => i,
             };
             cluster[slot_of(by_ball, i) as usize]
         };
@@ -344,7 +347,7 @@ impl Event {
 fn stop_approach(b: &mut Balls, table: &Table, contacts: &[Contact], solver: &mut ContactSolver) {
     let approaching = contacts.iter().any(|c| match *c {
         Contact::Pair(i, j) => approaching_pair(b, table, i as usize, j as usize),
-        Contact::Wall(..) => false,
+        Contact::Wall(..) | Contact::Piece(..) => false,
     });
     if approaching {
         solver.set_table(table);
@@ -377,7 +380,7 @@ pub(super) fn add_partner(h: &mut History, j: u32) {
 pub(super) fn contact_balls(c: &Contact) -> impl Iterator<Item = usize> {
     let (i, j) = match *c {
         Contact::Pair(i, j) => (i as usize, Some(j as usize)),
-        Contact::Wall(i, _) => (i as usize, None),
+        Contact::Wall(i, _) | Contact::Piece(i, _) => (i as usize, None),
     };
     std::iter::once(i).chain(j)
 }

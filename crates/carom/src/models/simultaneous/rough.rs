@@ -23,7 +23,9 @@
 //! `beta <= 1` that is `<= 0`. So no step can gain energy. For a single contact the
 //! normal impulse does not change the slip, so 1 and 2 together are exactly the
 //! rough-disk law of `contact::rough_impulse` (step 3 then finds nothing to do).
-//! With `mu = 0` none of this runs: the caller takes the frictionless path.
+//! With `mu = 0` none of this runs: the caller takes the frictionless path. A wall
+//! inside the table with a `mu` of its own puts its contacts through this path with
+//! that `mu` (the others keep the scene's), against its surface's velocity.
 
 use super::{ContactSolver, NONE};
 use crate::balls::Balls;
@@ -59,17 +61,32 @@ impl ContactSolver {
             // its ball `i` to its ball `j`: i = a, j = b, or for a wall i = b and the
             // normal reversed (from the ball into the wall).
             let (nx, ny) = (self.set.nx[k], self.set.ny[k]);
+            // A wall inside the table brings its own friction and surface velocity.
+            let (f, surface) = match contacts[self.set.source[k] as usize] {
+                Contact::Piece(_, p) => {
+                    let p = &self.pieces[p as usize];
+                    (
+                        ContactFriction {
+                            mu: p.mu,
+                            ..*friction
+                        },
+                        p.surface,
+                    )
+                }
+                _ => (*friction, [0.0, 0.0]),
+            };
             let (u_t, k_t) = match a {
                 Some(a) => {
                     let (_, u_t, _, k_t) = crate::contact::pair_state(balls, a, b, [nx, ny]);
                     (u_t, k_t)
                 }
                 None => {
-                    let (_, u_t, _, k_t) = crate::contact::wall_state(balls, b, [-nx, -ny]);
+                    let (_, u_t, _, k_t) =
+                        crate::contact::moving_wall_state(balls, b, [-nx, -ny], surface);
                     (u_t, k_t)
                 }
             };
-            let (j_t, _) = tangential_impulse(lambda, u_t, k_t, friction);
+            let (j_t, _) = tangential_impulse(lambda, u_t, k_t, &f);
             if j_t == 0.0 {
                 continue;
             }

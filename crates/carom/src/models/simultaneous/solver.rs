@@ -7,7 +7,7 @@
 use super::nnls::Nnls;
 use super::{iteration_cap, SolverStats, APPROACH, MAX_CLUSTER, NONE};
 use crate::balls::Balls;
-use crate::models::Contact;
+use crate::models::{Contact, PieceContact};
 use crate::table::Table;
 
 /// Work (active contacts in a pass) below which the clusters are solved on the calling
@@ -39,8 +39,10 @@ pub(super) struct ContactSet {
     /// Inverse masses of the two sides (0 for a wall or a kinematic ball).
     w_a: Vec<f64>,
     w_b: Vec<f64>,
+    /// Restitution of each contact: the scene's, or a wall's own.
+    e: Vec<f64>,
     /// Index of the contact in the caller's list.
-    source: Vec<u32>,
+    pub(super) source: Vec<u32>,
     /// Ball of each slot (the distinct balls that appear in contacts).
     pub(super) slot_ball: Vec<u32>,
     /// Contacts of each slot: `adj[adj_start[s]..adj_start[s + 1]]`, in contact order.
@@ -108,9 +110,18 @@ pub struct ContactSolver {
     /// Per loaded contact: the normal impulse summed over the passes of this call
     /// (what contact friction's Coulomb cap is measured against).
     pub(super) lambda_sum: Vec<f64>,
+    /// The contacts with walls inside the table that [`Contact::Piece`] indexes, set by
+    /// the caller before a call ([`ContactSolver::pieces_mut`]).
+    pub(super) pieces: Vec<PieceContact>,
 }
 
 impl ContactSolver {
+    /// The contacts with walls inside the table of the next call: a
+    /// [`Contact::Piece`]`(i, k)` is ball `i` against `pieces[k]`.
+    pub fn pieces_mut(&mut self) -> &mut Vec<PieceContact> {
+        &mut self.pieces
+    }
+
     pub fn new() -> ContactSolver {
         ContactSolver::default()
     }
@@ -139,7 +150,7 @@ impl ContactSolver {
         restitution: f64,
         pool: Option<&rayon::ThreadPool>,
     ) -> usize {
-        self.load(balls, contacts);
+        self.load(balls, contacts, restitution);
         let n = self.set.len();
         if n == 0 {
             self.unload();
@@ -171,13 +182,13 @@ impl ContactSolver {
                 break;
             }
             if passes == cap {
-                self.fallback(balls, restitution, tol, pool);
+                self.fallback(balls, tol, pool);
                 break;
             }
             // Ascending contact order makes the clustering (and so every result)
             // independent of how the candidates were gathered.
             self.active.sort_unstable();
-            self.pass(balls, restitution, pool);
+            self.pass(balls, false, pool);
             passes += 1;
             self.gather_candidates(passes as u32);
         }
@@ -203,7 +214,7 @@ impl ContactSolver {
         restitution: f64,
         start: Option<&[f64]>,
     ) -> &[f64] {
-        self.load(balls, contacts);
+        self.load(balls, contacts, restitution);
         let n = self.set.len();
         self.by_source.clear();
         self.by_source.resize(contacts.len(), 0.0);
@@ -232,7 +243,7 @@ impl ContactSolver {
                 &self.set,
                 &balls.vx,
                 &balls.vy,
-                restitution,
+                false,
                 0,
                 n,
                 st,
@@ -256,7 +267,7 @@ impl ContactSolver {
 
     /// Builds the contact set: slots for the balls involved, normals, inverse masses,
     /// and the slot-to-contact adjacency.
-    fn load(&mut self, balls: &Balls, contacts: &[Contact]) {
+    fn load(&mut self, balls: &Balls, contacts: &[Contact], restitution: f64) {
         if self.ball_slot.len() < balls.len() {
             self.ball_slot.resize(balls.len(), NONE);
         }
@@ -268,6 +279,7 @@ impl ContactSolver {
         set.dist.clear();
         set.w_a.clear();
         set.w_b.clear();
+        set.e.clear();
         set.source.clear();
         set.slot_ball.clear();
         let ball_slot = &mut self.ball_slot;
@@ -303,6 +315,7 @@ impl ContactSolver {
                     set.dist.push(d);
                     set.w_a.push(wi);
                     set.w_b.push(wj);
+                    set.e.push(restitution);
                 }
                 Contact::Wall(i, wall) => {
                     let i = i as usize;
@@ -319,6 +332,26 @@ impl ContactSolver {
                     set.dist.push(0.0);
                     set.w_a.push(0.0);
                     set.w_b.push(wi);
+                    set.e.push(restitution);
+                }
+                Contact::Piece(i, k) => {
+                    let i = i as usize;
+                    let wi = balls.inv_m[i];
+                    let Some(piece) = self.pieces.get(k as usize) else {
+                        continue;
+                    };
+                    if wi == 0.0 {
+                        continue;
+                    }
+                    let si = slot(i, &mut set.slot_ball);
+                    set.side_a.push(NONE);
+                    set.side_b.push(si);
+                    set.nx.push(piece.normal[0]);
+                    set.ny.push(piece.normal[1]);
+                    set.dist.push(0.0);
+                    set.w_a.push(0.0);
+                    set.w_b.push(wi);
+                    set.e.push(piece.restitution);
                 }
             }
             set.source.push(c as u32);
@@ -398,7 +431,8 @@ impl ContactSolver {
 
     /// One pass: clusters of the contacts in `active`, each solved exactly, impulses
     /// applied, changed balls recorded.
-    fn pass(&mut self, balls: &mut Balls, restitution: f64, pool: Option<&rayon::ThreadPool>) {
+    /// With `inelastic`, every contact takes `e = 0` (the fallback's last solve).
+    fn pass(&mut self, balls: &mut Balls, inelastic: bool, pool: Option<&rayon::ThreadPool>) {
         self.stats.passes += 1;
         // Union-find over the dynamic balls of the active contacts.
         for i in 0..self.active.len() {
@@ -486,14 +520,14 @@ impl ContactSolver {
             let ws = &mut self.workers[..workers];
             match pool {
                 Some(pool) if parallel => pool.install(|| {
-                    solve_clusters(set, vx, vy, restitution, 0..clusters, ws, impulse);
+                    solve_clusters(set, vx, vy, inelastic, 0..clusters, ws, impulse);
                 }),
-                _ => solve_clusters(set, vx, vy, restitution, 0..clusters, ws, impulse),
+                _ => solve_clusters(set, vx, vy, inelastic, 0..clusters, ws, impulse),
             }
         }
         self.apply_range(balls, 0, self.active.len(), true);
         if largest > MAX_CLUSTER {
-            self.solve_oversized(balls, restitution, clusters);
+            self.solve_oversized(balls, inelastic, clusters);
         }
         for w in &mut self.workers {
             self.stats.guard_hits += w.guard_hits;
@@ -519,7 +553,7 @@ impl ContactSolver {
 
     /// Oversized clusters: consecutive blocks of [`MAX_CLUSTER`] contacts, each solved
     /// exactly with the velocities the previous block left.
-    fn solve_oversized(&mut self, balls: &mut Balls, restitution: f64, clusters: usize) {
+    fn solve_oversized(&mut self, balls: &mut Balls, inelastic: bool, clusters: usize) {
         for c in 0..clusters {
             let (s, e) = (
                 self.set.cluster_start[c] as usize,
@@ -536,7 +570,7 @@ impl ContactSolver {
                     &self.set,
                     &balls.vx,
                     &balls.vy,
-                    restitution,
+                    inelastic,
                     b,
                     be,
                     None,
@@ -643,23 +677,17 @@ impl ContactSolver {
     /// cannot give way (walls are static; a moving kinematic ball pressing a ball into a
     /// corner is the exception, where no impulses can stop the approach: the solver then
     /// stops with finite impulses and the approach left over).
-    fn fallback(
-        &mut self,
-        balls: &mut Balls,
-        restitution: f64,
-        tol: f64,
-        pool: Option<&rayon::ThreadPool>,
-    ) {
+    fn fallback(&mut self, balls: &mut Balls, tol: f64, pool: Option<&rayon::ThreadPool>) {
         self.stats.fallbacks += 1;
         let n = self.set.len();
         self.active.clear();
         self.active.extend(0..n as u32);
-        self.pass(balls, restitution, pool);
+        self.pass(balls, false, pool);
         let approaching = (0..n).any(|k| self.set.approach_speed(k, &balls.vx, &balls.vy) < -tol);
         if approaching {
             self.active.clear();
             self.active.extend(0..n as u32);
-            self.pass(balls, 0.0, pool);
+            self.pass(balls, true, pool);
         }
         for &s in &self.changed_slots {
             self.changed[s as usize] = false;
@@ -676,7 +704,7 @@ fn solve_clusters(
     set: &ContactSet,
     vx: &[f64],
     vy: &[f64],
-    restitution: f64,
+    inelastic: bool,
     clusters: std::ops::Range<usize>,
     workers: &mut [ClusterWorker],
     impulse: &mut [f64],
@@ -696,7 +724,7 @@ fn solve_clusters(
                 set,
                 vx,
                 vy,
-                restitution,
+                inelastic,
                 s,
                 e,
                 None,
@@ -717,8 +745,8 @@ fn solve_clusters(
     let (wl, wr) = workers.split_at_mut(half);
     let (il, ir) = impulse.split_at_mut(split);
     rayon::join(
-        || solve_clusters(set, vx, vy, restitution, clusters.start..mid, wl, il),
-        || solve_clusters(set, vx, vy, restitution, mid..clusters.end, wr, ir),
+        || solve_clusters(set, vx, vy, inelastic, clusters.start..mid, wl, il),
+        || solve_clusters(set, vx, vy, inelastic, mid..clusters.end, wr, ir),
     );
 }
 
@@ -731,7 +759,7 @@ impl ClusterWorker {
         set: &ContactSet,
         vx: &[f64],
         vy: &[f64],
-        restitution: f64,
+        inelastic: bool,
         s: usize,
         e: usize,
         start: Option<&[f64]>,
@@ -746,7 +774,10 @@ impl ClusterWorker {
         // by w_s (n_k . n_l) times the signs of the two sides (-1 on side a).
         for p in 0..n {
             let k = set.order[s + p] as usize;
-            self.h[p] = (1.0 + restitution) * set.approach_speed(k, vx, vy);
+            // Per-contact restitution keeps the problem a convex QP with the same Gram
+            // matrix (h = (1 + e_k) g_k): the post-impact velocities stay unique.
+            let e_k = if inelastic { 0.0 } else { set.e[k] };
+            self.h[p] = (1.0 + e_k) * set.approach_speed(k, vx, vy);
             for (slot, w, sign_k) in [
                 (set.side_a[k], set.w_a[k], -1.0),
                 (set.side_b[k], set.w_b[k], 1.0),
