@@ -201,8 +201,9 @@ def main() -> None:
 
     import pymunk
 
-    print(f"pymunk {pymunk.version} (Chipmunk {pymunk.chipmunk_version[:5]}), ", end="")
-    print(f"spatial {a.index}, {a.threads} thread(s); load average before:", end="")
+    library = pymunk.chipmunk_version.split("-")[0]
+    print(f"pymunk {pymunk.version} (C library {library}), {a.index} index, ", end="")
+    print(f"{a.threads} thread(s); load average before:", end="")
     print(" {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
