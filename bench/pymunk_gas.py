@@ -8,7 +8,7 @@ the generator's order, so the start is carom's to the bit. In pymunk: one dynami
 and circle per disk, elasticity 1 (pymunk multiplies the two shapes' values), friction
 0, no gravity, no damping, the box's four sides as static segments, `dt = 0.01`, every
 other setting at its default (10 solver iterations, collision slop 0.1, the
-bounding-box tree as spatial index: `--index hash` measured no faster here). Each
+bounding-box tree as spatial index: `--index hash` measured slower here). Each
 engine runs 200 steps from the start before the timed steps (the benchmark's warm-up),
 then STEPS steps are timed.
 
