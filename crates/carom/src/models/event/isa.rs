@@ -5,10 +5,10 @@
 //! AVX-512 the compiler writes its many selects (the earliest of a block's pair times,
 //! a ball's exit through the near or the far side of its cell) as masked moves, and
 //! does two axes' divisions at once under a mask: the benchmark at 10^4 balls makes
-//! about 1.1 times the collisions per second (docs/performance.md, the fourteenth
-//! round). The portable build must still run on every x86-64 (the Python package's
-//! wheels), so the wide version is only taken where the processor says it has every
-//! feature it was compiled for.
+//! about 1.1 times the collisions per second (docs/performance-history.md, the
+//! fourteenth round). The portable build must still run on every x86-64 (the Python
+//! package's wheels), so the wide version is only taken where the processor says it has
+//! every feature it was compiled for.
 //!
 //! Results are the same to the bit either way: Rust never fuses a multiply and an add
 //! on its own (fused multiply-add is enabled, but only an explicit `mul_add` would use
