@@ -50,6 +50,7 @@ pub mod broadphase;
 pub mod compare;
 pub mod contact;
 pub mod diagnostics;
+pub mod events;
 pub mod friction;
 pub mod generators;
 mod hint;

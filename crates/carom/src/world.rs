@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::balls::{Ball, Balls};
 use crate::diagnostics::{self, Diagnostics, Symmetry};
+use crate::events::LoggedEvent;
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{bad, check_physics, BuildError, Physics};
@@ -48,6 +49,8 @@ pub struct World {
     in_play: Vec<bool>,
     /// Per ball, when and how it left play; empty while every ball is in play.
     removals: Vec<Option<Removal>>,
+    /// The event log, when kept ([`World::set_event_log`]).
+    event_log: Option<Vec<LoggedEvent>>,
 }
 
 /// The start of a time-averaging window for the pressure: the time, the model's pair
@@ -114,6 +117,7 @@ impl World {
             specs: Arc::default(),
             in_play: Vec::new(),
             removals: Vec::new(),
+            event_log: None,
             run_window: Window {
                 time: 0.0,
                 virial: 0.0,
@@ -217,6 +221,7 @@ impl World {
                 &self.walls,
             )
             .map_err(|e| bad("physics.model", e.to_string()))?;
+            self.model.set_event_log(self.event_log.is_some());
             self.physics = physics;
             self.warnings = warnings;
             // A new model's virial starts from zero: so does the window.
@@ -303,7 +308,13 @@ impl World {
             walls: &self.walls,
             in_play: (!self.in_play.is_empty()).then_some(&self.in_play[..]),
         };
-        self.model.step_deferred(ctx)?;
+        if let Err(e) = self.model.step_deferred(ctx) {
+            // A failed step's rows describe impacts that did not stand.
+            if self.event_log.is_some() {
+                self.model.take_events(&mut Vec::new());
+            }
+            return Err(e);
+        }
         if !matches!(self.physics.friction, Friction::None) {
             // Friction acts on every ball's velocity at the end of the step.
             self.model.synchronise(&mut self.balls);
@@ -312,6 +323,13 @@ impl World {
         self.steps += 1;
         let start = self.time;
         self.time += self.physics.dt;
+        if let Some(log) = self.event_log.as_mut() {
+            let from = log.len();
+            self.model.take_events(log);
+            for row in &mut log[from..] {
+                row.time += start;
+            }
+        }
         if self.table.any_open() || !self.walls.pockets().is_empty() {
             if self.model.finds_exits() {
                 let mut exits = Vec::new();
@@ -326,6 +344,33 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// Starts or stops keeping the event log ([`crate::events`]): off by default, and
+    /// off it costs nothing and changes no result. Stopping drops the rows not taken.
+    pub fn set_event_log(&mut self, on: bool) {
+        if on != self.event_log.is_some() {
+            self.event_log = on.then(Vec::new);
+            self.model.set_event_log(on);
+        }
+    }
+
+    /// Whether the event log is kept.
+    pub fn event_log_on(&self) -> bool {
+        self.event_log.is_some()
+    }
+
+    /// The rows logged and not yet taken, in time order within each step (empty when
+    /// the log is off).
+    pub fn event_log(&self) -> &[LoggedEvent] {
+        self.event_log.as_deref().unwrap_or(&[])
+    }
+
+    /// Moves the rows logged so far to `out` (a writer streaming them to a file).
+    pub fn take_events(&mut self, out: &mut Vec<LoggedEvent>) {
+        if let Some(log) = self.event_log.as_mut() {
+            out.append(log);
+        }
     }
 
     /// The walls inside the table and the pockets.
@@ -369,6 +414,7 @@ impl World {
             &walls,
         )
         .map_err(|e| bad(e.field(), e.to_string()))?;
+        self.model.set_event_log(self.event_log.is_some());
         self.walls = walls;
         self.restart_window();
         Ok(())
@@ -436,6 +482,9 @@ impl World {
         }
         self.in_play[i] = false;
         self.removals[i] = Some(removal);
+        if let Some(log) = self.event_log.as_mut() {
+            log.push(LoggedEvent::removal(removal.time, i as u32, removal.by));
+        }
         true
     }
 

@@ -16,6 +16,8 @@ use super::{wrap_positions, CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{block_len, ListBlock, NeighbourList};
 use crate::contact::{self, tangential_impulse};
+use crate::events::LoggedEvent;
+use crate::models::Wall;
 use crate::physics::ContactFriction;
 use crate::scenario::ModelKind;
 use crate::table::Table;
@@ -40,6 +42,9 @@ pub struct Impulse {
     /// Per ball, whether it is in play (empty while every ball is): the list leaves the
     /// others out.
     in_play: Vec<bool>,
+    /// The event log of the steps not yet drained, when kept: every row at the step's
+    /// end, the moment the model resolves its impacts.
+    log: Option<Vec<LoggedEvent>>,
 }
 
 impl Impulse {
@@ -184,10 +189,12 @@ impl CollisionModel for Impulse {
         let e = physics.restitution;
         let glitch_prevention = physics.glitch_prevention;
         let friction = &physics.contact_friction;
+        let mut log = self.log.as_mut();
         if friction.is_active() {
             // Rough disks: the same order and the same tests, the impulse of
             // `contact::rough_impulse` (kept apart so frictionless runs stay as they were).
             for &(i, j) in self.overlaps.iter().flatten() {
+                let before = log.is_some().then(|| approach(balls, table, i, j));
                 if let Some(v) = collide_pair_rough(
                     balls,
                     table,
@@ -199,21 +206,32 @@ impl CollisionModel for Impulse {
                 ) {
                     self.collisions += 1;
                     self.virial += v;
+                    log_pair(log.as_deref_mut(), dt, i, j, v, before);
                 }
             }
-            self.collisions += bounce_walls_rough(balls, table, e, glitch_prevention, friction);
+            self.collisions += bounce_walls_rough(
+                balls,
+                table,
+                e,
+                glitch_prevention,
+                friction,
+                log.as_deref_mut(),
+                dt,
+            );
             self.collisions += self.bounce_interior(balls, table, physics, walls);
             return Ok(());
         }
         for &(i, j) in self.overlaps.iter().flatten() {
+            let before = log.is_some().then(|| approach(balls, table, i, j));
             if let Some(v) =
                 collide_pair(balls, table, i as usize, j as usize, e, glitch_prevention)
             {
                 self.collisions += 1;
                 self.virial += v;
+                log_pair(log.as_deref_mut(), dt, i, j, v, before);
             }
         }
-        self.collisions += bounce_walls(balls, table, e, glitch_prevention);
+        self.collisions += bounce_walls(balls, table, e, glitch_prevention, log, dt);
         self.collisions += self.bounce_interior(balls, table, physics, walls);
         Ok(())
     }
@@ -228,6 +246,41 @@ impl CollisionModel for Impulse {
 
     fn invalidate(&mut self) {
         self.list.invalidate();
+    }
+
+    fn set_event_log(&mut self, on: bool) {
+        self.log = on.then(Vec::new);
+    }
+
+    fn take_events(&mut self, out: &mut Vec<LoggedEvent>) {
+        if let Some(log) = self.log.as_mut() {
+            out.append(log);
+        }
+    }
+}
+
+/// The centre distance of pair `(i, j)` (minimum image) and its relative normal speed
+/// of approach, for the log, read before the collision changes the velocities.
+fn approach(balls: &Balls, table: &Table, i: u32, j: u32) -> (f64, f64) {
+    let (i, j) = (i as usize, j as usize);
+    let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
+    let d = dx.hypot(dy);
+    let u = ((balls.vx[i] - balls.vx[j]) * dx + (balls.vy[i] - balls.vy[j]) * dy) / d;
+    (d, u)
+}
+
+/// Logs a pair collision at `t`: its virial `r_ij . J_ij` is the distance times the
+/// normal impulse, which gives the impulse back.
+fn log_pair(
+    log: Option<&mut Vec<LoggedEvent>>,
+    t: f64,
+    i: u32,
+    j: u32,
+    virial: f64,
+    before: Option<(f64, f64)>,
+) {
+    if let (Some(log), Some((d, u))) = (log, before) {
+        log.push(LoggedEvent::pair(t, i, j, virial / d, u));
     }
 }
 
@@ -251,7 +304,7 @@ impl Impulse {
         let Some(cells) = self.wall_cells.as_ref() else {
             return 0;
         };
-        bounce_interior(balls, walls, cells, physics)
+        bounce_interior(balls, walls, cells, physics, self.log.as_mut(), physics.dt)
     }
 }
 
@@ -266,6 +319,8 @@ pub fn bounce_interior(
     walls: &Walls,
     cells: &WallCells,
     physics: &crate::physics::Physics,
+    mut log: Option<&mut Vec<LoggedEvent>>,
+    time: f64,
 ) -> u64 {
     let (e_scene, glitch) = (physics.restitution, physics.glitch_prevention);
     let friction = &physics.contact_friction;
@@ -296,10 +351,17 @@ pub fn bounce_interior(
                 let j_n = (1.0 + e) * u_n / k_n;
                 let (j_t, _) = tangential_impulse(j_n, u_t, k_t, &f);
                 contact::apply_wall(balls, i, into, j_n, j_t);
+                if let Some(log) = log.as_deref_mut() {
+                    log.push(LoggedEvent::wall(time, i as u32, t.wall, j_n, u_n));
+                }
             } else {
                 let k = (1.0 + e) * u_n;
                 balls.vx[i] -= k * into[0];
                 balls.vy[i] -= k * into[1];
+                if let Some(log) = log.as_deref_mut() {
+                    let j_n = k / balls.inv_m[i];
+                    log.push(LoggedEvent::wall(time, i as u32, t.wall, j_n, u_n));
+                }
             }
             bounces += 1;
         });
@@ -355,7 +417,15 @@ pub fn collide_pair(
 /// Reflects the normal velocity of balls overlapping a wall (`v_n' = -e v_n`); with
 /// glitch prevention only if the ball moves into that wall. Periodic and open axes
 /// have no walls. Returns the bounces.
-pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention: bool) -> u64 {
+/// Each bounce is logged at `time` when `log` is given.
+pub fn bounce_walls(
+    balls: &mut Balls,
+    table: &Table,
+    e: f64,
+    glitch_prevention: bool,
+    mut log: Option<&mut Vec<LoggedEvent>>,
+    time: f64,
+) -> u64 {
     let mut bounces = 0;
     let walls = [table.has_walls(0), table.has_walls(1)];
     if walls == [false, false] {
@@ -366,6 +436,7 @@ pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention:
             continue;
         }
         let r = balls.r[i];
+        let (vx0, vy0) = (balls.vx[i], balls.vy[i]);
         if walls[0]
             && reflect(
                 &mut balls.vx[i],
@@ -377,6 +448,12 @@ pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention:
             )
         {
             bounces += 1;
+            if let Some(log) = log.as_deref_mut() {
+                let low = balls.x[i] < r;
+                let (w, u) = if low { (Wall::Left, -vx0) } else { (Wall::Right, vx0) };
+                let j_n = (1.0 + e) * u / balls.inv_m[i];
+                log.push(LoggedEvent::table_wall(time, i as u32, w, j_n, u));
+            }
         }
         if walls[1]
             && reflect(
@@ -389,6 +466,12 @@ pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention:
             )
         {
             bounces += 1;
+            if let Some(log) = log.as_deref_mut() {
+                let low = balls.y[i] < r;
+                let (w, u) = if low { (Wall::Top, -vy0) } else { (Wall::Bottom, vy0) };
+                let j_n = (1.0 + e) * u / balls.inv_m[i];
+                log.push(LoggedEvent::table_wall(time, i as u32, w, j_n, u));
+            }
         }
     }
     bounces
@@ -447,6 +530,8 @@ pub fn bounce_walls_rough(
     e: f64,
     glitch_prevention: bool,
     friction: &ContactFriction,
+    mut log: Option<&mut Vec<LoggedEvent>>,
+    time: f64,
 ) -> u64 {
     let mut bounces = 0;
     for i in 0..balls.len() {
@@ -458,12 +543,12 @@ pub fn bounce_walls_rough(
         // Normals from the ball into the wall; a periodic or open axis has no walls.
         let (wx, wy) = (table.has_walls(0), table.has_walls(1));
         let walls = [
-            (wx && x < r, [-1.0, 0.0]),
-            (wx && table.width - r < x, [1.0, 0.0]),
-            (wy && y < r, [0.0, -1.0]),
-            (wy && table.height - r < y, [0.0, 1.0]),
+            (wx && x < r, [-1.0, 0.0], Wall::Left),
+            (wx && table.width - r < x, [1.0, 0.0], Wall::Right),
+            (wy && y < r, [0.0, -1.0], Wall::Top),
+            (wy && table.height - r < y, [0.0, 1.0], Wall::Bottom),
         ];
-        for (overlaps, n) in walls {
+        for (overlaps, n, wall) in walls {
             if !overlaps {
                 continue;
             }
@@ -475,6 +560,9 @@ pub fn bounce_walls_rough(
             let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
             contact::apply_wall(balls, i, n, j_n, j_t);
             bounces += 1;
+            if let Some(log) = log.as_deref_mut() {
+                log.push(LoggedEvent::table_wall(time, i as u32, wall, j_n, u_n));
+            }
         }
     }
     bounces

@@ -148,6 +148,15 @@ pub trait CollisionModel: Send {
     /// never interrupted. Entries naming balls out of range are ignored. Models without
     /// per-contact memory ignore it all.
     fn restore_contact_history(&mut self, _history: &ContactHistory, _balls: &Balls) {}
+
+    /// Starts (`true`) or stops keeping the event log ([`crate::events`]). Off, a model
+    /// keeps no log and spends nothing on it. Models that resolve no impacts of their
+    /// own ignore it.
+    fn set_event_log(&mut self, _on: bool) {}
+
+    /// Moves the rows logged since the last call to `out`, each timed from the start of
+    /// the step that wrote it (the world adds that start), in the order resolved.
+    fn take_events(&mut self, _out: &mut Vec<crate::events::LoggedEvent>) {}
 }
 
 /// Loaded tangential springs (contact friction in `spring`): the stretch `xi` of each
@@ -293,4 +302,47 @@ pub struct PieceContact {
     pub mu: f64,
     /// The velocity of the wall's surface at the contact.
     pub surface: [f64; 2],
+    /// The wall (`[[walls]]` entry) the piece belongs to, for the event log.
+    pub wall: u32,
+}
+
+/// The relative normal speed at which contact `c` closes (positive: approaching), for
+/// the event log; `pieces` are what [`Contact::Piece`] indexes.
+pub fn approach_speed(balls: &Balls, table: &Table, c: Contact, pieces: &[PieceContact]) -> f64 {
+    let v = |i: u32| [balls.vx[i as usize], balls.vy[i as usize]];
+    match c {
+        Contact::Pair(i, j) => {
+            let (iu, ju) = (i as usize, j as usize);
+            let (dx, dy) = table.min_image(balls.x[ju] - balls.x[iu], balls.y[ju] - balls.y[iu]);
+            let d = dx.hypot(dy);
+            let (a, b) = (v(i), v(j));
+            ((a[0] - b[0]) * dx + (a[1] - b[1]) * dy) / d
+        }
+        Contact::Wall(i, w) => {
+            let (a, n) = (v(i), w.normal());
+            -(a[0] * n[0] + a[1] * n[1])
+        }
+        Contact::Piece(i, k) => {
+            let (a, p) = (v(i), pieces[k as usize]);
+            -((a[0] - p.surface[0]) * p.normal[0] + (a[1] - p.surface[1]) * p.normal[1])
+        }
+    }
+}
+
+/// The event-log row of contact `c` resolved at `time` with normal impulse `impulse`.
+pub fn contact_row(
+    time: f64,
+    c: Contact,
+    pieces: &[PieceContact],
+    impulse: f64,
+    approach: f64,
+) -> crate::events::LoggedEvent {
+    use crate::events::LoggedEvent;
+    match c {
+        Contact::Pair(i, j) => LoggedEvent::pair(time, i, j, impulse, approach),
+        Contact::Wall(i, w) => LoggedEvent::table_wall(time, i, w, impulse, approach),
+        Contact::Piece(i, k) => {
+            LoggedEvent::wall(time, i, pieces[k as usize].wall, impulse, approach)
+        }
+    }
 }

@@ -161,6 +161,8 @@ pub struct Simultaneous {
     /// The walls inside the table binned for the largest radius and the touching
     /// slack (none without walls).
     wall_cells: Option<WallCells>,
+    /// The event log of the steps not yet drained, when kept.
+    log: Option<Vec<crate::events::LoggedEvent>>,
 }
 
 impl Simultaneous {
@@ -255,6 +257,7 @@ pub fn touching_pieces(
                 restitution,
                 mu: f.mu,
                 surface,
+                wall: t.wall,
             });
         });
     }
@@ -304,22 +307,37 @@ impl CollisionModel for Simultaneous {
             }
         }
         self.solver.set_table(table);
-        let rough = physics.contact_friction.is_active() || walls.any_own_friction();
-        let hits = if rough {
-            self.solver.resolve_rough(
-                balls,
-                &self.contacts,
-                physics.restitution,
-                &physics.contact_friction,
-                pool,
-            )
-        } else {
-            self.solver
-                .resolve(balls, &self.contacts, physics.restitution, pool)
+        let Some(log) = self.log.as_mut() else {
+            let hits = resolve(&mut self.solver, balls, &self.contacts, physics, walls, pool);
+            self.collisions += hits as u64;
+            // Non-finite states are caught by the world after every step, for every model.
+            return Ok(());
         };
+        // Approach speeds before the impulses; the impulses summed by the solver.
+        let approach: Vec<f64> = (self.contacts.iter())
+            .map(|&c| super::approach_speed(balls, table, c, self.solver.pieces_mut()))
+            .collect();
+        self.solver.start_log();
+        let hits = resolve(&mut self.solver, balls, &self.contacts, physics, walls, pool);
+        let impulses = self.solver.take_log();
+        let pieces = self.solver.pieces_mut();
+        for (k, (&lambda, &c)) in impulses.iter().zip(&self.contacts).enumerate() {
+            if lambda > 0.0 {
+                log.push(super::contact_row(physics.dt, c, pieces, lambda, approach[k]));
+            }
+        }
         self.collisions += hits as u64;
-        // Non-finite states are caught by the world after every step, for every model.
         Ok(())
+    }
+
+    fn set_event_log(&mut self, on: bool) {
+        self.log = on.then(Vec::new);
+    }
+
+    fn take_events(&mut self, out: &mut Vec<crate::events::LoggedEvent>) {
+        if let Some(log) = self.log.as_mut() {
+            out.append(log);
+        }
     }
 
     fn collisions(&self) -> u64 {
@@ -328,5 +346,28 @@ impl CollisionModel for Simultaneous {
 
     fn virial(&self) -> f64 {
         self.solver.virial()
+    }
+}
+
+/// The step's resolution: the rough one when friction acts somewhere.
+fn resolve(
+    solver: &mut ContactSolver,
+    balls: &mut Balls,
+    contacts: &[Contact],
+    physics: &crate::physics::Physics,
+    walls: &Walls,
+    pool: Option<&rayon::ThreadPool>,
+) -> usize {
+    let rough = physics.contact_friction.is_active() || walls.any_own_friction();
+    if rough {
+        solver.resolve_rough(
+            balls,
+            contacts,
+            physics.restitution,
+            &physics.contact_friction,
+            pool,
+        )
+    } else {
+        solver.resolve(balls, contacts, physics.restitution, pool)
     }
 }

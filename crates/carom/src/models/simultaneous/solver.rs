@@ -113,6 +113,9 @@ pub struct ContactSolver {
     /// The contacts with walls inside the table that [`Contact::Piece`] indexes, set by
     /// the caller before a call ([`ContactSolver::pieces_mut`]).
     pub(super) pieces: Vec<PieceContact>,
+    /// For the event log: per contact given to the calls since
+    /// [`ContactSolver::start_log`], the normal impulse it received (`None`: not kept).
+    logged: Option<Vec<f64>>,
 }
 
 impl ContactSolver {
@@ -196,8 +199,29 @@ impl ContactSolver {
         let done = self.stats.passes - passes_before;
         self.stats.extra_passes += done.saturating_sub(n as u64);
         let hits = self.hit.iter().filter(|&&h| h).count();
+        if let Some(by) = self.logged.as_mut() {
+            by.resize(by.len().max(contacts.len()), 0.0);
+            for (&c, &lambda) in self.set.source.iter().zip(&self.lambda_sum) {
+                by[c as usize] += lambda;
+            }
+        }
         self.unload();
         hits
+    }
+
+    /// Starts summing, for the event log, the normal impulse each given contact
+    /// receives over the calls until [`ContactSolver::take_log`] (several calls on the
+    /// same contacts, as the rough resolution's passes, add up).
+    pub fn start_log(&mut self) {
+        let mut by = self.logged.take().unwrap_or_default();
+        by.clear();
+        self.logged = Some(by);
+    }
+
+    /// The impulses summed since [`ContactSolver::start_log`], by contact given (empty
+    /// when no contact was loaded), and stops summing.
+    pub fn take_log(&mut self) -> Vec<f64> {
+        self.logged.take().unwrap_or_default()
     }
 
     /// Solves the contact problem once with every given contact active (whether it
