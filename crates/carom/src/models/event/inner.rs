@@ -246,6 +246,12 @@ impl Inner {
         }
     }
 
+    /// The contacts of the last [`Inner::hit`], for the event log: each one's wall
+    /// (`[[walls]]` entry), unit normal towards the ball, and approach speed.
+    pub(super) fn last_touches(&self) -> impl Iterator<Item = (u32, [f64; 2], f64)> + '_ {
+        self.touches.iter().map(|(t, _, u)| (t.wall, t.normal, -u))
+    }
+
     /// Several contacts of one ball with fixed surfaces, solved together: normal
     /// impulses `lambda_k >= 0` with `u_k' >= -e_k u_k` and `lambda_k (u_k' + e_k u_k)
     /// = 0`, by projected Gauss-Seidel (for a ball against fixed walls the problem is

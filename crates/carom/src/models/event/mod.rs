@@ -350,6 +350,9 @@ pub struct Event {
     /// `Kin::overflow`): the step fails.
     overflow: std::cell::Cell<bool>,
     needs_rebuild: bool,
+    /// The event log of the steps not yet drained, when kept (times from the start of
+    /// the step, balls by their own indices).
+    log: Option<Vec<crate::events::LoggedEvent>>,
     /// The pending rebuild continues from balls that were read (as a run resumed from
     /// a state file would begin): it forgets the collapse guard's memory as well.
     resumed: bool,
@@ -417,6 +420,7 @@ impl Event {
             queue: Schedule::default(),
             solver: ContactSolver::new(),
             order: Vec::new(),
+            log: None,
             renumber_from: RENUMBER_FROM,
             step_start: 0.0,
             horizon: 0.0,
@@ -775,6 +779,16 @@ impl CollisionModel for Event {
 
     fn finds_exits(&self) -> bool {
         self.inner.is_some()
+    }
+
+    fn set_event_log(&mut self, on: bool) {
+        self.log = on.then(Vec::new);
+    }
+
+    fn take_events(&mut self, out: &mut Vec<crate::events::LoggedEvent>) {
+        if let Some(log) = self.log.as_mut() {
+            out.append(log);
+        }
     }
 
     fn take_exits(&mut self, out: &mut Vec<(usize, Removal)>) {

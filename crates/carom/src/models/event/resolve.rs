@@ -8,7 +8,8 @@ use super::queue::Kind;
 use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
 use crate::models::simultaneous::ContactSolver;
-use crate::models::{Contact, Wall};
+use crate::events::LoggedEvent;
+use crate::models::{approach_speed, contact_row, Contact, Wall};
 use crate::table::Table;
 
 impl Event {
@@ -162,7 +163,20 @@ impl Event {
             let Some(inner) = self.inner.as_deref_mut() else {
                 return;
             };
+            let v0 = [b.vx[i], b.vy[i]];
             let hits = inner.hit(b, i, c, e, self.restitution, &self.friction);
+            if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
+                // One contact: its impulse is the ball's change of normal momentum;
+                // several solved together share that change in a way the log does
+                // not split, so their rows carry no impulse.
+                let lone = inner.last_touches().count() == 1;
+                let (t, id) = (t0 - self.step_start, ball_id(&self.order, i));
+                for (wall, n, u) in inner.last_touches() {
+                    let dv = (b.vx[i] - v0[0]) * n[0] + (b.vy[i] - v0[1]) * n[1];
+                    let impulse = if lone { dv / b.inv_m[i] } else { f64::NAN };
+                    log.push(LoggedEvent::wall(t, id, wall, impulse, u));
+                }
+            }
             if hits > 0 {
                 self.collisions += hits;
                 if self.hist[i].hit != s {
@@ -250,6 +264,10 @@ impl Event {
     #[inline(always)]
     fn resolve_one(&mut self, b: &mut Balls, c: Contact, t0: f64) {
         let e = self.cluster_restitution(b, std::slice::from_ref(&c), t0);
+        if self.log.is_some() {
+            self.resolve_one_logged(b, c, e, t0);
+            return;
+        }
         self.collisions += resolve_cluster(
             b,
             &self.table,
@@ -259,6 +277,62 @@ impl Event {
             &mut self.solver,
             &mut self.pair_virial,
         );
+    }
+
+    /// [`Event::resolve_one`] with the event log kept: the same resolution, and a row
+    /// with the contact's normal impulse (the change of normal momentum of a dynamic
+    /// ball in it) and its approach speed.
+    #[inline(never)]
+    fn resolve_one_logged(&mut self, b: &mut Balls, c: Contact, e: f64, t0: f64) {
+        let u = approach_speed(b, &self.table, c, &[]);
+        let (k, n) = match c {
+            Contact::Pair(i, j) => {
+                let (iu, ju) = (i as usize, j as usize);
+                let (dx, dy) = self.table.min_image(b.x[ju] - b.x[iu], b.y[ju] - b.y[iu]);
+                let d = dx.hypot(dy);
+                // Ball i is pushed along -n (n from i to j); a kinematic i: j along n.
+                if b.inv_m[iu] != 0.0 {
+                    (iu, [-dx / d, -dy / d])
+                } else {
+                    (ju, [dx / d, dy / d])
+                }
+            }
+            Contact::Wall(i, w) => (i as usize, w.normal()),
+            Contact::Piece(i, _) => (i as usize, [0.0, 0.0]),
+        };
+        let v0 = [b.vx[k], b.vy[k]];
+        let hits = resolve_cluster(
+            b,
+            &self.table,
+            std::slice::from_ref(&c),
+            e,
+            &self.friction,
+            &mut self.solver,
+            &mut self.pair_virial,
+        );
+        self.collisions += hits;
+        if hits > 0 {
+            let dv = (b.vx[k] - v0[0]) * n[0] + (b.vy[k] - v0[1]) * n[1];
+            let c = self.identified(c);
+            let row = contact_row(t0 - self.step_start, c, &[], dv / b.inv_m[k], u);
+            if let Some(log) = self.log.as_mut() {
+                log.push(row);
+            }
+        }
+    }
+
+    /// Contact `c` with the balls under their own indices (the model may work on them
+    /// in a layout of its own, see `renumber.rs`).
+    fn identified(&self, c: Contact) -> Contact {
+        let id = |i: u32| ball_id(&self.order, i as usize);
+        match c {
+            Contact::Pair(i, j) => {
+                let (a, z) = (id(i), id(j));
+                Contact::Pair(a.min(z), a.max(z))
+            }
+            Contact::Wall(i, w) => Contact::Wall(id(i), w),
+            Contact::Piece(i, k) => Contact::Piece(id(i), k),
+        }
     }
 
     /// Clusters the group's contacts through shared balls and resolves each cluster
@@ -291,12 +365,16 @@ impl Event {
             let root = find(&mut self.cluster, k);
             self.cluster[k as usize] = root;
         }
-        let (cluster, by_ball) = (&self.cluster, &self.by_ball);
+        // Held apart while the clusters are resolved, which borrows the model.
+        let (cluster, by_ball) = (
+            std::mem::take(&mut self.cluster),
+            std::mem::take(&mut self.by_ball),
+        );
         let root_of = |c: &Contact| -> u32 {
             let i = match *c {
                 Contact::Pair(i, _) | Contact::Wall(i, _) | Contact::Piece(i, _) => i,
             };
-            cluster[slot_of(by_ball, i) as usize]
+            cluster[slot_of(&by_ball, i) as usize]
         };
         if self.contacts.len() > 1 {
             self.contacts.sort_unstable_by_key(|c| (root_of(c), *c));
@@ -311,6 +389,21 @@ impl Event {
                 end += 1;
             }
             let e = self.cluster_restitution(b, &self.contacts[start..end], t0);
+            if self.log.is_some() && end - start == 1 {
+                // A lone contact never reaches the solver: logged by its own path.
+                self.resolve_one_logged(b, self.contacts[start], e, t0);
+                stop_approach(b, &self.table, &self.contacts[start..end], &mut self.solver);
+                start = end;
+                continue;
+            }
+            let approach: Vec<f64> = if self.log.is_some() {
+                self.solver.start_log();
+                (self.contacts[start..end].iter())
+                    .map(|&c| approach_speed(b, &self.table, c, &[]))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             self.collisions += resolve_cluster(
                 b,
                 &self.table,
@@ -321,7 +414,29 @@ impl Event {
                 &mut self.pair_virial,
             );
             stop_approach(b, &self.table, &self.contacts[start..end], &mut self.solver);
+            if self.log.is_some() {
+                self.log_cluster(start, &approach, t0);
+            }
             start = end;
+        }
+        (self.cluster, self.by_ball) = (cluster, by_ball);
+    }
+
+    /// The rows of the cluster of contacts from `start` just resolved (a lone contact
+    /// of it by its change of momentum, several by the solver's impulses).
+    #[cold]
+    fn log_cluster(&mut self, start: usize, approach: &[f64], t0: f64) {
+        let impulses = self.solver.take_log();
+        let t = t0 - self.step_start;
+        for (k, &u) in approach.iter().enumerate() {
+            let c = self.contacts[start + k];
+            let lambda = impulses.get(k).copied().unwrap_or(0.0);
+            if lambda > 0.0 {
+                let row = contact_row(t, self.identified(c), &[], lambda, u);
+                if let Some(log) = self.log.as_mut() {
+                    log.push(row);
+                }
+            }
         }
     }
 
@@ -392,4 +507,10 @@ fn slot_of(by_ball: &[(u32, u32)], i: u32) -> u32 {
         Ok(k) => by_ball[k].1,
         Err(_) => unreachable!("every ball of a contact is involved in its group"),
     }
+}
+
+/// The index of the model's ball `k` in the world's own order.
+#[inline]
+fn ball_id(order: &[u32], k: usize) -> u32 {
+    order.get(k).copied().unwrap_or(k as u32)
 }
