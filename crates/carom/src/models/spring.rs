@@ -22,6 +22,7 @@
 //! parallel) only when some ball may have moved half the skin since the last build:
 //! the step tracks the largest speed, which bounds every ball's displacement.
 
+mod log;
 mod pairs;
 mod rough;
 mod walls;
@@ -85,6 +86,8 @@ pub struct Spring {
     /// The walls inside the table binned for the current radii; `None` without walls,
     /// or until the first step.
     wall_cells: Option<WallCells>,
+    /// The event log, when kept (see `log.rs`).
+    log: Option<Box<log::ContactLog>>,
     /// Per ball, its tangential springs on interior walls (contact friction only).
     wall_springs: Vec<WallSprings>,
     /// Per ball, whether it is in play, as the latest step was told; empty while every
@@ -330,6 +333,7 @@ impl Spring {
             virial: 0.0,
             rough: rough::Rough::default(),
             wall_cells: None,
+            log: None,
             wall_springs: Vec::new(),
             in_play: Vec::new(),
             walls: walls.clone(),
@@ -638,12 +642,8 @@ impl Spring {
     }
 }
 
-impl CollisionModel for Spring {
-    fn kind(&self) -> ModelKind {
-        ModelKind::Spring
-    }
-
-    fn step(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
+impl Spring {
+    fn step_model(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
         let StepContext {
             balls,
             table,
@@ -772,6 +772,50 @@ impl CollisionModel for Spring {
         wrap_positions(balls, table);
         self.refresh_list(balls, table, pool);
         Ok(())
+    }
+
+}
+
+impl CollisionModel for Spring {
+    fn kind(&self) -> ModelKind {
+        ModelKind::Spring
+    }
+
+    fn step(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
+        if self.log.is_none() {
+            return self.step_model(ctx);
+        }
+        let StepContext {
+            balls,
+            table,
+            physics,
+            pool,
+            walls,
+            in_play,
+        } = ctx;
+        self.step_model(StepContext {
+            balls: &mut *balls,
+            table,
+            physics,
+            pool,
+            walls,
+            in_play,
+        })?;
+        let dt = physics.dt;
+        if let Some(log) = self.log.as_deref_mut() {
+            log.record(balls, table, &self.list, walls, self.wall_cells.as_ref(), dt);
+        }
+        Ok(())
+    }
+
+    fn set_event_log(&mut self, on: bool) {
+        self.log = on.then(Box::default);
+    }
+
+    fn take_events(&mut self, out: &mut Vec<crate::events::LoggedEvent>) {
+        if let Some(log) = self.log.as_deref_mut() {
+            out.append(&mut log.rows);
+        }
     }
 
     fn contact_energy(&self, balls: &Balls, table: &Table, physics: &Physics) -> f64 {
