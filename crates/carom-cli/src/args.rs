@@ -134,6 +134,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE.csv")]
     pub diagnostics: Option<PathBuf>,
 
+    /// Write the event log: CSV, a header (time,kind,i,j,wall,pocket,impulse,
+    /// approach_speed) then one row per impact the model resolves, pocketing and
+    /// open-edge exit (kind: ball, left, right, top, bottom, wall, pocket, exit-left,
+    /// exit-right, exit-top, exit-bottom, phase; empty fields for none)
+    #[arg(long, value_name = "FILE.csv", value_parser = parse_events_path)]
+    pub events: Option<PathBuf>,
+
     /// Sample --trajectory and --diagnostics every K steps (the first and the last
     /// step are always sampled) [default: 1]
     #[arg(long, value_name = "K", requires = "sampled", value_parser = parse_every,
@@ -227,6 +234,14 @@ pub fn clap_error_line(rendered: &str) -> String {
     let text = first.join(" ");
     let text = text.strip_prefix("error: ").unwrap_or(&text);
     format!("carom: {text}")
+}
+
+fn parse_events_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("csv") => Ok(path),
+        _ => Err(format!("{s}: the event log is written as .csv")),
+    }
 }
 
 fn parse_trajectory_path(s: &str) -> Result<PathBuf, String> {

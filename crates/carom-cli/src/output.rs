@@ -283,6 +283,38 @@ impl Trajectory {
 /// `--diagnostics`: a header, then one row per sample; a column `rotational_energy`
 /// when rotation is in play, then `in_play` when balls can leave play (the columns are
 /// otherwise those from before either existed).
+/// The event log (`--events`), streamed: rows are written as the run takes them.
+pub struct EventsCsv {
+    file: AtomicFile,
+    rows: Vec<carom::events::LoggedEvent>,
+}
+
+impl EventsCsv {
+    pub fn create(target: &Path) -> Result<EventsCsv, CliError> {
+        let mut file = AtomicFile::create("--events", target)?;
+        file.write_all(format!("{}\n", carom::events::CSV_HEADER).as_bytes())?;
+        Ok(EventsCsv {
+            file,
+            rows: Vec::new(),
+        })
+    }
+
+    /// Writes the rows the world logged since the last call.
+    pub fn drain(&mut self, world: &mut World) -> Result<(), CliError> {
+        world.take_events(&mut self.rows);
+        let mut text = String::new();
+        for row in self.rows.drain(..) {
+            text += &carom::events::csv_line(&row);
+            text.push('\n');
+        }
+        self.file.write_all(text.as_bytes())
+    }
+
+    pub fn commit(self) -> Result<(), CliError> {
+        self.file.commit()
+    }
+}
+
 pub struct DiagnosticsCsv {
     file: AtomicFile,
     rotation: bool,

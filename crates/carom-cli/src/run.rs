@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::args::{RunArgs, SetArg};
 use crate::error::CliError;
 use crate::load::{load, Loaded};
-use crate::output::{self, AtomicFile, DiagnosticsCsv, Trajectory};
+use crate::output::{self, AtomicFile, DiagnosticsCsv, EventsCsv, Trajectory};
 use crate::render::{plot_title, variant_label, Pictures};
 use crate::summary::Summary;
 
@@ -45,6 +45,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         ("--out", args.out.as_deref()),
         ("--trajectory", args.trajectory.as_deref()),
         ("--diagnostics", args.diagnostics.as_deref()),
+        ("--events", args.events.as_deref()),
         ("--render", args.picture.render.as_deref()),
         ("--plot", args.picture.plot.as_deref()),
     ])?;
@@ -73,6 +74,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         last: None,
         window: world.window(),
     };
+
+    let mut events = args.events.as_deref().map(EventsCsv::create).transpose()?;
+    world.set_event_log(events.is_some());
 
     let label = format!("{} · {}", world.name, variant_label(world.physics()));
     let mut pictures = Pictures::create(
@@ -122,7 +126,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         } else {
             k + 1
         };
-        if let Err(e) = world.run_steps_unread(next - k) {
+        let stepped = world.run_steps_unread(next - k);
+        if let Some(events) = events.as_mut() {
+            events.drain(&mut world)?;
+        }
+        if let Err(e) = stepped {
             // The world is at its last good step (a failed event step rewinds itself):
             // that is the checkpoint. Unless the failure was the state itself going bad
             // (a NaN the model found): then the last checkpoint.
@@ -207,6 +215,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         output::write_state(out, &file)?;
     }
     sampler.commit()?;
+    if let Some(events) = events {
+        events.commit()?;
+    }
     let has_pictures = !pictures.is_empty();
     let picture_lines = pictures.finish(&plot_title(&world))?;
 

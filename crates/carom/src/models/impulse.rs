@@ -450,7 +450,11 @@ pub fn bounce_walls(
             bounces += 1;
             if let Some(log) = log.as_deref_mut() {
                 let low = balls.x[i] < r;
-                let (w, u) = if low { (Wall::Left, -vx0) } else { (Wall::Right, vx0) };
+                let (w, u) = if low {
+                    (Wall::Left, -vx0)
+                } else {
+                    (Wall::Right, vx0)
+                };
                 let j_n = (1.0 + e) * u / balls.inv_m[i];
                 log.push(LoggedEvent::table_wall(time, i as u32, w, j_n, u));
             }
@@ -468,7 +472,11 @@ pub fn bounce_walls(
             bounces += 1;
             if let Some(log) = log.as_deref_mut() {
                 let low = balls.y[i] < r;
-                let (w, u) = if low { (Wall::Top, -vy0) } else { (Wall::Bottom, vy0) };
+                let (w, u) = if low {
+                    (Wall::Top, -vy0)
+                } else {
+                    (Wall::Bottom, vy0)
+                };
                 let j_n = (1.0 + e) * u / balls.inv_m[i];
                 log.push(LoggedEvent::table_wall(time, i as u32, w, j_n, u));
             }

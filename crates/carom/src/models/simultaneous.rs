@@ -308,7 +308,14 @@ impl CollisionModel for Simultaneous {
         }
         self.solver.set_table(table);
         let Some(log) = self.log.as_mut() else {
-            let hits = resolve(&mut self.solver, balls, &self.contacts, physics, walls, pool);
+            let hits = resolve(
+                &mut self.solver,
+                balls,
+                &self.contacts,
+                physics,
+                walls,
+                pool,
+            );
             self.collisions += hits as u64;
             // Non-finite states are caught by the world after every step, for every model.
             return Ok(());
@@ -318,12 +325,25 @@ impl CollisionModel for Simultaneous {
             .map(|&c| super::approach_speed(balls, table, c, self.solver.pieces_mut()))
             .collect();
         self.solver.start_log();
-        let hits = resolve(&mut self.solver, balls, &self.contacts, physics, walls, pool);
+        let hits = resolve(
+            &mut self.solver,
+            balls,
+            &self.contacts,
+            physics,
+            walls,
+            pool,
+        );
         let impulses = self.solver.take_log();
         let pieces = self.solver.pieces_mut();
         for (k, (&lambda, &c)) in impulses.iter().zip(&self.contacts).enumerate() {
             if lambda > 0.0 {
-                log.push(super::contact_row(physics.dt, c, pieces, lambda, approach[k]));
+                log.push(super::contact_row(
+                    physics.dt,
+                    c,
+                    pieces,
+                    lambda,
+                    approach[k],
+                ));
             }
         }
         self.collisions += hits as u64;

@@ -773,7 +773,6 @@ impl Spring {
         self.refresh_list(balls, table, pool);
         Ok(())
     }
-
 }
 
 impl CollisionModel for Spring {
@@ -803,7 +802,14 @@ impl CollisionModel for Spring {
         })?;
         let dt = physics.dt;
         if let Some(log) = self.log.as_deref_mut() {
-            log.record(balls, table, &self.list, walls, self.wall_cells.as_ref(), dt);
+            log.record(
+                balls,
+                table,
+                &self.list,
+                walls,
+                self.wall_cells.as_ref(),
+                dt,
+            );
         }
         Ok(())
     }

@@ -7,8 +7,8 @@ use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle,
 use super::queue::Kind;
 use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
-use crate::models::simultaneous::ContactSolver;
 use crate::events::LoggedEvent;
+use crate::models::simultaneous::ContactSolver;
 use crate::models::{approach_speed, contact_row, Contact, Wall};
 use crate::table::Table;
 
