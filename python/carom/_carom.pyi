@@ -109,6 +109,13 @@ class World:
     @property
     def pockets(self) -> list[dict[str, Any]]:
         """The pockets, the ``[[pockets]]`` entries as given."""
+    def log_events(self, on: bool) -> None:
+        """Starts (True) or stops keeping the event log (off by default; off it costs
+        nothing and changes no result)."""
+    def events(self, clear: bool = False) -> dict[str, npt.NDArray[Any]]:
+        """The event log since it was started: ``time``, ``kind`` (str), ``i``, ``j``,
+        ``wall``, ``pocket`` (int64, -1 where none), ``impulse``, ``approach_speed``
+        (float64, NaN where not known). ``clear=True`` drops the rows returned."""
     def diagnostics(self) -> dict[str, Any]:
         """The state file's diagnostics."""
     def state(self) -> dict[str, Any]:

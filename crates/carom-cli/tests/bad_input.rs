@@ -451,3 +451,27 @@ fn an_overlapping_start_under_the_event_model_writes_nothing() {
         &["--model event: physics.model", "overlap by 2.000e0"],
     );
 }
+
+/// `--events` takes a CSV path: another extension, or a directory that does not exist,
+/// is one line naming the option, and no file of the run (the log included) is written.
+#[test]
+fn a_bad_event_log_path_names_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, needle) in [
+        ("e.txt", "the event log is written as .csv"),
+        ("events", "the event log is written as .csv"),
+    ] {
+        bad_input(
+            dir.path(),
+            &run_args("break", &["--steps", "3", "--events", path]),
+            &["--events", path, needle],
+        );
+    }
+    let e = bad_input(
+        dir.path(),
+        &run_args("break", &["--steps", "3", "--events", "missing/e.csv"]),
+        &["missing/e.csv"],
+    );
+    assert!(!e.is_empty());
+    assert!(!dir.path().join("missing").exists());
+}

@@ -477,6 +477,58 @@ impl PyWorld {
         })
     }
 
+    /// Starts (`True`) or stops (`False`) keeping the event log: one row per impact
+    /// the model resolves and per ball that leaves play (see `events`). Off by default;
+    /// off it costs nothing and changes no result. Stopping drops the rows not read.
+    fn log_events(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+        guarded(|| {
+            self.lock(py)?.session.world.set_event_log(on);
+            Ok(())
+        })
+    }
+
+    /// The event log's rows since it was started (or last cleared), as a dict of numpy
+    /// arrays of one length: `time` (float64), `kind` (str: `ball`, `left`, `right`,
+    /// `top`, `bottom`, `wall`, `pocket`, `exit-left` ... `exit-bottom`), `i`, `j`
+    /// (int64, -1 where none), `wall` (the `[[walls]]` entry, -1), `pocket` (-1),
+    /// `impulse` and `approach_speed` (float64; NaN where not known). With
+    /// `clear=True` the rows returned are dropped from the log.
+    #[pyo3(signature = (clear=false))]
+    fn events<'py>(&self, py: Python<'py>, clear: bool) -> PyResult<Bound<'py, PyDict>> {
+        guarded(|| {
+            let mut g = self.lock(py)?;
+            let world = &mut g.session.world;
+            let mut taken = Vec::new();
+            let rows: &[carom::events::LoggedEvent] = if clear {
+                world.take_events(&mut taken);
+                &taken
+            } else {
+                world.event_log()
+            };
+            let index = |v: Option<u32>| v.map_or(-1, i64::from);
+            let d = PyDict::new(py);
+            let f64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> f64| {
+                numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
+            };
+            let i64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> i64| {
+                numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
+            };
+            d.set_item("time", f64s(&|r| r.time))?;
+            let kinds: Vec<&str> = rows.iter().map(|r| r.kind.name()).collect();
+            d.set_item(
+                "kind",
+                py.import("numpy")?.call_method1("array", (kinds, "U11"))?,
+            )?;
+            d.set_item("i", i64s(&|r| i64::from(r.i)))?;
+            d.set_item("j", i64s(&|r| index(r.j)))?;
+            d.set_item("wall", i64s(&|r| index(r.wall)))?;
+            d.set_item("pocket", i64s(&|r| index(r.pocket)))?;
+            d.set_item("impulse", f64s(&|r| r.impulse))?;
+            d.set_item("approach_speed", f64s(&|r| r.approach))?;
+            Ok(d)
+        })
+    }
+
     /// The state file's diagnostics: kinetic, potential and total energy, momentum,
     /// collisions (and symmetry_error for a declared symmetry).
     fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

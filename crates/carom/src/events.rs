@@ -3,9 +3,10 @@
 //!
 //! The log is off by default ([`crate::World::set_event_log`]); off, no model allocates
 //! or computes anything for it, and every result is the same to the bit. On, each model
-//! appends rows to a sink it is handed through [`crate::models::StepContext::events`],
-//! with times measured from the step's start; the world adds the step's start time and
-//! writes the removals (pockets, open edges) itself. What each model writes:
+//! keeps the rows of its step, timed from the step's start, and the world takes them
+//! after the step ([`crate::models::CollisionModel::take_events`]), adds the step's
+//! start time and writes the removals (pockets, open edges) itself. What each model
+//! writes:
 //!
 //! - `impulse`: every pair collision applied, every table-wall and interior-wall
 //!   bounce, all at the end of the step (the moment the model resolves them), in the

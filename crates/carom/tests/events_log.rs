@@ -16,10 +16,12 @@ const MODELS: [ModelKind; 4] = [
 ];
 
 fn world(model: ModelKind, e: f64, balls: &[Ball]) -> World {
-    let mut p = Physics::default();
-    p.model = model;
-    p.restitution = e;
-    p.dt = 0.01;
+    let p = Physics {
+        model,
+        restitution: e,
+        dt: 0.01,
+        ..Default::default()
+    };
     let mut w = World::from_balls(Table::new(100.0, 100.0), p, balls).unwrap();
     w.set_event_log(true);
     w

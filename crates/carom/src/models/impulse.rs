@@ -186,53 +186,15 @@ impl CollisionModel for Impulse {
                     .for_each(find)
             }),
         }
-        let e = physics.restitution;
-        let glitch_prevention = physics.glitch_prevention;
-        let friction = &physics.contact_friction;
-        let mut log = self.log.as_mut();
-        if friction.is_active() {
-            // Rough disks: the same order and the same tests, the impulse of
-            // `contact::rough_impulse` (kept apart so frictionless runs stay as they were).
-            for &(i, j) in self.overlaps.iter().flatten() {
-                let before = log.is_some().then(|| approach(balls, table, i, j));
-                if let Some(v) = collide_pair_rough(
-                    balls,
-                    table,
-                    i as usize,
-                    j as usize,
-                    e,
-                    glitch_prevention,
-                    friction,
-                ) {
-                    self.collisions += 1;
-                    self.virial += v;
-                    log_pair(log.as_deref_mut(), dt, i, j, v, before);
-                }
-            }
-            self.collisions += bounce_walls_rough(
-                balls,
-                table,
-                e,
-                glitch_prevention,
-                friction,
-                log.as_deref_mut(),
-                dt,
-            );
-            self.collisions += self.bounce_interior(balls, table, physics, walls);
-            return Ok(());
-        }
-        for &(i, j) in self.overlaps.iter().flatten() {
-            let before = log.is_some().then(|| approach(balls, table, i, j));
-            if let Some(v) =
-                collide_pair(balls, table, i as usize, j as usize, e, glitch_prevention)
-            {
-                self.collisions += 1;
-                self.virial += v;
-                log_pair(log.as_deref_mut(), dt, i, j, v, before);
+        // The log's code is compiled into a copy of the collision passes of its own, so
+        // the passes run without it exactly as they did before it existed.
+        match self.log.take() {
+            None => self.collide::<false>(balls, table, physics, walls, &mut Vec::new()),
+            Some(mut log) => {
+                self.collide::<true>(balls, table, physics, walls, &mut log);
+                self.log = Some(log);
             }
         }
-        self.collisions += bounce_walls(balls, table, e, glitch_prevention, log, dt);
-        self.collisions += self.bounce_interior(balls, table, physics, walls);
         Ok(())
     }
 
@@ -269,30 +231,87 @@ fn approach(balls: &Balls, table: &Table, i: u32, j: u32) -> (f64, f64) {
     (d, u)
 }
 
-/// Logs a pair collision at `t`: its virial `r_ij . J_ij` is the distance times the
-/// normal impulse, which gives the impulse back.
-fn log_pair(
-    log: Option<&mut Vec<LoggedEvent>>,
-    t: f64,
-    i: u32,
-    j: u32,
-    virial: f64,
-    before: Option<(f64, f64)>,
-) {
-    if let (Some(log), Some((d, u))) = (log, before) {
-        log.push(LoggedEvent::pair(t, i, j, virial / d, u));
-    }
-}
-
 impl Impulse {
-    /// The walls inside the table, after the table's own: see the module's outline.
-    /// Returns the bounces.
-    fn bounce_interior(
+    /// The collisions of the step, in the model's order: the overlapping pairs found,
+    /// then the table's walls, then the walls inside the table. With `LOG`, every
+    /// impact applied is also written to `log`, timed at the step's end.
+    fn collide<const LOG: bool>(
         &mut self,
         balls: &mut Balls,
         table: &Table,
         physics: &crate::physics::Physics,
         walls: &Walls,
+        log: &mut Vec<LoggedEvent>,
+    ) {
+        let (e, dt) = (physics.restitution, physics.dt);
+        let glitch_prevention = physics.glitch_prevention;
+        let friction = &physics.contact_friction;
+        if friction.is_active() {
+            // Rough disks: the same order and the same tests, the impulse of
+            // `contact::rough_impulse` (kept apart so frictionless runs stay as they were).
+            for &(i, j) in self.overlaps.iter().flatten() {
+                let before = if LOG {
+                    approach(balls, table, i, j)
+                } else {
+                    (0.0, 0.0)
+                };
+                if let Some(v) = collide_pair_rough(
+                    balls,
+                    table,
+                    i as usize,
+                    j as usize,
+                    e,
+                    glitch_prevention,
+                    friction,
+                ) {
+                    self.collisions += 1;
+                    self.virial += v;
+                    if LOG {
+                        log.push(LoggedEvent::pair(dt, i, j, v / before.0, before.1));
+                    }
+                }
+            }
+            self.collisions += bounce_walls_rough_with::<LOG>(
+                balls,
+                table,
+                e,
+                glitch_prevention,
+                friction,
+                log,
+                dt,
+            );
+        } else {
+            for &(i, j) in self.overlaps.iter().flatten() {
+                let before = if LOG {
+                    approach(balls, table, i, j)
+                } else {
+                    (0.0, 0.0)
+                };
+                if let Some(v) =
+                    collide_pair(balls, table, i as usize, j as usize, e, glitch_prevention)
+                {
+                    self.collisions += 1;
+                    self.virial += v;
+                    if LOG {
+                        log.push(LoggedEvent::pair(dt, i, j, v / before.0, before.1));
+                    }
+                }
+            }
+            self.collisions +=
+                bounce_walls_with::<LOG>(balls, table, e, glitch_prevention, log, dt);
+        }
+        self.collisions += self.bounce_interior::<LOG>(balls, table, physics, walls, log);
+    }
+
+    /// The walls inside the table, after the table's own: see the module's outline.
+    /// Returns the bounces.
+    fn bounce_interior<const LOG: bool>(
+        &mut self,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &crate::physics::Physics,
+        walls: &Walls,
+        log: &mut Vec<LoggedEvent>,
     ) -> u64 {
         if !walls.has_walls() {
             return 0;
@@ -304,7 +323,7 @@ impl Impulse {
         let Some(cells) = self.wall_cells.as_ref() else {
             return 0;
         };
-        bounce_interior(balls, walls, cells, physics, self.log.as_mut(), physics.dt)
+        bounce_interior(balls, walls, cells, physics, LOG.then_some(log), physics.dt)
     }
 }
 
@@ -418,12 +437,17 @@ pub fn collide_pair(
 /// glitch prevention only if the ball moves into that wall. Periodic and open axes
 /// have no walls. Returns the bounces.
 /// Each bounce is logged at `time` when `log` is given.
-pub fn bounce_walls(
+pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention: bool) -> u64 {
+    bounce_walls_with::<false>(balls, table, e, glitch_prevention, &mut Vec::new(), 0.0)
+}
+
+/// [`bounce_walls`], writing each bounce to `log` at `time` when `LOG`.
+pub fn bounce_walls_with<const LOG: bool>(
     balls: &mut Balls,
     table: &Table,
     e: f64,
     glitch_prevention: bool,
-    mut log: Option<&mut Vec<LoggedEvent>>,
+    log: &mut Vec<LoggedEvent>,
     time: f64,
 ) -> u64 {
     let mut bounces = 0;
@@ -436,7 +460,11 @@ pub fn bounce_walls(
             continue;
         }
         let r = balls.r[i];
-        let (vx0, vy0) = (balls.vx[i], balls.vy[i]);
+        let (vx0, vy0) = if LOG {
+            (balls.vx[i], balls.vy[i])
+        } else {
+            (0.0, 0.0)
+        };
         if walls[0]
             && reflect(
                 &mut balls.vx[i],
@@ -448,7 +476,7 @@ pub fn bounce_walls(
             )
         {
             bounces += 1;
-            if let Some(log) = log.as_deref_mut() {
+            if LOG {
                 let low = balls.x[i] < r;
                 let (w, u) = if low {
                     (Wall::Left, -vx0)
@@ -470,7 +498,7 @@ pub fn bounce_walls(
             )
         {
             bounces += 1;
-            if let Some(log) = log.as_deref_mut() {
+            if LOG {
                 let low = balls.y[i] < r;
                 let (w, u) = if low {
                     (Wall::Top, -vy0)
@@ -538,7 +566,26 @@ pub fn bounce_walls_rough(
     e: f64,
     glitch_prevention: bool,
     friction: &ContactFriction,
-    mut log: Option<&mut Vec<LoggedEvent>>,
+) -> u64 {
+    bounce_walls_rough_with::<false>(
+        balls,
+        table,
+        e,
+        glitch_prevention,
+        friction,
+        &mut Vec::new(),
+        0.0,
+    )
+}
+
+/// [`bounce_walls_rough`], writing each bounce to `log` at `time` when `LOG`.
+pub fn bounce_walls_rough_with<const LOG: bool>(
+    balls: &mut Balls,
+    table: &Table,
+    e: f64,
+    glitch_prevention: bool,
+    friction: &ContactFriction,
+    log: &mut Vec<LoggedEvent>,
     time: f64,
 ) -> u64 {
     let mut bounces = 0;
@@ -568,7 +615,7 @@ pub fn bounce_walls_rough(
             let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
             contact::apply_wall(balls, i, n, j_n, j_t);
             bounces += 1;
-            if let Some(log) = log.as_deref_mut() {
+            if LOG {
                 log.push(LoggedEvent::table_wall(time, i as u32, wall, j_n, u_n));
             }
         }
