@@ -186,22 +186,6 @@ pub fn create(
     physics: &Physics,
     walls: &Walls,
 ) -> Result<Box<dyn CollisionModel>, StepError> {
-    // Walls inside the table, pockets and open edges run in every model; the event
-    // model, so far, runs walls and pockets without gravity only (open edges with it).
-    let event_runs = kind == ModelKind::Event
-        && (physics.gravity == [0.0, 0.0] || (!walls.has_walls() && walls.pockets().is_empty()));
-    if kind == ModelKind::Event && !event_runs {
-        return Err(StepError::Unfit(
-            if walls.has_walls() {
-                "walls"
-            } else {
-                "pockets"
-            },
-            "the event model does not run walls inside the table or pockets under gravity \
-             yet (the spring, impulse and simultaneous models do)"
-                .to_string(),
-        ));
-    }
     if kind == ModelKind::Spring
         && walls.any_own_friction()
         && physics.integrator != crate::scenario::Integrator::SemiImplicitEuler

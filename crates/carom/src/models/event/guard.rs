@@ -256,6 +256,27 @@ impl Event {
         ))
     }
 
+    /// The error for a ball come to rest on a wall inside the table under gravity,
+    /// which the model does not continue yet; puts the balls back as they were at the
+    /// start of the interval.
+    pub(super) fn settled_on(
+        &mut self,
+        b: &mut Balls,
+        now: f64,
+        before: (u64, u64),
+        i: u32,
+        wall: u32,
+    ) -> StepError {
+        let id = self.order.get(i as usize).copied().unwrap_or(i);
+        self.rewind(b, before);
+        StepError::Unstable(format!(
+            "ball {id} comes to rest on walls[{wall}] at t = {now:.6e}: the event model does \
+             not yet continue a ball resting on a wall inside the table under gravity (it \
+             does on the table's own walls; the spring, impulse and simultaneous models do \
+             on any wall; the state is left at the start of the interval)"
+        ))
+    }
+
     /// Puts every ball changed in the current interval back as it was at its start,
     /// and the collision and crossing counts with them.
     fn rewind(&mut self, b: &mut Balls, before: (u64, u64)) {

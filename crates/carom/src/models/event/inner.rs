@@ -23,9 +23,13 @@
 //! of play at that instant: it stops, becomes immovable, leaves the grid and is
 //! predicted no more; the world records it from [`super::Event::take_exits`].
 //!
-//! Not yet: walls inside the table and pockets under gravity (times of impact up to
-//! quartic exist in the shared module; resting on a sloping wall does not), which the
-//! model refuses when it is built.
+//! Under gravity the times of impact are those of parabolic flights (up to quartic for
+//! an end or an arc, a pocket's rim), exact as without it. Not yet: a ball coming to
+//! rest on a wall inside the table (its rebound so slow that it would be back within
+//! `tc`, the rule by which it rests on the table's own walls). Resting there, it would
+//! slide along a face, roll over a corner or round an arc, on curves that are not the
+//! parabolas the model moves balls on; the step then fails, naming the ball and the
+//! wall ([`Inner::resting`]).
 
 use super::cells::Cells;
 use crate::balls::Balls;
@@ -244,6 +248,35 @@ impl Inner {
             }
             _ => self.hit_together(b, i, rough, friction),
         }
+    }
+
+    /// Under gravity `g`: the wall (`[[walls]]` entry) ball `i`, at cell `c`, now rests
+    /// on, if any: a contact within round-off of touching that gravity presses the ball
+    /// into, left with a normal speed so small that the ball would be back within `tc`
+    /// (the rule by which a ball comes to rest on the table's own walls). Such a ball
+    /// would slide along the wall, or roll over its corners and round its arcs, on
+    /// curves that are not the parabolas the model moves balls on.
+    pub(super) fn resting(&self, b: &Balls, i: usize, c: u32, g: [f64; 2], tc: f64) -> Option<u32> {
+        if b.inv_m[i] == 0.0 {
+            return None;
+        }
+        let p = [b.x[i], b.y[i]];
+        let reach = b.r[i] * (1.0 + 1e-9);
+        let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
+        for &k in &self.items[start as usize..end as usize] {
+            if k & POCKET != 0 {
+                continue;
+            }
+            let Some(t) = self.walls.pieces()[k as usize].touch(k, p, reach) else {
+                continue;
+            };
+            let gn = g[0] * t.normal[0] + g[1] * t.normal[1];
+            let vn = b.vx[i] * t.normal[0] + b.vy[i] * t.normal[1];
+            if gn < 0.0 && vn <= -gn * tc {
+                return Some(t.wall);
+            }
+        }
+        None
     }
 
     /// The contacts of the last [`Inner::hit`], for the event log: each one's wall

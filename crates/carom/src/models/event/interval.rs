@@ -98,6 +98,21 @@ impl Event {
                 let i = self.quartic[k] as usize;
                 self.predict(b, i, now, true);
             }
+            let walled = self
+                .inner
+                .as_deref()
+                .is_some_and(|inner| !inner.walls.is_empty());
+            if walled {
+                // A flight's impacts with the walls inside the table and its entries
+                // into pockets are solved, like those quartics, up to the end of the
+                // interval only: every flying ball is predicted afresh. (An open edge's
+                // crossing is a quadratic solved whole: open edges alone need nothing.)
+                for i in 0..b.len() {
+                    if b.inv_m[i] != 0.0 {
+                        self.predict(b, i, now, true);
+                    }
+                }
+            }
         }
         if self.queue.extra_len() > n + 1024 {
             let counter = &self.counter;

@@ -49,7 +49,8 @@
 //! joins every impact the ball takes part in (struck from above, the floor pushes back in
 //! the same instant); an impact that sends it off the wall lifts it off. Without this, a
 //! ball bouncing ever lower (`e < 1`) would need endlessly many bounces. Balls resting
-//! on other balls are not modelled (see the budget).
+//! on other balls are not modelled (see the budget), nor yet balls resting on walls
+//! inside the table (`inner.rs`: the step fails, naming the ball and the wall).
 //!
 //! Friction and outside edits change velocities between intervals: edits come through
 //! [`CollisionModel::invalidate`] (the world's `balls_mut`), friction is known from the
@@ -315,6 +316,10 @@ pub struct Event {
     inner: Option<Box<Inner>>,
     /// Balls of a group that struck a piece of wall inside the table (scratch).
     piece_hits: Vec<u32>,
+    /// Under gravity, a ball left resting on a wall inside the table by its last impact
+    /// (its index in the model, the `[[walls]]` entry): what the model cannot continue
+    /// yet, so the step fails (see `inner.rs`).
+    settled: Option<(u32, u32)>,
     /// Exits due in the same instant as a group, taken after it (scratch).
     pending_exits: Vec<Ev>,
     queue: Schedule,
@@ -416,6 +421,7 @@ impl Event {
             cells: Cells::default(),
             inner,
             piece_hits: Vec::new(),
+            settled: None,
             pending_exits: Vec::new(),
             queue: Schedule::default(),
             solver: ContactSolver::new(),

@@ -183,6 +183,14 @@ impl Event {
                     self.after_impact(b, i, s, t0);
                 }
             }
+            if self.gravity != [0.0, 0.0] && self.settled.is_none() {
+                let Some(inner) = self.inner.as_deref() else {
+                    return;
+                };
+                if let Some(wall) = inner.resting(b, i, c, self.gravity, self.tc) {
+                    self.settled = Some((i as u32, wall));
+                }
+            }
         }
     }
 

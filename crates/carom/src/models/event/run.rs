@@ -125,6 +125,9 @@ impl Event {
                 if self.overflow.get() {
                     return Err(self.overflowed(balls, physics, t0, before));
                 }
+                if let Some((i, wall)) = self.settled.take() {
+                    return Err(self.settled_on(balls, t0, before, i, wall));
+                }
                 extra = self.solver.stats().extra_passes - extra_at_start;
                 if count + extra > guard.next {
                     self.look(balls, &mut guard, count + extra, t0, before)?;
