@@ -174,11 +174,13 @@ pub fn csv_line(e: &LoggedEvent) -> String {
         if v.is_nan() {
             String::new()
         } else {
-            format!("{v:e}")
+            format!("{v}")
         }
     };
+    // Numbers as the other CSV outputs write them: the shortest text that reads back
+    // to the same double.
     format!(
-        "{:e},{},{},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{}",
         e.time,
         e.kind.name(),
         e.i,
