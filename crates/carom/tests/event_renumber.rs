@@ -73,7 +73,10 @@ fn run(
         renumbered |= model.is_renumbered();
         if let Err(e) = r {
             error = Some(match e {
-                StepError::EventBudget(m) | StepError::Unstable(m) | StepError::Unsupported(m) => m,
+                StepError::EventBudget(m)
+                | StepError::Unstable(m)
+                | StepError::Unsupported(m)
+                | StepError::Unmodelled(m) => m,
                 StepError::Unfit(_, m) => m,
             });
             model.synchronise(&mut balls);

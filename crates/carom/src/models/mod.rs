@@ -34,6 +34,9 @@ pub struct StepContext<'a> {
 pub enum StepError {
     /// The state stopped being physical (a non-finite value, a ball far outside).
     Unstable(String),
+    /// The run reached a state the model does not represent yet (a ball coming to rest
+    /// on a wall inside the table under the event model's gravity): it stops there.
+    Unmodelled(String),
     /// The event model needed more events than its budget for one output interval.
     EventBudget(String),
     /// The model cannot run this scene (e.g. not built yet).
@@ -56,6 +59,7 @@ impl std::fmt::Display for StepError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StepError::Unstable(s) => write!(f, "simulation became unstable: {s}"),
+            StepError::Unmodelled(s) => write!(f, "the model cannot continue: {s}"),
             StepError::EventBudget(s) => write!(f, "event budget exceeded: {s}"),
             StepError::Unsupported(s) => write!(f, "{s}"),
             StepError::Unfit(_, s) => write!(f, "{s}"),

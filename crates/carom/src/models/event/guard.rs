@@ -269,7 +269,7 @@ impl Event {
     ) -> StepError {
         let id = self.order.get(i as usize).copied().unwrap_or(i);
         self.rewind(b, before);
-        StepError::Unstable(format!(
+        StepError::Unmodelled(format!(
             "ball {id} comes to rest on walls[{wall}] at t = {now:.6e}: the event model does \
              not yet continue a ball resting on a wall inside the table under gravity (it \
              does on the table's own walls; the spring, impulse and simultaneous models do \
