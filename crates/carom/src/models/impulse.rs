@@ -477,14 +477,16 @@ pub fn bounce_walls_with<const LOG: bool>(
         {
             bounces += 1;
             if LOG {
-                let low = balls.x[i] < r;
-                let (w, u) = if low {
-                    (Wall::Left, -vx0)
-                } else {
-                    (Wall::Right, vx0)
-                };
-                let j_n = (1.0 + e) * u / balls.inv_m[i];
-                log.push(LoggedEvent::table_wall(time, i as u32, w, j_n, u));
+                let walls = (Wall::Left, Wall::Right);
+                log.push(table_wall_row(
+                    time,
+                    i,
+                    balls.x[i] < r,
+                    walls,
+                    vx0,
+                    e,
+                    balls,
+                ));
             }
         }
         if walls[1]
@@ -499,18 +501,36 @@ pub fn bounce_walls_with<const LOG: bool>(
         {
             bounces += 1;
             if LOG {
-                let low = balls.y[i] < r;
-                let (w, u) = if low {
-                    (Wall::Top, -vy0)
-                } else {
-                    (Wall::Bottom, vy0)
-                };
-                let j_n = (1.0 + e) * u / balls.inv_m[i];
-                log.push(LoggedEvent::table_wall(time, i as u32, w, j_n, u));
+                let walls = (Wall::Top, Wall::Bottom);
+                log.push(table_wall_row(
+                    time,
+                    i,
+                    balls.y[i] < r,
+                    walls,
+                    vy0,
+                    e,
+                    balls,
+                ));
             }
         }
     }
     bounces
+}
+
+/// The log's row of ball `i`'s bounce along one axis: off its `low` wall (`walls.0`)
+/// or its high one, with `v0` the ball's velocity along the axis before the bounce.
+fn table_wall_row(
+    time: f64,
+    i: usize,
+    low: bool,
+    walls: (Wall, Wall),
+    v0: f64,
+    e: f64,
+    balls: &Balls,
+) -> LoggedEvent {
+    let (w, u) = if low { (walls.0, -v0) } else { (walls.1, v0) };
+    let j_n = (1.0 + e) * u / balls.inv_m[i];
+    LoggedEvent::table_wall(time, i as u32, w, j_n, u)
 }
 
 /// One axis of the wall rule: low wall at 0, high wall at `size`.

@@ -229,20 +229,20 @@ pub fn touching_contacts(
 /// Every touching contact of the balls with the walls inside the table, by ball, then
 /// as [`Walls::touches`] lists them (ascending piece), appended to `out` as
 /// [`Contact::Piece`] indexing `pieces` (cleared first). Each takes its wall's
-/// restitution, friction and surface velocity, or the scene's `e` and `friction`.
+/// restitution, friction and surface velocity, or the scene's `e` and `friction`. A
+/// contact is a piece within `slack` (the model's touching slack) of the ball's surface.
 #[allow(clippy::too_many_arguments)]
 pub fn touching_pieces(
     balls: &Balls,
-    table: &Table,
     walls: &Walls,
     cells: &WallCells,
     e: f64,
     friction: &ContactFriction,
+    slack: f64,
     pieces: &mut Vec<PieceContact>,
     out: &mut Vec<Contact>,
 ) {
     pieces.clear();
-    let slack = touch_slack(balls, table);
     for i in 0..balls.len() {
         if balls.inv_m[i] == 0.0 {
             continue;
@@ -289,18 +289,19 @@ impl CollisionModel for Simultaneous {
         );
         if walls.has_walls() {
             // Binned for the largest reach a contact is looked for at (radius + slack).
-            let reach = balls.max_radius() + touch_slack(balls, table);
+            let slack = touch_slack(balls, table);
+            let reach = balls.max_radius() + slack;
             if self.wall_cells.as_ref().is_none_or(|c| c.reach() < reach) {
                 self.wall_cells = Some(walls.cells(table.width, table.height, reach));
             }
             if let Some(cells) = &self.wall_cells {
                 touching_pieces(
                     balls,
-                    table,
                     walls,
                     cells,
                     physics.restitution,
                     &physics.contact_friction,
+                    slack,
                     self.solver.pieces_mut(),
                     &mut self.contacts,
                 );
