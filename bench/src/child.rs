@@ -212,6 +212,7 @@ pub fn lorentz(n: u64) -> Result<World, String> {
                     restitution: None,
                     mu: None,
                     surface_velocity: None,
+                    cushion_height: None,
                 });
             }
             x += pitch;

@@ -820,16 +820,18 @@ fn friction_ui(ui: &mut egui::Ui, f: &mut Friction) {
         Friction::Dry { .. } => "dry",
         Friction::Drag { .. } => "drag",
         Friction::Linear { .. } => "linear",
+        Friction::Cloth { .. } => "cloth",
     };
     let mu = match *f {
         Friction::None => 0.05,
         Friction::Dry { mu, .. } | Friction::Drag { mu } | Friction::Linear { mu } => mu,
+        Friction::Cloth { rolling_mu, .. } => rolling_mu,
     };
     egui::ComboBox::from_label("friction")
         .selected_text(name)
         .show_ui(ui, |ui| {
             let g_normal = match *f {
-                Friction::Dry { g_normal, .. } => g_normal,
+                Friction::Dry { g_normal, .. } | Friction::Cloth { g_normal, .. } => g_normal,
                 _ => 1.0,
             };
             for (label, kind) in [
@@ -837,6 +839,7 @@ fn friction_ui(ui: &mut egui::Ui, f: &mut Friction) {
                 ("dry", Friction::Dry { mu, g_normal }),
                 ("drag", Friction::Drag { mu }),
                 ("linear", Friction::Linear { mu }),
+                ("cloth", Friction::cloth(g_normal)),
             ] {
                 if ui.selectable_label(label == name, label).clicked() {
                     *f = kind;
@@ -855,6 +858,29 @@ fn friction_ui(ui: &mut egui::Ui, f: &mut Friction) {
         }
         Friction::Drag { mu } | Friction::Linear { mu } => {
             ui.add(mu_slider(mu));
+        }
+        Friction::Cloth {
+            sliding_mu,
+            rolling_mu,
+            spinning_mu,
+            g_normal,
+        } => {
+            for (v, label, top) in [
+                (sliding_mu, "sliding μ", 1.0),
+                (rolling_mu, "rolling μ", 0.1),
+                (spinning_mu, "spinning μ", 0.1),
+            ] {
+                ui.add(
+                    egui::Slider::new(v, 0.0..=top)
+                        .clamping(SliderClamping::Never)
+                        .text(label),
+                );
+            }
+            ui.add(
+                egui::Slider::new(g_normal, 0.0..=1000.0)
+                    .clamping(SliderClamping::Never)
+                    .text("g normal"),
+            );
         }
     }
 }

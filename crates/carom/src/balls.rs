@@ -37,6 +37,11 @@ pub struct Ball {
     pub omega: f64,
     /// Moment of inertia about the centre (`m r^2 / 2` for a solid disk).
     pub inertia: f64,
+    /// Angular velocity about the table's x and y axes: a ball on cloth is a sphere
+    /// that rolls (`omega` is then its spin about the vertical, z pointing into the
+    /// table). Zero, and untouched by every model, without cloth friction.
+    pub wx: f64,
+    pub wy: f64,
     /// Periodic image counts: how many times the ball crossed the x (y) side, so that
     /// `x + ix * width` is its unwrapped position. Always 0 on a walled axis.
     pub ix: i64,
@@ -57,6 +62,8 @@ impl Ball {
             angle: 0.0,
             omega: 0.0,
             inertia: solid_disk_inertia(m, r),
+            wx: 0.0,
+            wy: 0.0,
             ix: 0,
             iy: 0,
         }
@@ -67,6 +74,13 @@ impl Ball {
 #[inline]
 pub fn solid_disk_inertia(m: f64, r: f64) -> f64 {
     0.5 * m * r * r
+}
+
+/// The moment of inertia of a uniform solid sphere about a diameter, `2 m r^2 / 5`:
+/// a pool ball's, the default on cloth.
+#[inline]
+pub fn solid_sphere_inertia(m: f64, r: f64) -> f64 {
+    0.4 * m * r * r
 }
 
 /// Applies the macro `$each` to the name of every per-ball array of [`Balls`], for the
@@ -89,6 +103,8 @@ macro_rules! each_array {
                 omega: _,
                 inertia: _,
                 inv_inertia: _,
+                wx: _,
+                wy: _,
                 ix: _,
                 iy: _,
             } = b;
@@ -105,6 +121,8 @@ macro_rules! each_array {
         $each!(omega);
         $each!(inertia);
         $each!(inv_inertia);
+        $each!(wx);
+        $each!(wy);
         $each!(ix);
         $each!(iy);
     }};
@@ -131,6 +149,9 @@ pub struct Balls {
     pub inertia: Vec<f64>,
     /// `1/inertia`, or 0 for a kinematic ball (spins only as prescribed).
     pub inv_inertia: Vec<f64>,
+    /// Spin about the table's x and y axes (balls on cloth; see [`Ball::wx`]).
+    pub wx: Vec<f64>,
+    pub wy: Vec<f64>,
     pub ix: Vec<i64>,
     pub iy: Vec<i64>,
 }
@@ -179,6 +200,8 @@ impl Balls {
         self.inertia.push(b.inertia);
         self.inv_inertia
             .push(if b.kinematic { 0.0 } else { 1.0 / b.inertia });
+        self.wx.push(b.wx);
+        self.wy.push(b.wy);
         self.ix.push(b.ix);
         self.iy.push(b.iy);
     }
@@ -197,6 +220,8 @@ impl Balls {
         self.omega.remove(i);
         self.inertia.remove(i);
         self.inv_inertia.remove(i);
+        self.wx.remove(i);
+        self.wy.remove(i);
         self.ix.remove(i);
         self.iy.remove(i);
         b
@@ -215,6 +240,8 @@ impl Balls {
             angle: self.angle[i],
             omega: self.omega[i],
             inertia: self.inertia[i],
+            wx: self.wx[i],
+            wy: self.wy[i],
             ix: self.ix[i],
             iy: self.iy[i],
         }

@@ -8,7 +8,7 @@ use crate::table::Table;
 pub struct Diagnostics {
     /// Translational plus rotational.
     pub kinetic_energy: f64,
-    /// The rotational part of `kinetic_energy`, `sum I omega^2 / 2`.
+    /// The rotational part of `kinetic_energy`, `sum I |w|^2 / 2` (`w = (wx, wy, omega)`).
     pub rotational_energy: f64,
     /// Energy stored in contacts plus gravitational energy `-m g . x`.
     pub potential_energy: f64,
@@ -100,6 +100,12 @@ pub fn measure(
         let (vx, vy) = (balls.vx[i], balls.vy[i]);
         ke += 0.5 * m * (vx * vx + vy * vy);
         rot += 0.5 * balls.inertia[i] * balls.omega[i] * balls.omega[i];
+        // A sphere on cloth also turns about the table's axes (zero otherwise, and
+        // then the sum is unchanged to the bit).
+        let (wx, wy) = (balls.wx[i], balls.wy[i]);
+        if wx != 0.0 || wy != 0.0 {
+            rot += 0.5 * balls.inertia[i] * (wx * wx + wy * wy);
+        }
         pe -= m * (gravity[0] * balls.x[i] + gravity[1] * balls.y[i]);
         p[0] += m * vx;
         p[1] += m * vy;

@@ -3,6 +3,7 @@
 //! dry friction stops a ball and never reverses it, whatever the step.
 
 use crate::balls::Balls;
+use crate::cloth::{Body, Cloth, Sphere};
 use crate::physics::BuildError;
 use crate::scenario::Friction;
 
@@ -36,6 +37,24 @@ pub fn check(f: &Friction) -> Result<(), BuildError> {
             }
             Ok(())
         }
+        Friction::Cloth {
+            sliding_mu,
+            rolling_mu,
+            spinning_mu,
+            g_normal,
+        } => {
+            for (key, v) in [
+                ("sliding_mu", sliding_mu),
+                ("rolling_mu", rolling_mu),
+                ("spinning_mu", spinning_mu),
+                ("g_normal", g_normal),
+            ] {
+                if !(v.is_finite() && v >= 0.0) {
+                    return err(key, format!("must be non-negative (got {v})"));
+                }
+            }
+            Ok(())
+        }
     }
 }
 
@@ -55,6 +74,33 @@ pub fn apply(balls: &mut Balls, friction: &Friction, dt: f64) {
             let f = (1.0 - mu).powf(dt);
             scale_speeds(balls, |_| f);
         }
+        Friction::Cloth { .. } => {
+            if let Some(cloth) = Cloth::of(friction) {
+                roll_on_cloth(balls, &cloth, dt);
+            }
+        }
+    }
+}
+
+/// Each dynamic ball's velocity and spins over `dt` on cloth, by the closed form
+/// through its phases ([`Cloth::evolve`]). The positions are the model's (operator
+/// splitting, as for the other frictions).
+fn roll_on_cloth(balls: &mut Balls, cloth: &Cloth, dt: f64) {
+    for i in 0..balls.len() {
+        if balls.inv_m[i] == 0.0 {
+            continue;
+        }
+        let s = Sphere {
+            v: [balls.vx[i], balls.vy[i]],
+            w: [balls.wx[i], balls.wy[i], balls.omega[i]],
+        };
+        if s.v == [0.0, 0.0] && s.w == [0.0; 3] {
+            continue;
+        }
+        let body = Body::new(balls.r[i], balls.m[i], balls.inertia[i]);
+        let (e, _) = cloth.evolve(&s, body, dt, |_, _, _| {});
+        (balls.vx[i], balls.vy[i]) = (e.v[0], e.v[1]);
+        (balls.wx[i], balls.wy[i], balls.omega[i]) = (e.w[0], e.w[1], e.w[2]);
     }
 }
 

@@ -47,8 +47,11 @@
 
 pub mod balls;
 pub mod broadphase;
+pub mod cloth;
 pub mod compare;
 pub mod contact;
+pub mod cue;
+pub mod cushion;
 pub mod diagnostics;
 pub mod events;
 pub mod friction;

@@ -169,7 +169,9 @@ pub(crate) fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
 }
 
 /// Converts one ball spec, checking its values; `field` is how to name it in errors.
-pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> {
+/// `sphere`: the balls are spheres on cloth (default inertia `2 m r^2 / 5`, and a cue
+/// strike spins them about all three axes).
+pub fn ball_from_spec(b: &BallSpec, field: &str, sphere: bool) -> Result<Ball, ScenarioError> {
     for (name, v) in [("x", b.x), ("y", b.y), ("vx", b.vx), ("vy", b.vy)] {
         finite(format!("{field}.{name}"), v)?;
     }
@@ -186,8 +188,11 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
     };
     let angle = b.angle.unwrap_or(0.0);
     let omega = b.omega.unwrap_or(0.0);
+    let (wx, wy) = (b.wx.unwrap_or(0.0), b.wy.unwrap_or(0.0));
     finite(format!("{field}.angle"), angle)?;
     finite(format!("{field}.omega"), omega)?;
+    finite(format!("{field}.wx"), wx)?;
+    finite(format!("{field}.wy"), wy)?;
     if let Some(inertia) = b.inertia {
         positive(format!("{field}.inertia"), inertia)?;
     }
@@ -207,16 +212,48 @@ pub fn ball_from_spec(b: &BallSpec, field: &str) -> Result<Ball, ScenarioError> 
         }
     }
     let ball = Ball::new(b.x, b.y, b.vx, b.vy, b.r, b.m);
-    Ok(Ball {
+    let default_inertia = if sphere {
+        crate::balls::solid_sphere_inertia(b.m, b.r)
+    } else {
+        ball.inertia
+    };
+    let mut ball = Ball {
         color,
         kinematic: b.kinematic,
         angle,
         omega,
-        inertia: b.inertia.unwrap_or(ball.inertia),
+        inertia: b.inertia.unwrap_or(default_inertia),
+        wx,
+        wy,
         ix: b.ix.unwrap_or(0),
         iy: b.iy.unwrap_or(0),
         ..ball
-    })
+    };
+    if let Some(cue) = &b.cue {
+        if let Err((key, message)) = crate::cue::check(cue) {
+            return Err(ScenarioError::field(format!("{field}.cue.{key}"), message));
+        }
+        if b.kinematic {
+            return Err(ScenarioError::field(
+                format!("{field}.cue"),
+                "a kinematic ball moves as prescribed and takes no cue strike",
+            ));
+        }
+        let given = [b.vx, b.vy, wx, wy, omega];
+        if given.iter().any(|&v| v != 0.0) {
+            return Err(ScenarioError::field(
+                format!("{field}.cue"),
+                "a cue strike sets the ball's velocity and spins: give either cue or \
+                 vx, vy, wx, wy, omega",
+            ));
+        }
+        if ball.inertia.is_finite() && ball.inertia > 0.0 {
+            let s = crate::cue::strike(cue, b.m, b.r, ball.inertia);
+            (ball.vx, ball.vy) = (s.v[0], s.v[1]);
+            (ball.wx, ball.wy, ball.omega) = (s.w[0], s.w[1], s.w[2]);
+        }
+    }
+    Ok(ball)
 }
 
 /// Builds the world a scenario describes: resolves the table, expands generators after
@@ -232,13 +269,27 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     let table = generators::resolve_table(s)?;
     let mut balls = Balls::default();
     for (i, b) in s.balls.iter().enumerate() {
-        balls.push(ball_from_spec(b, &format!("balls[{i}]"))?);
+        balls.push(ball_from_spec(
+            b,
+            &format!("balls[{i}]"),
+            s.physics.friction.is_cloth(),
+        )?);
     }
     // Where each generator's balls start, to name a generated ball by its generator.
     let mut generated_from = Vec::with_capacity(s.generators.len());
     for (g, gen) in s.generators.iter().enumerate() {
         generated_from.push(balls.len());
         generators::expand(gen, &table, &format!("generators[{g}]"), &mut balls)?;
+    }
+    if s.physics.friction.is_cloth() {
+        // Generated balls on cloth are solid spheres, as listed ones are by default.
+        for i in s.balls.len()..balls.len() {
+            let inertia = crate::balls::solid_sphere_inertia(balls.m[i], balls.r[i]);
+            balls.inertia[i] = inertia;
+            if balls.inv_inertia[i] != 0.0 {
+                balls.inv_inertia[i] = 1.0 / inertia;
+            }
+        }
     }
     // Balls must start inside the table (touching a wall is fine). A state file
     // (`time` given) holds whatever a run left and still counted as physical
@@ -277,7 +328,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             return Err(named(
                 i,
                 format!(
-                    "of mass {} and radius {r} has the moment of inertia m r^2 / 2 = \
+                    "of mass {} and radius {r} has the default moment of inertia \
                      {inertia}, not a positive finite number (give inertia)",
                     balls.m[i]
                 ),
@@ -370,6 +421,22 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         world.declare_symmetry(sym.axis_y);
     }
     let walls = crate::wall_specs::build(&s.walls, &s.pockets, world.table())?;
+    if s.physics.friction.is_cloth() {
+        // A cushion's nose must meet every ball between the cloth and its top.
+        let b = world.balls();
+        let smallest = b.r.iter().copied().fold(f64::INFINITY, f64::min);
+        if let Some((k, h)) = walls.highest_cushion() {
+            if h >= 2.0 * smallest {
+                return Err(ScenarioError::field(
+                    format!("walls[{k}].cushion_height"),
+                    format!(
+                        "must be below the smallest ball's diameter, {} (got {h})",
+                        2.0 * smallest
+                    ),
+                ));
+            }
+        }
+    }
     // Balls that a state file says left play start out of play.
     let mut removed = Vec::new();
     for (i, b) in s.balls.iter().enumerate() {

@@ -244,6 +244,53 @@ pub enum Friction {
     Drag { mu: f64 },
     /// `v' = (1 - mu)^dt v`.
     Linear { mu: f64 },
+    /// Pool balls on cloth: every ball a sphere that slides, rolls and spins
+    /// ([`crate::cloth`]). The defaults are a pool table's (see `docs/pool.md`).
+    Cloth {
+        #[serde(default = "cloth_sliding_mu")]
+        sliding_mu: f64,
+        #[serde(default = "cloth_rolling_mu")]
+        rolling_mu: f64,
+        #[serde(default = "cloth_spinning_mu")]
+        spinning_mu: f64,
+        #[serde(default = "one")]
+        g_normal: f64,
+    },
+}
+
+/// Ball on cloth, sliding: 0.2 (Marlow, *The Physics of Pocket Billiards*; Alciatore's
+/// measurements give 0.15 to 0.4).
+pub const CLOTH_SLIDING_MU: f64 = 0.2;
+/// Ball on cloth, rolling resistance: 0.01 (Marlow: 0.005 to 0.015).
+pub const CLOTH_ROLLING_MU: f64 = 0.01;
+/// Spin about the vertical: 0.0127, a decay of `5 mu g / (2 r)`, about 11 rad/s^2 for a
+/// 57.15 mm ball (a sidespin of 30 rad/s dies in about 3 s, as on a real table).
+pub const CLOTH_SPINNING_MU: f64 = 0.0127;
+
+fn cloth_sliding_mu() -> f64 {
+    CLOTH_SLIDING_MU
+}
+fn cloth_rolling_mu() -> f64 {
+    CLOTH_ROLLING_MU
+}
+fn cloth_spinning_mu() -> f64 {
+    CLOTH_SPINNING_MU
+}
+
+impl Friction {
+    /// Cloth friction with a pool table's coefficients and `g_normal`.
+    pub fn cloth(g_normal: f64) -> Friction {
+        Friction::Cloth {
+            sliding_mu: CLOTH_SLIDING_MU,
+            rolling_mu: CLOTH_ROLLING_MU,
+            spinning_mu: CLOTH_SPINNING_MU,
+            g_normal,
+        }
+    }
+
+    pub fn is_cloth(&self) -> bool {
+        matches!(self, Friction::Cloth { .. })
+    }
 }
 
 fn one() -> f64 {
@@ -369,12 +416,40 @@ pub struct BallSpec {
     pub angle: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omega: Option<f64>,
-    /// Moment of inertia; left out: a solid disk, `m r^2 / 2`.
+    /// Moment of inertia; left out: a solid disk, `m r^2 / 2` (on cloth a solid
+    /// sphere, `2 m r^2 / 5`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inertia: Option<f64>,
+    /// Angular velocity about the table's x and y axes (balls on cloth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wx: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wy: Option<f64>,
+    /// A cue strike that gives the ball its velocity and spins at load, instead of
+    /// `vx`, `vy`, `wx`, `wy`, `omega` ([`crate::cue`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cue: Option<CueSpec>,
     /// Set when the ball has left play (a pocket, an open edge): it starts out of play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<RemovedSpec>,
+}
+
+/// `cue = { speed, aim, english, follow, elevation }`: the cue's speed, the direction
+/// it points (degrees, as arcs are measured: from +x towards +y), where its tip meets
+/// the ball (offsets from the centre in units of the radius, perpendicular to the cue:
+/// `english` positive to the shooter's right, `follow` positive up) and how far it is
+/// raised from the table (degrees, 0 level, below 90).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CueSpec {
+    pub speed: f64,
+    pub aim: f64,
+    #[serde(default)]
+    pub english: f64,
+    #[serde(default)]
+    pub follow: f64,
+    #[serde(default)]
+    pub elevation: f64,
 }
 
 /// `removed = { time, by }`: when the ball left play and how (`"pocket K"`, `"left"`,
@@ -428,6 +503,10 @@ pub struct WallSpec {
     pub mu: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface_velocity: Option<f64>,
+    /// Height of the cushion's nose above the table, where a ball on cloth meets it
+    /// (default [`crate::cushion::DEFAULT_NOSE_HEIGHT`] of the ball's radius).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cushion_height: Option<f64>,
 }
 
 /// One `[[pockets]]` entry.
@@ -462,6 +541,9 @@ impl BallSpec {
             angle: None,
             omega: None,
             inertia: None,
+            wx: None,
+            wy: None,
+            cue: None,
             removed: None,
         }
     }

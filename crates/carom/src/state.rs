@@ -80,6 +80,8 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
 struct BallsOf<'a> {
     world: &'a World,
     rotation: bool,
+    /// Balls on cloth (or given spins about the table's axes): `wx`, `wy` written.
+    sphere: bool,
     periodic: [bool; 2],
 }
 
@@ -89,6 +91,7 @@ impl<'a> BallsOf<'a> {
         BallsOf {
             world,
             rotation: rotation_in_play(world),
+            sphere: spheres_in_play(world),
             periodic: [t.is_periodic(0), t.is_periodic(1)],
         }
     }
@@ -102,6 +105,9 @@ impl<'a> BallsOf<'a> {
             angle: rotation.then_some(b.angle),
             omega: rotation.then_some(b.omega),
             inertia: rotation.then_some(b.inertia),
+            wx: self.sphere.then_some(b.wx),
+            wy: self.sphere.then_some(b.wy),
+            cue: None,
             x: b.x,
             y: b.y,
             vx: b.vx,
@@ -217,11 +223,19 @@ fn tangential_springs(world: &World) -> Option<TangentialSprings> {
 pub fn rotation_in_play(world: &World) -> bool {
     let b = world.balls();
     world.physics().contact_friction.is_active()
+        || world.physics().friction.is_cloth()
         || (0..b.len()).any(|i| {
             b.angle[i] != 0.0
                 || b.omega[i] != 0.0
                 || b.inertia[i] != solid_disk_inertia(b.m[i], b.r[i])
         })
+}
+
+/// The balls are spheres spinning about the table's axes, and their `wx`, `wy` are
+/// written: on cloth, or when any ball has such a spin.
+pub fn spheres_in_play(world: &World) -> bool {
+    let b = world.balls();
+    world.physics().friction.is_cloth() || (0..b.len()).any(|i| b.wx[i] != 0.0 || b.wy[i] != 0.0)
 }
 
 pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {

@@ -115,10 +115,19 @@ fn add_wall(out: &mut Walls, w: &WallSpec, name: &str, table: &Table) -> Result<
             format!("must be finite (got {surface_velocity})"),
         ));
     }
+    if let Some(h) = w.cushion_height {
+        if !(h.is_finite() && h > 0.0) {
+            return Err(err(
+                format!("{name}.cushion_height"),
+                format!("must be a finite number above 0 (got {h})"),
+            ));
+        }
+    }
     let surface = Surface {
         restitution: w.restitution,
         mu: w.mu,
         surface_velocity,
+        cushion_height: w.cushion_height,
     };
     let bounds;
     if takes_points {

@@ -56,6 +56,9 @@ pub struct Surface {
     /// The surface's own speed along the curve's tangent (a belt, a turning drum):
     /// contact friction drags a touching ball towards it.
     pub surface_velocity: f64,
+    /// The height of the cushion's nose above the cloth, where a ball on cloth meets
+    /// it; `None`: [`crate::cushion::DEFAULT_NOSE_HEIGHT`] radii of the ball.
+    pub cushion_height: Option<f64>,
 }
 
 /// A pocket: a ball whose centre comes within `radius` of `center` leaves play.
@@ -179,6 +182,22 @@ impl Walls {
             f,
             [v * t.tangent[0], v * t.tangent[1]],
         )
+    }
+
+    /// Wall `wall`'s cushion nose height, if it has its own.
+    #[inline]
+    pub fn cushion_height(&self, wall: u32) -> Option<f64> {
+        self.surfaces[wall as usize].cushion_height
+    }
+
+    /// The highest cushion nose any wall has of its own, and its wall (to check
+    /// against the balls: a nose must be below every ball's top).
+    pub fn highest_cushion(&self) -> Option<(usize, f64)> {
+        self.surfaces
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| s.cushion_height.map(|h| (k, h)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
     }
 
     /// Starts a new wall with this surface; its pieces follow with [`Walls::segment`],
