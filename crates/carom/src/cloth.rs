@@ -127,7 +127,10 @@ impl Cloth {
     /// The phase a ball is in.
     pub fn phase(&self, s: &Sphere, b: Body) -> Phase {
         let u = s.slip(b.r);
-        let scale = s.v[0].abs().max(s.v[1].abs()).max(b.r * s.w[0].abs().max(s.w[1].abs()));
+        let scale = s.v[0]
+            .abs()
+            .max(s.v[1].abs())
+            .max(b.r * s.w[0].abs().max(s.w[1].abs()));
         if u[0].abs().max(u[1].abs()) > SLIP_TOLERANCE * scale && self.sliding > 0.0 {
             Phase::Sliding
         } else if s.v != [0.0, 0.0] {
