@@ -34,13 +34,14 @@ pub const PRESETS: &[Preset] = &[
     preset!("break", "cue ball into a 15-ball triangular rack, mirror symmetric about the cue line (spring)"),
     preset!("column", "a frictional column of large and small disks collapsing under gravity into a heap (spring)"),
     preset!("english", "two balls off a cushion at 45 degrees, one with side spin: different rebound angles (event)"),
+    preset!("english-cloth", "the same on a pool table's cloth: two cue strikes into a cushion, one with english (event)"),
     preset!("gas", "random elastic gas of 10,000 unit disks at area fraction 0.3, the benchmark scene (spring)"),
     preset!("hard-disks", "elastic hard-disk gas, 4,000 disks at area fraction 0.5 in a periodic box (event)"),
     preset!("cooling", "inelastic gas (e = 0.9) in a periodic box, cooling by Haff's law (event)"),
     preset!("galton", "a Galton board: 300 balls through a funnel and 12 rows of pegs pile up in bins as a bell curve (spring)"),
     preset!("hopper", "a silo of 3,000 frictional grains discharging through an orifice into an open bottom edge (spring)"),
     preset!("drum", "a rotating drum a third full of frictional grains, a layer flowing down the tilted bed (spring)"),
-    preset!("pool", "a 9-foot pool table to scale: six pockets, cushions with angled jaws, a break that pockets balls (event)"),
+    preset!("pool", "a 9-foot pool table to scale on cloth: six pockets, cushions, a cue strike breaks the rack and pockets balls (event)"),
     preset!("stadium", "the Bunimovich stadium, a chaotic billiard: four balls between two half circles and straight sides (event)"),
 ];
 

@@ -206,8 +206,17 @@ fn mu_zero_reproduces_the_frictionless_results_bit_for_bit() {
         let recorded = RECORDED.iter().any(|r| r.0 == p.name);
         assert!(
             recorded
-                || ["column", "english", "galton", "hopper", "drum", "pool", "stadium"]
-                    .contains(&p.name),
+                || [
+                    "column",
+                    "english",
+                    "english-cloth",
+                    "galton",
+                    "hopper",
+                    "drum",
+                    "pool",
+                    "stadium",
+                ]
+                .contains(&p.name),
             "preset {} has no recorded hash",
             p.name
         );
