@@ -115,7 +115,9 @@ class World:
     def events(self, clear: bool = False) -> dict[str, npt.NDArray[Any]]:
         """The event log since it was started: ``time``, ``kind`` (str), ``i``, ``j``,
         ``wall``, ``pocket`` (int64, -1 where none), ``impulse``, ``approach_speed``
-        (float64, NaN where not known). ``clear=True`` drops the rows returned."""
+        (float64, NaN where not known), ``phase`` (str: the phase a ``phase`` row's
+        ball entered on cloth, empty for other rows). ``clear=True`` drops the rows
+        returned."""
     def diagnostics(self) -> dict[str, Any]:
         """The state file's diagnostics."""
     def state(self) -> dict[str, Any]:

@@ -16,10 +16,10 @@ fn the_break_log_agrees_with_the_state_file() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("time,kind,i,j,wall,pocket,impulse,approach_speed")
+        Some("time,kind,i,j,wall,pocket,impulse,approach_speed,phase")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    assert!(rows.iter().all(|r| r.len() == 8), "eight fields a row");
+    assert!(rows.iter().all(|r| r.len() == 9), "nine fields a row");
     let first = &rows[0];
     assert_eq!((first[1], first[2], first[3]), ("ball", "0", "1"));
     // Times never go back.

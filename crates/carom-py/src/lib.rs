@@ -491,8 +491,10 @@ impl PyWorld {
     /// arrays of one length: `time` (float64), `kind` (str: `ball`, `left`, `right`,
     /// `top`, `bottom`, `wall`, `pocket`, `exit-left` ... `exit-bottom`), `i`, `j`
     /// (int64, -1 where none), `wall` (the `[[walls]]` entry, -1), `pocket` (-1),
-    /// `impulse` and `approach_speed` (float64; NaN where not known). With
-    /// `clear=True` the rows returned are dropped from the log.
+    /// `impulse` and `approach_speed` (float64; NaN where not known), `phase` (str: the
+    /// phase a `phase` row's ball entered on cloth, `sliding`, `rolling`, `spinning`,
+    /// `stationary`; empty for other rows). With `clear=True` the rows returned are
+    /// dropped from the log.
     #[pyo3(signature = (clear=false))]
     fn events<'py>(&self, py: Python<'py>, clear: bool) -> PyResult<Bound<'py, PyDict>> {
         guarded(|| {
@@ -525,6 +527,14 @@ impl PyWorld {
             d.set_item("pocket", i64s(&|r| index(r.pocket)))?;
             d.set_item("impulse", f64s(&|r| r.impulse))?;
             d.set_item("approach_speed", f64s(&|r| r.approach))?;
+            let phases: Vec<&str> = rows
+                .iter()
+                .map(|r| r.phase.map_or("", |p| p.name()))
+                .collect();
+            d.set_item(
+                "phase",
+                py.import("numpy")?.call_method1("array", (phases, "U10"))?,
+            )?;
             Ok(d)
         })
     }

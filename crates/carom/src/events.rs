@@ -1,5 +1,5 @@
 //! The event log of a run: one row per impact a model resolves, per ball that leaves
-//! play, and (once cloth friction exists) per change of a ball's phase of motion.
+//! play, and (on cloth) per change of a ball's phase of motion.
 //!
 //! The log is off by default ([`crate::World::set_event_log`]); off, no model allocates
 //! or computes anything for it, and every result is the same to the bit. On, each model
@@ -17,7 +17,15 @@
 //!   row per contact that received an impulse.
 //! - `spring`: one row per contact at the step its overlap began (time: the end of that
 //!   step). The impulse of a spring contact is only known when it ends, so the row's
-//!   impulse is NaN; the approach speed is the relative normal speed at the start.
+//!   impulse is NaN; the approach speed is the relative normal speed at the start. On
+//!   cloth a cushion is an impulse, not a spring: its row is `impulse`'s, at the end of
+//!   the step that applied it.
+//!
+//! On cloth (`physics.friction` of kind `cloth`) every change of a ball's phase
+//! (sliding, rolling, spinning, stationary) is a row of kind `phase` whose `phase` field
+//! names the phase entered, at the exact time the closed form gives (the stepping
+//! models evolve each ball's free motion in closed form over the step, so the time is
+//! exact for the motion they integrate). Other rows leave `phase` empty.
 //!
 //! Impulses are normal impulses (positive, pushing the bodies apart); the approach
 //! speed is the relative normal speed towards each other just before the impact.
@@ -37,8 +45,8 @@ pub enum EventKind {
     Pocket,
     /// Ball `i` left across an open edge.
     Exit(crate::models::Wall),
-    /// Ball `i` changed its phase of motion (sliding to rolling, rolling to rest).
-    /// Written only by cloth friction, which is not built yet: no run writes it today.
+    /// Ball `i` changed its phase of motion (sliding to rolling, rolling to rest): the
+    /// row's [`LoggedEvent::phase`] is the phase entered. Written on cloth only.
     PhaseChange,
 }
 
@@ -104,8 +112,11 @@ pub struct LoggedEvent {
     pub pocket: Option<u32>,
     /// Normal impulse (NaN where not known: spring contacts, removals).
     pub impulse: f64,
-    /// Relative normal speed of approach just before (NaN for removals).
+    /// Relative normal speed of approach just before (NaN for removals and phase
+    /// changes).
     pub approach: f64,
+    /// The phase a [`EventKind::PhaseChange`] row's ball entered; `None` for other rows.
+    pub phase: Option<crate::cloth::Phase>,
 }
 
 impl LoggedEvent {
@@ -119,6 +130,7 @@ impl LoggedEvent {
             pocket: None,
             impulse,
             approach,
+            phase: None,
         }
     }
 
@@ -164,8 +176,21 @@ impl LoggedEvent {
     }
 }
 
-/// The CSV header of an event log.
-pub const CSV_HEADER: &str = "time,kind,i,j,wall,pocket,impulse,approach_speed";
+impl LoggedEvent {
+    /// Ball `i` entering phase `to` at `time`.
+    pub fn phase_change(time: f64, i: u32, to: crate::cloth::Phase) -> LoggedEvent {
+        LoggedEvent {
+            kind: EventKind::PhaseChange,
+            j: None,
+            phase: Some(to),
+            ..LoggedEvent::pair(time, i, i, f64::NAN, f64::NAN)
+        }
+    }
+}
+
+/// The CSV header of an event log. `phase` (last, so that readers of the earlier
+/// columns are unaffected) is the phase a `phase` row's ball entered.
+pub const CSV_HEADER: &str = "time,kind,i,j,wall,pocket,impulse,approach_speed,phase";
 
 /// One CSV line (no newline): empty fields for what a row has not, and for NaN.
 pub fn csv_line(e: &LoggedEvent) -> String {
@@ -180,7 +205,7 @@ pub fn csv_line(e: &LoggedEvent) -> String {
     // Numbers as the other CSV outputs write them: the shortest text that reads back
     // to the same double.
     format!(
-        "{},{},{},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{},{}",
         e.time,
         e.kind.name(),
         e.i,
@@ -188,6 +213,7 @@ pub fn csv_line(e: &LoggedEvent) -> String {
         opt(e.wall),
         opt(e.pocket),
         num(e.impulse),
-        num(e.approach)
+        num(e.approach),
+        e.phase.map_or("", |p| p.name())
     )
 }

@@ -1,9 +1,16 @@
 //! Rolling friction against the table (tutorial level 7), applied after each step's
 //! collisions as an exact solution of its own equation over `dt` (operator splitting):
 //! dry friction stops a ball and never reverses it, whatever the step.
+//!
+//! Cloth is different: its friction sets how far a ball goes, not only how fast, so the
+//! stepping models move the balls by the closed form itself ([`cloth_motion`]) rather
+//! than by `v dt` with the velocity corrected afterwards (which would leave every
+//! single-ball shot's path off by half a step's deceleration each step, an error of
+//! order `v0 dt` at rest). See [`ClothMotion`] for how each model uses it.
 
 use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Sphere};
+use crate::events::LoggedEvent;
 use crate::physics::BuildError;
 use crate::scenario::Friction;
 
@@ -82,9 +89,88 @@ pub fn apply(balls: &mut Balls, friction: &Friction, dt: f64) {
     }
 }
 
+/// How [`cloth_motion`] meets the model's own motion of the step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClothMotion {
+    /// It is the step's free flight (`impulse`, `simultaneous`, whose steps are a free
+    /// flight followed by instantaneous impacts): each dynamic ball moves by the closed
+    /// form's displacement (plus `g dt^2 / 2` under gravity) and takes its velocity and
+    /// spins at the step's end; a kinematic ball moves at its velocity. A ball that
+    /// meets nothing is exact, whatever `dt`.
+    Flight,
+    /// It follows the model's step (`spring`, whose contact forces act over the step
+    /// and which moved each ball by `v dt`, `v` its velocity at the step's end as the
+    /// semi-implicit Euler drift uses): each dynamic ball's velocity and spins evolve
+    /// over `dt` from there, and its position gets the closed form's displacement less
+    /// `v dt`. Free of contact forces that is exact too; in contact it is the operator
+    /// splitting of the contact forces (a kick) and the cloth's free motion (the
+    /// drift), first order in `dt` as the step already is.
+    Correction,
+}
+
+/// Each dynamic ball's free motion on cloth over `dt` by the closed form through its
+/// phases ([`Cloth::evolve`]), as `how` says. With `LOG`, every phase change is a
+/// [`LoggedEvent::phase_change`] row in `log`, timed from the step's start. Returns the
+/// largest squared distance a ball was moved here (for the neighbour lists' skins).
+/// Serial, ball by ball: each ball reads only its own state, so the result and the
+/// log's order do not depend on threads.
+pub fn cloth_motion<const LOG: bool>(
+    balls: &mut Balls,
+    cloth: &Cloth,
+    gravity: [f64; 2],
+    dt: f64,
+    how: ClothMotion,
+    log: &mut Vec<LoggedEvent>,
+) -> f64 {
+    let flight = how == ClothMotion::Flight;
+    let (hx, hy) = (0.5 * gravity[0] * dt * dt, 0.5 * gravity[1] * dt * dt);
+    let (gx, gy) = (gravity[0] * dt, gravity[1] * dt);
+    let mut d2max: f64 = 0.0;
+    for i in 0..balls.len() {
+        let v = [balls.vx[i], balls.vy[i]];
+        if balls.inv_m[i] == 0.0 {
+            // Kinematic (or out of play, at rest): prescribed motion, no friction.
+            if flight {
+                balls.x[i] += v[0] * dt;
+                balls.y[i] += v[1] * dt;
+                d2max = d2max.max((v[0] * v[0] + v[1] * v[1]) * dt * dt);
+            }
+            continue;
+        }
+        let s = Sphere {
+            v,
+            w: [balls.wx[i], balls.wy[i], balls.omega[i]],
+        };
+        let (e, d) = if s.v == [0.0, 0.0] && s.w == [0.0; 3] {
+            // At rest: nothing to evolve (and nothing to log).
+            (s, [0.0, 0.0])
+        } else {
+            let body = Body::new(balls.r[i], balls.m[i], balls.inertia[i]);
+            cloth.evolve(&s, body, dt, |t, _, to| {
+                if LOG {
+                    log.push(LoggedEvent::phase_change(t, i as u32, to));
+                }
+            })
+        };
+        let moved = if flight {
+            (balls.vx[i], balls.vy[i]) = (e.v[0] + gx, e.v[1] + gy);
+            [d[0] + hx, d[1] + hy]
+        } else {
+            (balls.vx[i], balls.vy[i]) = (e.v[0], e.v[1]);
+            [d[0] - v[0] * dt, d[1] - v[1] * dt]
+        };
+        (balls.wx[i], balls.wy[i], balls.omega[i]) = (e.w[0], e.w[1], e.w[2]);
+        balls.x[i] += moved[0];
+        balls.y[i] += moved[1];
+        d2max = d2max.max(moved[0] * moved[0] + moved[1] * moved[1]);
+    }
+    d2max
+}
+
 /// Each dynamic ball's velocity and spins over `dt` on cloth, by the closed form
 /// through its phases ([`Cloth::evolve`]). The positions are the model's (operator
-/// splitting, as for the other frictions).
+/// splitting, as for the other frictions): what the world applies for a model that
+/// does not move its balls on cloth itself.
 fn roll_on_cloth(balls: &mut Balls, cloth: &Cloth, dt: f64) {
     for i in 0..balls.len() {
         if balls.inv_m[i] == 0.0 {

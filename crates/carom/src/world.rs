@@ -315,8 +315,12 @@ impl World {
             }
             return Err(e);
         }
-        if !matches!(self.physics.friction, Friction::None) {
-            // Friction acts on every ball's velocity at the end of the step.
+        // The stepping models move their balls on cloth themselves (the closed form is
+        // their free flight: `friction::cloth_motion`); other frictions, and cloth under
+        // `event`, act on every ball's velocity at the end of the step.
+        let cloth_in_model =
+            self.physics.friction.is_cloth() && self.physics.model != ModelKind::Event;
+        if !matches!(self.physics.friction, Friction::None) && !cloth_in_model {
             self.model.synchronise(&mut self.balls);
             friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
         }

@@ -9,14 +9,22 @@
 //! concave corner is two contacts, one after the other), reflected as at the table's
 //! walls along the contact's normal, with the wall's own restitution and friction and
 //! its surface's velocity.
+//!
+//! On cloth (`physics.friction` of kind `cloth`) the free flight is the cloth's closed
+//! form ([`crate::friction::cloth_motion`], exact for a ball that meets nothing, phase
+//! changes logged at their times), the pairs collide as above (spins about the table's
+//! axes pass through), and every wall, the table's and those inside it, is a cushion
+//! ([`super::cushions`]) in the same order.
 
 use rayon::prelude::*;
 
 use super::{wrap_positions, CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{block_len, ListBlock, NeighbourList};
+use crate::cloth::Cloth;
 use crate::contact::{self, tangential_impulse};
 use crate::events::LoggedEvent;
+use crate::friction::{cloth_motion, ClothMotion};
 use crate::models::Wall;
 use crate::physics::ContactFriction;
 use crate::scenario::ModelKind;
@@ -126,7 +134,22 @@ impl CollisionModel for Impulse {
         if let Some(m) = in_play {
             self.in_play.extend_from_slice(m);
         }
-        let d2max = {
+        let cloth = Cloth::of(&physics.friction);
+        let d2max = if let Some(cloth) = &cloth {
+            match self.log.as_mut() {
+                None => cloth_motion::<false>(
+                    balls,
+                    cloth,
+                    gravity,
+                    dt,
+                    ClothMotion::Flight,
+                    &mut Vec::new(),
+                ),
+                Some(log) => {
+                    cloth_motion::<true>(balls, cloth, gravity, dt, ClothMotion::Flight, log)
+                }
+            }
+        } else {
             let Balls {
                 x,
                 y,
@@ -188,10 +211,11 @@ impl CollisionModel for Impulse {
         }
         // The log's code is compiled into a copy of the collision passes of its own, so
         // the passes run without it exactly as they did before it existed.
+        let cloth = cloth.is_some();
         match self.log.take() {
-            None => self.collide::<false>(balls, table, physics, walls, &mut Vec::new()),
+            None => self.collide::<false>(balls, table, physics, walls, cloth, &mut Vec::new()),
             Some(mut log) => {
-                self.collide::<true>(balls, table, physics, walls, &mut log);
+                self.collide::<true>(balls, table, physics, walls, cloth, &mut log);
                 self.log = Some(log);
             }
         }
@@ -233,14 +257,16 @@ fn approach(balls: &Balls, table: &Table, i: u32, j: u32) -> (f64, f64) {
 
 impl Impulse {
     /// The collisions of the step, in the model's order: the overlapping pairs found,
-    /// then the table's walls, then the walls inside the table. With `LOG`, every
-    /// impact applied is also written to `log`, timed at the step's end.
+    /// then the table's walls, then the walls inside the table (as cushions on
+    /// `cloth`). With `LOG`, every impact applied is also written to `log`, timed at
+    /// the step's end.
     fn collide<const LOG: bool>(
         &mut self,
         balls: &mut Balls,
         table: &Table,
         physics: &crate::physics::Physics,
         walls: &Walls,
+        cloth: bool,
         log: &mut Vec<LoggedEvent>,
     ) {
         let (e, dt) = (physics.restitution, physics.dt);
@@ -271,6 +297,10 @@ impl Impulse {
                     }
                 }
             }
+            if cloth {
+                self.collisions += self.cushions::<LOG>(balls, table, physics, walls, log);
+                return;
+            }
             self.collisions += bounce_walls_rough_with::<LOG>(
                 balls,
                 table,
@@ -297,10 +327,33 @@ impl Impulse {
                     }
                 }
             }
+            if cloth {
+                self.collisions += self.cushions::<LOG>(balls, table, physics, walls, log);
+                return;
+            }
             self.collisions +=
                 bounce_walls_with::<LOG>(balls, table, e, glitch_prevention, log, dt);
         }
         self.collisions += self.bounce_interior::<LOG>(balls, table, physics, walls, log);
+    }
+
+    /// On cloth, every wall as a cushion, in the order of the walls' disk law: the
+    /// table's walls then those inside the table, by ball. Returns the impacts.
+    fn cushions<const LOG: bool>(
+        &mut self,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &crate::physics::Physics,
+        walls: &Walls,
+        log: &mut Vec<LoggedEvent>,
+    ) -> u64 {
+        let r_max = balls.max_radius();
+        let cells = super::cushions::cells_for(&mut self.wall_cells, walls, table, r_max);
+        let reach = super::cushions::Reach {
+            slack: 0.0,
+            approach: 0.0,
+        };
+        super::cushions::bounce::<LOG>(balls, table, physics, walls, cells, reach, log, physics.dt)
     }
 
     /// The walls inside the table, after the table's own: see the module's outline.

@@ -23,6 +23,16 @@
 //!    number of passes ([`iteration_cap`]) one last solve takes every touching contact
 //!    as active, which always terminates.
 //!
+//! On cloth (`physics.friction` of kind `cloth`) the free flight is the cloth's closed
+//! form ([`crate::friction::cloth_motion`]), and walls are cushions: Han's impulse is a
+//! law of its own (it turns the ball's spins about the table's axes, which no column
+//! of the cluster problem expresses), so the clusters take the ball pairs only, and
+//! after them every ball touching a wall and approaching it takes the cushion impulse
+//! ([`super::cushions`]), in `impulse`'s order (by ball: the table's walls, then those
+//! inside the table). A ball sent back by a cushion into a ball it touches meets it at
+//! the next step's resolution: one step later than the disk law, which resolves both
+//! in one cluster.
+//!
 //! In mass-weighted velocities `u = M^(1/2) v` the outcome of a solve is
 //! `u' = u + (1+e) p`, with `p` the projection of `-u` onto the convex cone spanned by
 //! the contact columns of `B`: unique even when the impulses are not (loops in the
@@ -40,6 +50,8 @@ use super::{
 };
 use crate::balls::Balls;
 use crate::broadphase::Grid;
+use crate::cloth::Cloth;
+use crate::friction::{cloth_motion, ClothMotion};
 use crate::physics::{ContactFriction, Physics};
 use crate::scenario::ModelKind;
 use crate::table::Table;
@@ -277,7 +289,16 @@ impl CollisionModel for Simultaneous {
             walls,
             in_play,
         } = ctx;
-        free_flight(balls, physics.gravity, physics.dt);
+        let cloth = Cloth::of(&physics.friction);
+        if let Some(cloth) = &cloth {
+            let (g, dt, how) = (physics.gravity, physics.dt, ClothMotion::Flight);
+            match self.log.as_mut() {
+                None => cloth_motion::<false>(balls, cloth, g, dt, how, &mut Vec::new()),
+                Some(log) => cloth_motion::<true>(balls, cloth, g, dt, how, log),
+            };
+        } else {
+            free_flight(balls, physics.gravity, physics.dt);
+        }
         wrap_positions(balls, table);
         touching_contacts(
             balls,
@@ -287,7 +308,11 @@ impl CollisionModel for Simultaneous {
             in_play.unwrap_or(&[]),
             &mut self.contacts,
         );
-        if walls.has_walls() {
+        if cloth.is_some() {
+            // Walls are cushions, resolved after the clusters (see the module's notes).
+            self.contacts.retain(|c| matches!(c, Contact::Pair(..)));
+            self.solver.pieces_mut().clear();
+        } else if walls.has_walls() {
             // Binned for the largest reach a contact is looked for at (radius + slack).
             let slack = touch_slack(balls, table);
             let reach = balls.max_radius() + slack;
@@ -318,6 +343,9 @@ impl CollisionModel for Simultaneous {
                 pool,
             );
             self.collisions += hits as u64;
+            if cloth.is_some() {
+                self.collisions += self.cushions::<false>(balls, table, physics, walls, None);
+            }
             // Non-finite states are caught by the world after every step, for every model.
             return Ok(());
         };
@@ -348,6 +376,11 @@ impl CollisionModel for Simultaneous {
             }
         }
         self.collisions += hits as u64;
+        if cloth.is_some() {
+            let mut log = self.log.take();
+            self.collisions += self.cushions::<true>(balls, table, physics, walls, log.as_mut());
+            self.log = log;
+        }
         Ok(())
     }
 
@@ -367,6 +400,30 @@ impl CollisionModel for Simultaneous {
 
     fn virial(&self) -> f64 {
         self.solver.virial()
+    }
+}
+
+impl Simultaneous {
+    /// On cloth, every wall contact as a cushion after the clusters: touching within
+    /// the model's slack and approaching beyond round-off. Returns the impacts.
+    fn cushions<const LOG: bool>(
+        &mut self,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &Physics,
+        walls: &Walls,
+        log: Option<&mut Vec<crate::events::LoggedEvent>>,
+    ) -> u64 {
+        let slack = touch_slack(balls, table);
+        let reach = balls.max_radius() + slack;
+        let cells = super::cushions::cells_for(&mut self.wall_cells, walls, table, reach);
+        let reach = super::cushions::Reach {
+            slack,
+            approach: APPROACH,
+        };
+        let mut none = Vec::new();
+        let log = log.unwrap_or(&mut none);
+        super::cushions::bounce::<LOG>(balls, table, physics, walls, cells, reach, log, physics.dt)
     }
 }
 

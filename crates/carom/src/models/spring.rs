@@ -18,6 +18,17 @@
 //! its own block's contacts in list order, then those of earlier blocks), so the
 //! parallel step is bit-identical to the serial one, and no atomics are needed.
 //!
+//! On cloth (`physics.friction` of kind `cloth`) walls are cushions, and Hooke's law
+//! cannot express a cushion: Han's impact law turns the ball's spins about the table's
+//! axes with an impulse at the nose, which no spring along the normal through the
+//! centre gives. So on cloth the walls exert no spring force at all; after the step a
+//! ball that overlaps a wall while approaching it takes the cushion impulse once
+//! ([`super::cushions`], `impulse`'s rule), which sends it away, so it overlaps no
+//! longer, or at most recedes out of the overlap it entered during its last step. The
+//! balls' free motion on cloth follows the step as an operator split
+//! ([`crate::friction::ClothMotion::Correction`]): exact for a ball free of contacts.
+//! Pairs keep their springs.
+//!
 //! The neighbour list lists pairs within a skin of touching, and is rebuilt (in
 //! parallel) only when some ball may have moved half the skin since the last build:
 //! the step tracks the largest speed, which bounds every ball's displacement.
@@ -29,9 +40,11 @@ mod walls;
 
 use rayon::prelude::*;
 
-use super::{wrap_positions, CollisionModel, ContactHistory, StepContext, StepError};
+use super::{cushions, wrap_positions, CollisionModel, ContactHistory, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{Grid, ListBlock, NeighbourList};
+use crate::cloth::Cloth;
+use crate::friction::{cloth_motion, ClothMotion};
 use crate::hint::prefetch;
 use crate::physics::Physics;
 use crate::scenario::{Integrator, ModelKind};
@@ -120,7 +133,13 @@ impl Law {
         Law {
             width: table.width,
             height: table.height,
-            walls: [table.has_walls(0), table.has_walls(1)],
+            // On cloth the walls are cushions, applied after the step (see the module's
+            // notes): no spring force.
+            walls: if physics.friction.is_cloth() {
+                [false, false]
+            } else {
+                [table.has_walls(0), table.has_walls(1)]
+            },
             table: *table,
             periodic: table.any_periodic(),
             k: physics.stiffness,
@@ -349,7 +368,8 @@ impl Spring {
         table: &Table,
         physics: &Physics,
     ) -> Option<Interior<'a>> {
-        if !walls.has_walls() {
+        if !walls.has_walls() || physics.friction.is_cloth() {
+            // On cloth they are cushions, applied after the step.
             return None;
         }
         let r_max = balls.max_radius();
@@ -775,13 +795,65 @@ impl Spring {
     }
 }
 
+impl Spring {
+    /// After the step on cloth: the balls' free motion over it (velocities and spins
+    /// evolved, positions corrected to the closed form's displacement), then the
+    /// cushions (see the module's notes); phase changes and cushion impacts go to the
+    /// log, before the step's contact rows.
+    fn on_cloth(
+        &mut self,
+        balls: &mut Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+        walls: &Walls,
+        cloth: &Cloth,
+    ) {
+        let (g, dt, how) = (physics.gravity, physics.dt, ClothMotion::Correction);
+        let mut none = Vec::new();
+        let log = match self.log.as_deref_mut() {
+            Some(l) => Some(&mut l.rows),
+            None => None,
+        };
+        let moved = match log {
+            None => cloth_motion::<false>(balls, cloth, g, dt, how, &mut none),
+            Some(rows) => cloth_motion::<true>(balls, cloth, g, dt, how, rows),
+        };
+        wrap_positions(balls, table);
+        let cells = cushions::cells_for(&mut self.wall_cells, walls, table, balls.max_radius());
+        let reach = cushions::Reach {
+            slack: 0.0,
+            approach: 0.0,
+        };
+        self.collisions += match self.log.as_deref_mut() {
+            None => {
+                cushions::bounce::<false>(balls, table, physics, walls, cells, reach, &mut none, dt)
+            }
+            Some(l) => cushions::bounce::<true>(
+                balls,
+                table,
+                physics,
+                walls,
+                cells,
+                reach,
+                &mut l.rows,
+                dt,
+            ),
+        };
+        // The correction moved the balls beyond what the step counted.
+        self.list.moved(moved.sqrt());
+        self.refresh_list(balls, table, pool);
+    }
+}
+
 impl CollisionModel for Spring {
     fn kind(&self) -> ModelKind {
         ModelKind::Spring
     }
 
     fn step(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
-        if self.log.is_none() {
+        let cloth = Cloth::of(&ctx.physics.friction);
+        if self.log.is_none() && cloth.is_none() {
             return self.step_model(ctx);
         }
         let StepContext {
@@ -801,15 +873,13 @@ impl CollisionModel for Spring {
             in_play,
         })?;
         let dt = physics.dt;
+        if let Some(cloth) = &cloth {
+            self.on_cloth(balls, table, physics, pool, walls, cloth);
+        }
         if let Some(log) = self.log.as_deref_mut() {
-            log.record(
-                balls,
-                table,
-                &self.list,
-                walls,
-                self.wall_cells.as_ref(),
-                dt,
-            );
+            // On cloth the cushions logged their own impacts.
+            let walls = (cloth.is_none()).then_some((walls, self.wall_cells.as_ref()));
+            log.record(balls, table, &self.list, walls, dt);
         }
         Ok(())
     }

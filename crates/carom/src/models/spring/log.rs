@@ -28,13 +28,15 @@ pub(super) struct ContactLog {
 
 impl ContactLog {
     /// Notes the contacts overlapping now, and logs at `time` those that did not before.
+    /// `walls`: the walls inside the table and their cells, or `None` when no wall is a
+    /// spring (on cloth they are cushions, which log their own impacts): then only the
+    /// pairs are looked at.
     pub(super) fn record(
         &mut self,
         balls: &Balls,
         table: &Table,
         list: &NeighbourList,
-        walls: &Walls,
-        cells: Option<&WallCells>,
+        walls: Option<(&Walls, Option<&WallCells>)>,
         time: f64,
     ) {
         let (x, y, vx, vy, r) = (&balls.x, &balls.y, &balls.vx, &balls.vy, &balls.r);
@@ -61,6 +63,9 @@ impl ContactLog {
         }
         std::mem::swap(&mut self.pairs, &mut self.scratch);
 
+        let Some((walls, cells)) = walls else {
+            return;
+        };
         let n = balls.len();
         self.walls.resize(n, 0);
         let open = [table.has_walls(0), table.has_walls(1)];
