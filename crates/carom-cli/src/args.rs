@@ -135,9 +135,11 @@ pub struct RunArgs {
     pub diagnostics: Option<PathBuf>,
 
     /// Write the event log: CSV, a header (time,kind,i,j,wall,pocket,impulse,
-    /// approach_speed) then one row per impact the model resolves, pocketing and
-    /// open-edge exit (kind: ball, left, right, top, bottom, wall, pocket, exit-left,
-    /// exit-right, exit-top, exit-bottom, phase; empty fields for none)
+    /// approach_speed,phase) then one row per impact the model resolves, pocketing,
+    /// open-edge exit and, on cloth, phase change (kind: ball, left, right, top, bottom,
+    /// wall, pocket, exit-left, exit-right, exit-top, exit-bottom, phase; the phase
+    /// entered, sliding, rolling, spinning or stationary, in the last column; empty
+    /// fields for none)
     #[arg(long, value_name = "FILE.csv", value_parser = parse_events_path)]
     pub events: Option<PathBuf>,
 
