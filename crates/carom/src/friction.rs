@@ -9,7 +9,7 @@
 //! order `v0 dt` at rest). See [`ClothMotion`] for how each model uses it.
 
 use crate::balls::Balls;
-use crate::cloth::{Body, Cloth, Sphere};
+use crate::cloth::{Body, Cloth, Phase, Sphere};
 use crate::events::LoggedEvent;
 use crate::physics::BuildError;
 use crate::scenario::Friction;
@@ -114,6 +114,15 @@ pub enum ClothMotion {
 /// largest squared distance a ball was moved here (for the neighbour lists' skins).
 /// Serial, ball by ball: each ball reads only its own state, so the result and the
 /// log's order do not depend on threads.
+///
+/// `left` (for [`ClothMotion::Correction`]) holds each ball's phase as the previous
+/// call left it (`None`: not known yet), and is updated. The model's step may have
+/// pushed a ball out of that phase (a spring contact's force, applied as a kick, makes
+/// a rolling ball slip for a moment, and a ball at rest slide), and the cloth brings it
+/// back within the step: that excursion is the split's, not a change of the ball's
+/// motion (a steady push through the centre keeps a ball rolling), so the changes up
+/// to its return to the phase it had are not logged; those after it are. Otherwise a
+/// ball pressed by a gentle contact would write rows every step.
 pub fn cloth_motion<const LOG: bool>(
     balls: &mut Balls,
     cloth: &Cloth,
@@ -121,11 +130,15 @@ pub fn cloth_motion<const LOG: bool>(
     dt: f64,
     how: ClothMotion,
     log: &mut Vec<LoggedEvent>,
+    mut left: Option<&mut Vec<Option<Phase>>>,
 ) -> f64 {
     let flight = how == ClothMotion::Flight;
     let (hx, hy) = (0.5 * gravity[0] * dt * dt, 0.5 * gravity[1] * dt * dt);
     let (gx, gy) = (gravity[0] * dt, gravity[1] * dt);
     let mut d2max: f64 = 0.0;
+    if let Some(left) = left.as_deref_mut() {
+        left.resize(balls.len(), None);
+    }
     for i in 0..balls.len() {
         let v = [balls.vx[i], balls.vy[i]];
         if balls.inv_m[i] == 0.0 {
@@ -141,17 +154,26 @@ pub fn cloth_motion<const LOG: bool>(
             v,
             w: [balls.wx[i], balls.wy[i], balls.omega[i]],
         };
+        let mark = log.len();
+        let body = Body::new(balls.r[i], balls.m[i], balls.inertia[i]);
         let (e, d) = if s.v == [0.0, 0.0] && s.w == [0.0; 3] {
             // At rest: nothing to evolve (and nothing to log).
             (s, [0.0, 0.0])
         } else {
-            let body = Body::new(balls.r[i], balls.m[i], balls.inertia[i]);
             cloth.evolve(&s, body, dt, |t, _, to| {
                 if LOG {
                     log.push(LoggedEvent::phase_change(t, i as u32, to));
                 }
             })
         };
+        if let Some(left) = left.as_deref_mut() {
+            let was = left[i].replace(cloth.phase(&e, body));
+            if LOG && was.is_some() {
+                if let Some(k) = log[mark..].iter().rposition(|r| r.phase == was) {
+                    log.drain(mark..=mark + k);
+                }
+            }
+        }
         let moved = if flight {
             (balls.vx[i], balls.vy[i]) = (e.v[0] + gx, e.v[1] + gy);
             [d[0] + hx, d[1] + hy]

@@ -627,3 +627,35 @@ fn without_cloth_wx_and_wy_change_nothing() {
         }
     }
 }
+
+/// Two balls at rest in `spring`, pressed together by an overlap whose spring force
+/// (`k s` = 0.1 N) is far below what sliding friction holds (`7/2 mu_s m g` = 1.2 N
+/// keeps a ball pushed through its centre rolling): they roll apart without slipping.
+/// The step applies the push as a kick, which makes each ball slip for a moment that
+/// the cloth ends within the step: the split's excursion, not a change of the balls'
+/// motion, so the log has the start of the rolling and its end, not a row per ball
+/// per step.
+#[test]
+fn a_pressed_spring_contact_at_rest_writes_no_phase_rows() {
+    let s = 1e-6;
+    let balls = [
+        ball([1.0, 0.5], [0.0; 2], [0.0; 3]),
+        ball([1.0 + 2.0 * R - s, 0.5], [0.0; 2], [0.0; 3]),
+    ];
+    let mut w = scene((2.0, 1.0), "spring", 1e-4, "", "", &balls);
+    // The push's velocity over a step, k s dt / m, is within what sliding friction takes
+    // off in one step, mu_s g dt: the premise of the test.
+    assert!(1e5 * s < 3.5 * MU_S * M * G);
+    w.run_steps(1000).unwrap();
+    let rows: Vec<(u32, Phase)> = (w.event_log().iter())
+        .filter(|e| e.kind == EventKind::PhaseChange)
+        .map(|e| (e.i, e.phase.unwrap()))
+        .collect();
+    let each = [Phase::Rolling, Phase::Stationary];
+    for i in 0..2 {
+        let mine: Vec<Phase> = rows.iter().filter(|r| r.0 == i).map(|r| r.1).collect();
+        assert_eq!(mine, each, "ball {i}: {rows:?}");
+    }
+    let b = w.balls();
+    assert!(b.x[1] - b.x[0] - 2.0 * R > 0.0, "they parted");
+}

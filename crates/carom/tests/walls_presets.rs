@@ -123,7 +123,10 @@ fn pool_break_pockets_balls_and_keeps_the_rest_on_the_cloth() {
     }
     // Cloth, cushions and inelastic impacts only take energy: the balls still in play
     // hold less than the cue ball was given.
-    assert!(w.diagnostics().total_energy < e0, "energy rose above the strike's {e0}");
+    assert!(
+        w.diagnostics().total_energy < e0,
+        "energy rose above the strike's {e0}"
+    );
 }
 
 /// Stadium: elastic balls between the straight sides and the half circles conserve

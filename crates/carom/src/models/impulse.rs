@@ -144,9 +144,10 @@ impl CollisionModel for Impulse {
                     dt,
                     ClothMotion::Flight,
                     &mut Vec::new(),
+                    None,
                 ),
                 Some(log) => {
-                    cloth_motion::<true>(balls, cloth, gravity, dt, ClothMotion::Flight, log)
+                    cloth_motion::<true>(balls, cloth, gravity, dt, ClothMotion::Flight, log, None)
                 }
             }
         } else {

@@ -293,8 +293,8 @@ impl CollisionModel for Simultaneous {
         if let Some(cloth) = &cloth {
             let (g, dt, how) = (physics.gravity, physics.dt, ClothMotion::Flight);
             match self.log.as_mut() {
-                None => cloth_motion::<false>(balls, cloth, g, dt, how, &mut Vec::new()),
-                Some(log) => cloth_motion::<true>(balls, cloth, g, dt, how, log),
+                None => cloth_motion::<false>(balls, cloth, g, dt, how, &mut Vec::new(), None),
+                Some(log) => cloth_motion::<true>(balls, cloth, g, dt, how, log, None),
             };
         } else {
             free_flight(balls, physics.gravity, physics.dt);

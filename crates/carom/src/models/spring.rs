@@ -109,6 +109,9 @@ pub struct Spring {
     /// The walls inside the table (fixed for the model's life: new walls get a new
     /// model), for the contact energy.
     walls: Walls,
+    /// On cloth, each ball's phase at the end of the last step (see
+    /// [`crate::friction::cloth_motion`]); empty otherwise, and after an edit.
+    cloth_phases: Vec<Option<crate::cloth::Phase>>,
 }
 
 /// The constants of the force law, and the walls.
@@ -356,6 +359,7 @@ impl Spring {
             wall_springs: Vec::new(),
             in_play: Vec::new(),
             walls: walls.clone(),
+            cloth_phases: Vec::new(),
         }
     }
 
@@ -815,9 +819,10 @@ impl Spring {
             Some(l) => Some(&mut l.rows),
             None => None,
         };
+        let left = Some(&mut self.cloth_phases);
         let moved = match log {
-            None => cloth_motion::<false>(balls, cloth, g, dt, how, &mut none),
-            Some(rows) => cloth_motion::<true>(balls, cloth, g, dt, how, rows),
+            None => cloth_motion::<false>(balls, cloth, g, dt, how, &mut none, left),
+            Some(rows) => cloth_motion::<true>(balls, cloth, g, dt, how, rows, left),
         };
         wrap_positions(balls, table);
         let cells = cushions::cells_for(&mut self.wall_cells, walls, table, balls.max_radius());
@@ -959,6 +964,7 @@ impl CollisionModel for Spring {
         self.list.invalidate();
         // Radii may have changed: the walls are binned again at the next step.
         self.wall_cells = None;
+        self.cloth_phases.clear();
     }
 
     fn contact_history(&self) -> ContactHistory {
