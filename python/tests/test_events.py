@@ -84,3 +84,45 @@ def test_clear_drops_the_rows_read_and_an_unlogged_run_is_unchanged():
     assert len(first["time"]) > 0
     assert len(b.events()["time"]) == 0
     assert len(a.events()["time"]) == 0
+
+
+STUN = """
+[table]
+width = 4.0
+height = 1.0
+[physics]
+model = "{model}"
+dt = 0.001
+[physics.friction]
+kind = "cloth"
+sliding_mu = 0.2
+rolling_mu = 0.01
+spinning_mu = 0.0127
+g_normal = 9.81
+[[balls]]
+x = 0.2
+y = 0.5
+vx = 1.0
+r = 0.028575
+m = 0.17
+"""
+
+
+@pytest.mark.parametrize("model", ["impulse", "spring"])
+def test_a_stun_shot_on_cloth_logs_its_phase_changes(model):
+    # A ball without spin slides for 2 v0 / (7 mu_s g), then rolls until it stops
+    # (5/7 v0) / (mu_r g) later: two phase rows, at those times, naming the phase
+    # entered. The stepping models move a lone ball by the closed form, so the times
+    # are exact up to the clock's round-off.
+    w = carom.World.from_toml(STUN.format(model=model))
+    w.log_events(True)
+    w.run(time=8.0)
+    ev = w.events()
+    rows = np.flatnonzero(ev["kind"] == "phase")
+    assert ev["phase"][rows].tolist() == ["rolling", "stationary"]
+    slide = 2.0 / (7.0 * 0.2 * 9.81)
+    stop = slide + (5.0 / 7.0) / (0.01 * 9.81)
+    assert ev["time"][rows].tolist() == pytest.approx([slide, stop], abs=1e-9)
+    assert (ev["i"][rows] == 0).all()
+    # Other rows leave the column empty.
+    assert (ev["phase"][ev["kind"] != "phase"] == "").all()

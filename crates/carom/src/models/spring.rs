@@ -33,6 +33,8 @@
 //! parallel) only when some ball may have moved half the skin since the last build:
 //! the step tracks the largest speed, which bounds every ball's displacement.
 
+mod cloth;
+mod law;
 mod log;
 mod pairs;
 mod rough;
@@ -40,16 +42,16 @@ mod walls;
 
 use rayon::prelude::*;
 
-use super::{cushions, wrap_positions, CollisionModel, ContactHistory, StepContext, StepError};
+use super::{wrap_positions, CollisionModel, ContactHistory, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::{Grid, ListBlock, NeighbourList};
 use crate::cloth::Cloth;
-use crate::friction::{cloth_motion, ClothMotion};
 use crate::hint::prefetch;
 use crate::physics::Physics;
 use crate::scenario::{Integrator, ModelKind};
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};
+use law::{phase, Law};
 use pairs::Pairs;
 use walls::{Interior, WallSprings, NO_SPRINGS};
 
@@ -112,119 +114,6 @@ pub struct Spring {
     /// On cloth, each ball's phase at the end of the last step (see
     /// [`crate::friction::cloth_motion`]); empty otherwise, and after an edit.
     cloth_phases: Vec<Option<crate::cloth::Phase>>,
-}
-
-/// The constants of the force law, and the walls.
-#[derive(Clone, Copy)]
-struct Law {
-    width: f64,
-    height: f64,
-    /// Which axes have walls (a periodic axis has none).
-    walls: [bool; 2],
-    /// For minimum images when some axis is periodic.
-    table: Table,
-    periodic: bool,
-    k: f64,
-    /// Force factor while surfaces separate.
-    unload: f64,
-    gravity: [f64; 2],
-    dt: f64,
-}
-
-impl Law {
-    fn new(table: &Table, physics: &Physics) -> Law {
-        Law {
-            width: table.width,
-            height: table.height,
-            // On cloth the walls are cushions, applied after the step (see the module's
-            // notes): no spring force.
-            walls: if physics.friction.is_cloth() {
-                [false, false]
-            } else {
-                [table.has_walls(0), table.has_walls(1)]
-            },
-            table: *table,
-            periodic: table.any_periodic(),
-            k: physics.stiffness,
-            unload: physics.restitution * physics.restitution,
-            gravity: physics.gravity,
-            dt: physics.dt,
-        }
-    }
-
-    /// Force along one axis from the walls at 0 and `size`, and whether a contact began.
-    #[inline]
-    fn wall(&self, p: f64, v: f64, r: f64, w: f64, size: f64) -> (f64, u64) {
-        let low = r - p;
-        let high = p + r - size;
-        if low > 0.0 {
-            let f = self.k * low * self.phase(v, low, w);
-            (f, u64::from(r - (p - self.dt * v) <= 0.0))
-        } else if high > 0.0 {
-            let f = self.k * high * self.phase(-v, high, w);
-            (-f, u64::from((p - self.dt * v) + r - size <= 0.0))
-        } else {
-            (0.0, 0)
-        }
-    }
-
-    /// The acceleration of one ball from its summed pair force, the walls and gravity,
-    /// and the wall contacts begun.
-    #[inline(always)]
-    fn acceleration(
-        &self,
-        (x, y, vx, vy): (f64, f64, f64, f64),
-        r: f64,
-        w: f64,
-        pair: (f64, f64),
-    ) -> (f64, f64, u64) {
-        let (fwx, bx) = if self.walls[0] {
-            self.wall(x, vx, r, w, self.width)
-        } else {
-            (0.0, 0)
-        };
-        let (fwy, by) = if self.walls[1] {
-            self.wall(y, vy, r, w, self.height)
-        } else {
-            (0.0, 0)
-        };
-        let (fx, fy) = (pair.0 + fwx, pair.1 + fwy);
-        let g = if w > 0.0 { 1.0 } else { 0.0 };
-        (
-            fx * w + g * self.gravity[0],
-            fy * w + g * self.gravity[1],
-            bx + by,
-        )
-    }
-
-    /// The force factor of a contact with overlap `s`, separation speed `vn` (> 0 when
-    /// the surfaces separate) and summed inverse masses `w`: 1 while loading, `e^2`
-    /// while unloading. In the step where an approaching contact turns (the loading
-    /// force alone would raise `vn` past zero, by `dt k s w`), only the fraction of the
-    /// step before the turn is loading: without this split the whole turning step is
-    /// charged at full stiffness, a bias of order `dt / T_contact` towards a higher
-    /// rebound that is largest for small `e`. An elastic contact (`e = 1`) is unaffected.
-    #[inline]
-    fn phase(&self, vn: f64, s: f64, w: f64) -> f64 {
-        phase(self.k, self.dt, self.unload, vn, s, w)
-    }
-}
-
-/// [`Law::phase`] for a contact of stiffness `k` over a step `dt` that unloads at
-/// `unload` (`e^2`): shared by the table's walls and pairs and by the walls inside the
-/// table, which have a restitution of their own.
-#[inline]
-fn phase(k: f64, dt: f64, unload: f64, vn: f64, s: f64, w: f64) -> f64 {
-    if vn > 0.0 {
-        return unload;
-    }
-    let gain = dt * k * s * w;
-    if gain > -vn {
-        let loading = -vn / gain;
-        loading + (1.0 - loading) * unload
-    } else {
-        1.0
-    }
 }
 
 /// One block of the list as pass 1 sees it: its pairs, where its contacts go, and the
@@ -796,58 +685,6 @@ impl Spring {
         wrap_positions(balls, table);
         self.refresh_list(balls, table, pool);
         Ok(())
-    }
-}
-
-impl Spring {
-    /// After the step on cloth: the balls' free motion over it (velocities and spins
-    /// evolved, positions corrected to the closed form's displacement), then the
-    /// cushions (see the module's notes); phase changes and cushion impacts go to the
-    /// log, before the step's contact rows.
-    fn on_cloth(
-        &mut self,
-        balls: &mut Balls,
-        table: &Table,
-        physics: &Physics,
-        pool: Option<&rayon::ThreadPool>,
-        walls: &Walls,
-        cloth: &Cloth,
-    ) {
-        let (g, dt, how) = (physics.gravity, physics.dt, ClothMotion::Correction);
-        let mut none = Vec::new();
-        let log = match self.log.as_deref_mut() {
-            Some(l) => Some(&mut l.rows),
-            None => None,
-        };
-        let left = Some(&mut self.cloth_phases);
-        let moved = match log {
-            None => cloth_motion::<false>(balls, cloth, g, dt, how, &mut none, left),
-            Some(rows) => cloth_motion::<true>(balls, cloth, g, dt, how, rows, left),
-        };
-        wrap_positions(balls, table);
-        let cells = cushions::cells_for(&mut self.wall_cells, walls, table, balls.max_radius());
-        let reach = cushions::Reach {
-            slack: 0.0,
-            approach: 0.0,
-        };
-        self.collisions += match self.log.as_deref_mut() {
-            None => {
-                cushions::bounce::<false>(balls, table, physics, walls, cells, reach, &mut none, dt)
-            }
-            Some(l) => cushions::bounce::<true>(
-                balls,
-                table,
-                physics,
-                walls,
-                cells,
-                reach,
-                &mut l.rows,
-                dt,
-            ),
-        };
-        // The correction moved the balls beyond what the step counted.
-        self.list.moved(moved.sqrt());
-        self.refresh_list(balls, table, pool);
     }
 }
 
