@@ -327,8 +327,9 @@ impl World {
         self.steps += 1;
         let start = self.time;
         self.time += self.physics.dt;
+        // The step's rows begin here (the model's, then the removals found after it).
+        let from = self.event_log.as_ref().map_or(0, Vec::len);
         if let Some(log) = self.event_log.as_mut() {
-            let from = log.len();
             self.model.take_events(log);
             for row in &mut log[from..] {
                 row.time += start;
@@ -345,6 +346,14 @@ impl World {
             } else {
                 self.model.synchronise(&mut self.balls);
                 self.take_exits();
+            }
+            // A ball leaves play within the step, before impacts that the model resolved
+            // later in it (a stepping model's, at the step's end): the step's rows in
+            // time order, ties as they were written.
+            if let Some(log) = self.event_log.as_mut() {
+                if log.len() > from + 1 {
+                    log[from..].sort_by(|a, b| a.time.total_cmp(&b.time));
+                }
             }
         }
         Ok(())
