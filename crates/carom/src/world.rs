@@ -315,12 +315,11 @@ impl World {
             }
             return Err(e);
         }
-        // The stepping models move their balls on cloth themselves (the closed form is
-        // their free flight: `friction::cloth_motion`); other frictions, and cloth under
-        // `event`, act on every ball's velocity at the end of the step.
-        let cloth_in_model =
-            self.physics.friction.is_cloth() && self.physics.model != ModelKind::Event;
-        if !matches!(self.physics.friction, Friction::None) && !cloth_in_model {
+        // Every model moves its balls on cloth itself: the stepping models by the closed
+        // form as their free flight (`friction::cloth_motion`), `event` with each phase's
+        // end as an event (`models/event/on_cloth.rs`). Other frictions act on every
+        // ball's velocity at the end of the step.
+        if !matches!(self.physics.friction, Friction::None | Friction::Cloth { .. }) {
             self.model.synchronise(&mut self.balls);
             friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
         }
@@ -557,6 +556,13 @@ impl World {
         self.model.failed_step_restores()
     }
 
+    /// Whether the model moves the balls on cloth itself, exactly, spins and angles
+    /// included (the `event` model: cloth phases are its events), so that the world
+    /// neither applies the cloth's friction after its steps nor turns its balls.
+    fn model_rolls_on_cloth(&self) -> bool {
+        self.physics.friction.is_cloth() && self.physics.model == ModelKind::Event
+    }
+
     /// Free flight turns every ball, `angle += omega dt`. Done here, before the model's
     /// step, wherever the spin over the step is the spin at its start: always without
     /// contact friction (spins never change), and for `impulse` and `simultaneous`,
@@ -569,6 +575,9 @@ impl World {
         // step, which turns the balls itself).
         let friction = self.physics.contact_friction.is_active() || self.walls.any_own_friction();
         if friction && matches!(self.physics.model, ModelKind::Spring | ModelKind::Event) {
+            return;
+        }
+        if self.model_rolls_on_cloth() {
             return;
         }
         if !friction {

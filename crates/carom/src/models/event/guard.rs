@@ -291,8 +291,20 @@ impl Event {
             if let Some(spin) = u.spin {
                 (b.angle[i], b.omega[i]) = spin;
             }
+            if let Some(cloth) = self.cloth.as_deref() {
+                [b.angle[i], b.wx[i], b.wy[i], b.omega[i]] = cloth.undo[k];
+            }
             self.t[i] = u.t;
             self.hist[i].rest = u.rest;
+        }
+        if let Some(cloth) = self.cloth.as_deref_mut() {
+            // Each ball put back is at the start of the phase it was in then: that
+            // phase, derived again, takes it to the interval's start.
+            for u in &self.undo {
+                let i = u.i as usize;
+                cloth.derive(b, i, self.t[i]);
+            }
+            cloth.undo.clear();
         }
         self.undo.clear();
         // Every ball to the start of the interval, as a successful step would have

@@ -72,6 +72,10 @@ pub(super) struct Inner {
     pub(super) taken: Vec<Taken>,
     /// Scratch: one ball's contacts with the pieces, and their impulses.
     touches: Vec<(Touch, f64, f64)>,
+    /// Scratch on cloth: the contacts as cushions (normal, restitution, friction,
+    /// surface velocity, nose height), and the impulse each took.
+    cushion_touches: Vec<([f64; 2], f64, f64, [f64; 2], f64)>,
+    cushion_impulses: Vec<f64>,
 }
 
 impl Inner {
@@ -209,6 +213,74 @@ impl Inner {
         e_scene: f64,
         friction: &ContactFriction,
     ) -> u64 {
+        self.gather_touches(b, i, c, e, e_scene);
+        let rough = friction.is_active() || self.walls.any_own_friction();
+        match self.touches.len() {
+            0 => 0,
+            1 if rough => {
+                let (t, e_k, _) = self.touches[0];
+                let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
+                let into = [-t.normal[0], -t.normal[1]];
+                let j = contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f);
+                u64::from(j.j_n > 0.0)
+            }
+            1 => {
+                let (t, e_k, u) = self.touches[0];
+                let n = t.normal;
+                b.vx[i] -= (1.0 + e_k) * u * n[0];
+                b.vy[i] -= (1.0 + e_k) * u * n[1];
+                1
+            }
+            _ => self.hit_together(b, i, rough, friction),
+        }
+    }
+
+    /// [`Inner::hit`] for a ball on cloth: each wall a cushion, met at its nose
+    /// (`cushion_height`, or the standard one) by Han's impulse with the wall's
+    /// restitution, friction and surface velocity; several contacts in turn while any
+    /// still approaches (`on_cloth::cushions`; `acc` is the ball's acceleration on the
+    /// cloth, which may press it into them). Each contact's normal impulse per unit
+    /// mass is kept for the log ([`Inner::last_cushion_impulses`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn hit_on_cloth(
+        &mut self,
+        b: &mut Balls,
+        i: usize,
+        acc: [f64; 2],
+        c: u32,
+        e: Option<f64>,
+        e_scene: f64,
+        friction: &ContactFriction,
+    ) -> u64 {
+        self.gather_touches(b, i, c, e, e_scene);
+        let nose = crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i];
+        self.cushion_touches.clear();
+        for &(t, e_k, _) in &self.touches {
+            let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
+            let h = self.walls.cushion_height(t.wall).unwrap_or(nose);
+            self.cushion_touches.push((t.normal, e_k, f.mu, surface, h));
+        }
+        self.cushion_impulses.clear();
+        self.cushion_impulses.resize(self.touches.len(), 0.0);
+        super::on_cloth::cushions(
+            b,
+            i,
+            acc,
+            &self.cushion_touches,
+            &mut self.cushion_impulses,
+        )
+    }
+
+    /// The normal impulse per unit mass each contact of the last
+    /// [`Inner::hit_on_cloth`] took, in the order of [`Inner::last_touches`].
+    pub(super) fn last_cushion_impulses(&self) -> &[f64] {
+        &self.cushion_impulses
+    }
+
+    /// Ball `i`'s contacts with the pieces listed for cell `c` that it touches within
+    /// round-off and moves into, with each one's restitution (`e` if the collapse guard
+    /// sets one, else the wall's own or `e_scene`) and approach: into `touches`.
+    fn gather_touches(&mut self, b: &Balls, i: usize, c: u32, e: Option<f64>, e_scene: f64) {
         let p = [b.x[i], b.y[i]];
         let reach = b.r[i] * (1.0 + 1e-9);
         let v = [b.vx[i], b.vy[i]];
@@ -228,25 +300,6 @@ impl Inner {
                 let e_k = e.unwrap_or(s.restitution.unwrap_or(e_scene));
                 self.touches.push((t, e_k, u));
             }
-        }
-        let rough = friction.is_active() || self.walls.any_own_friction();
-        match self.touches.len() {
-            0 => 0,
-            1 if rough => {
-                let (t, e_k, _) = self.touches[0];
-                let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
-                let into = [-t.normal[0], -t.normal[1]];
-                let j = contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f);
-                u64::from(j.j_n > 0.0)
-            }
-            1 => {
-                let (t, e_k, u) = self.touches[0];
-                let n = t.normal;
-                b.vx[i] -= (1.0 + e_k) * u * n[0];
-                b.vy[i] -= (1.0 + e_k) * u * n[1];
-                1
-            }
-            _ => self.hit_together(b, i, rough, friction),
         }
     }
 

@@ -38,10 +38,16 @@ impl Event {
         self.tc = TC_FRACTION * dt;
 
         // Friction changed the velocities of (nearly) every moving ball after the last
-        // step: every prediction of a changed ball is void, so all are redone.
-        if !matches!(physics.friction, Friction::None) {
+        // step: every prediction of a changed ball is void, so all are redone. Cloth
+        // friction is the model's own (`on_cloth.rs`): the world leaves it alone.
+        if !matches!(physics.friction, Friction::None | Friction::Cloth { .. }) {
             self.needs_rebuild = true;
             self.resumed = false;
+        }
+        let cloth = Event::cloth_of(&physics.friction, physics.gravity)?;
+        if cloth != self.cloth.as_deref().map(|c| c.law) {
+            self.cloth = cloth.map(|law| Box::new(super::on_cloth::OnCloth::new(law)));
+            self.needs_rebuild = true;
         }
         if self.needs_rebuild {
             // The balls come from outside: check them, and measure them afresh.
@@ -77,6 +83,9 @@ impl Event {
         self.v_gain = g * dt;
         self.set_eps_t();
         self.undo.clear();
+        if let Some(cloth) = self.cloth.as_deref_mut() {
+            cloth.undo.clear();
+        }
 
         if self.needs_rebuild {
             self.renumber(b);
@@ -189,6 +198,11 @@ impl Event {
         for u in &mut self.undo {
             u.t -= shift;
         }
+        if let Some(cloth) = self.cloth.as_deref_mut() {
+            for t in &mut cloth.end {
+                *t -= shift;
+            }
+        }
         self.step_start -= shift;
         self.horizon -= shift;
         guard.from_t -= shift;
@@ -226,6 +240,10 @@ impl Event {
         }
         for i in 0..n {
             self.settle_all(b, i);
+        }
+        if let Some(cloth) = self.cloth.as_deref_mut() {
+            // Every ball's phase from its state at the new epoch's start.
+            cloth.derive_all(b, 0.0);
         }
         if n > 0 {
             self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);

@@ -135,6 +135,7 @@ mod guard;
 mod inner;
 mod interval;
 mod motion;
+mod on_cloth;
 mod queue;
 mod renumber;
 mod resolve;
@@ -146,6 +147,7 @@ use self::cells::Cells;
 use self::inner::Inner;
 pub use self::isa::set_portable_only;
 use self::motion::accel_of;
+use self::on_cloth::OnCloth;
 use self::queue::{Ev, Kind, Schedule, Source};
 pub use self::renumber::RENUMBER_FROM;
 use super::simultaneous::ContactSolver;
@@ -314,13 +316,19 @@ pub struct Event {
     /// Walls inside the table, pockets and open edges (`None`: the table alone, and
     /// every path as it was without them).
     inner: Option<Box<Inner>>,
+    /// Cloth friction: the law and every ball's phase (`None`: no cloth, and every
+    /// path as it was without it). See `on_cloth.rs`.
+    cloth: Option<Box<OnCloth>>,
+    /// Scratch of a group on cloth that meets the table's walls (see `on_cloth.rs`).
+    cushion_group: Vec<Contact>,
     /// Balls of a group that struck a piece of wall inside the table (scratch).
     piece_hits: Vec<u32>,
     /// Under gravity, a ball left resting on a wall inside the table by its last impact
     /// (its index in the model, the `[[walls]]` entry): what the model cannot continue
     /// yet, so the step fails (see `inner.rs`).
     settled: Option<(u32, u32)>,
-    /// Exits due in the same instant as a group, taken after it (scratch).
+    /// Exits and ends of phases due in the same instant as a group, taken after it
+    /// (scratch).
     pending_exits: Vec<Ev>,
     queue: Schedule,
     solver: ContactSolver,
@@ -402,6 +410,7 @@ impl Event {
         walls: &Walls,
     ) -> Result<Event, StepError> {
         guard::check_start(balls, table).map_err(StepError::Unsupported)?;
+        let cloth = Event::cloth_of(&physics.friction, physics.gravity)?;
         let inner = (!walls.is_empty() || table.any_open()).then(|| {
             let open = [table.is_open(0), table.is_open(1)];
             Box::new(Inner::new(walls, open, [table.width, table.height]))
@@ -420,6 +429,8 @@ impl Event {
             quartic: Vec::new(),
             cells: Cells::default(),
             inner,
+            cloth: cloth.map(|law| Box::new(OnCloth::new(law))),
+            cushion_group: Vec::new(),
             piece_hits: Vec::new(),
             settled: None,
             pending_exits: Vec::new(),
@@ -568,6 +579,11 @@ impl Event {
         let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
         let u = Undo::of(b, i, self.hist[i].rest, self.t[i], images, spin);
         self.undo.push(u);
+        if let Some(cloth) = self.cloth.as_deref_mut() {
+            cloth
+                .undo
+                .push([b.angle[i], b.wx[i], b.wy[i], b.omega[i]]);
+        }
     }
 
     /// Asks for the motion of the balls around the next event's ball, while this
@@ -606,7 +622,10 @@ impl Event {
     #[inline(always)]
     fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
         let tau = t - self.t[i];
-        if tau != 0.0 {
+        if let Some(cloth) = self.cloth.as_deref() {
+            // On its phase's parabola, spins and all (`on_cloth.rs`).
+            cloth.advance(b, i, self.t[i], tau);
+        } else if tau != 0.0 {
             let [gx, gy] = accel_of(b.inv_m[i], self.hist[i].rest, self.gravity);
             b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
             b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);

@@ -38,6 +38,8 @@ pub(super) struct Kin<'a> {
     pub(super) overflow: &'a std::cell::Cell<bool>,
     /// Walls inside the table, pockets and open edges, if any.
     pub(super) inner: Option<&'a super::inner::Inner>,
+    /// Cloth friction: each ball's acceleration and phase end (`on_cloth.rs`).
+    pub(super) cloth: Option<&'a super::on_cloth::OnCloth>,
 }
 
 macro_rules! kin {
@@ -57,10 +59,11 @@ macro_rules! kin {
             cells: &$s.cells,
             table: $s.table,
             g: $s.gravity,
-            flat: $s.gravity == [0.0, 0.0],
+            flat: $s.gravity == [0.0, 0.0] && $s.cloth.is_none(),
             horizon: $s.horizon,
             overflow: &$s.overflow,
             inner: $s.inner.as_deref(),
+            cloth: $s.cloth.as_deref(),
         }
     }};
 }
@@ -71,7 +74,30 @@ impl Kin<'_> {
         if self.flat {
             return [0.0, 0.0];
         }
+        if let Some(cloth) = self.cloth {
+            return cloth.acc[i];
+        }
         accel_of(self.inv_m[i], self.hist[i].rest, self.g)
+    }
+
+    /// The epoch time up to which ball `i`'s parabola holds: its phase's end on cloth,
+    /// else for ever.
+    #[inline]
+    pub(super) fn valid_until(&self, i: usize) -> f64 {
+        self.cloth.map_or(f64::INFINITY, |c| c.end[i])
+    }
+
+    /// The end of ball `i`'s phase as one of its events, if a phase ends (cloth).
+    #[inline]
+    fn phase_end(&self, i: usize) -> Option<Ev> {
+        let t = self.cloth?.end[i];
+        t.is_finite().then(|| Ev {
+            t,
+            i: i as u32,
+            other: WALL + super::on_cloth::PHASE as u32,
+            ci: self.counter[i],
+            cj: 0,
+        })
     }
 
     /// Position and velocity of ball `i` at epoch time `t`, without moving it.
@@ -147,17 +173,29 @@ impl Kin<'_> {
             if still_touching && self.just_collided(i, j) {
                 return None;
             }
+            // On cloth, not beyond either ball's phase: the one whose phase ends first
+            // predicts its neighbours afresh then.
+            if self.cloth.is_some() && now + tau > self.valid_until(i).min(self.valid_until(j)) {
+                return None;
+            }
             tau
         } else {
             // A kinematic or resting ball next to a flying one under gravity: quartic,
             // solved only up to the end of this interval; such balls are predicted afresh
-            // at the start of every interval.
+            // at the start of every interval. On cloth (balls in different phases), up
+            // to the earlier of the two phase ends, which is finite (an acceleration
+            // belongs to a phase that ends).
+            let horizon = if self.cloth.is_some() {
+                self.valid_until(i).min(self.valid_until(j))
+            } else {
+                self.horizon
+            };
             let c = times::pair_quartic(p, v, acc, sigma);
-            if !times::quartic_in_range(&c, self.horizon - now) {
+            if !times::quartic_in_range(&c, horizon - now) {
                 self.overflow.set(true);
                 return None;
             }
-            times::quartic_entry(&c, self.horizon - now, 1e-12 * sigma * sigma)?
+            times::quartic_entry(&c, horizon - now, 1e-12 * sigma * sigma)?
         };
         Some(self.pair_event(i, j, now + tau))
     }
@@ -259,6 +297,9 @@ impl Kin<'_> {
         };
         let horizon = if f.is_line() {
             f64::INFINITY
+        } else if self.cloth.is_some() {
+            // On cloth, up to the end of the ball's phase (then it is predicted afresh).
+            self.valid_until(i) - now
         } else {
             self.horizon - now
         };
@@ -376,6 +417,9 @@ impl Kin<'_> {
         }
         scratch.clear();
         scratch.extend(self.wall(i, si, now));
+        if self.cloth.is_some() {
+            scratch.extend(self.phase_end(i));
+        }
         let c = self.cells.cell_of(i);
         if self.flat {
             // The block's balls gathered first (see `Cells::gather_block`), then the

@@ -89,7 +89,11 @@ impl Event {
         self.contacts.sort_unstable();
         self.contacts.dedup();
 
-        if self.contacts.len() <= 1 {
+        if self.cloth.is_some() && self.contacts.iter().any(|c| matches!(c, Contact::Wall(..)))
+        {
+            // On cloth the table's walls are cushions (`on_cloth.rs`).
+            self.resolve_with_cushions(b, t0);
+        } else if self.contacts.len() <= 1 {
             // One contact (the common case: a single pair or wall): it is its own
             // cluster, resolved exactly as below without the clustering's sorts.
             self.resolve_clusters_of_one(b, t0);
@@ -164,6 +168,26 @@ impl Event {
                 return;
             };
             let v0 = [b.vx[i], b.vy[i]];
+            if let Some(cloth) = self.cloth.as_deref() {
+                let acc = cloth.acc[i];
+                let hits = inner.hit_on_cloth(b, i, acc, c, e, self.restitution, &self.friction);
+                if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
+                    let (t, id) = (t0 - self.step_start, ball_id(&self.order, i));
+                    let impulses = inner.last_cushion_impulses();
+                    for ((wall, _, u), &p) in inner.last_touches().zip(impulses) {
+                        if p > 0.0 {
+                            log.push(LoggedEvent::wall(t, id, wall, b.m[i] * p, u));
+                        }
+                    }
+                }
+                if hits > 0 {
+                    self.collisions += hits;
+                    if self.hist[i].hit != s {
+                        self.after_impact(b, i, s, t0);
+                    }
+                }
+                continue;
+            }
             let hits = inner.hit(b, i, c, e, self.restitution, &self.friction);
             if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
                 // One contact: its impulse is the ball's change of normal momentum;
@@ -246,11 +270,14 @@ impl Event {
         h.group = s;
         h.n_partners = 0;
         self.counter[k] = self.counter[k].wrapping_add(1);
+        if self.cloth.is_some() {
+            self.rephase(b, k, t0);
+        }
     }
 
     /// The restitution of one cluster's impact: elastic when the collapse guard finds a
     /// free ball in it colliding in a burst (the TC rule), else the scene's.
-    fn cluster_restitution(&self, b: &Balls, contacts: &[Contact], t0: f64) -> f64 {
+    pub(super) fn cluster_restitution(&self, b: &Balls, contacts: &[Contact], t0: f64) -> f64 {
         let burst = contacts.iter().any(|c| {
             contact_balls(c).any(|i| b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST)
         });
@@ -262,7 +289,7 @@ impl Event {
     }
 
     /// Resolves the single contact of a group (if any) as a cluster of its own.
-    fn resolve_clusters_of_one(&mut self, b: &mut Balls, t0: f64) {
+    pub(super) fn resolve_clusters_of_one(&mut self, b: &mut Balls, t0: f64) {
         if let Some(&c) = self.contacts.first() {
             self.resolve_one(b, c, t0);
         }
@@ -270,7 +297,12 @@ impl Event {
 
     /// Resolves contact `c` as a cluster of its own, with its restitution.
     #[inline(always)]
-    fn resolve_one(&mut self, b: &mut Balls, c: Contact, t0: f64) {
+    pub(super) fn resolve_one(&mut self, b: &mut Balls, c: Contact, t0: f64) {
+        if self.cloth.is_some() && self.pressed_pair(b, c, t0) {
+            // On cloth, a slow impact of a pair the cloth presses together
+            // (`on_cloth.rs`).
+            return;
+        }
         let e = self.cluster_restitution(b, std::slice::from_ref(&c), t0);
         if self.log.is_some() {
             self.resolve_one_logged(b, c, e, t0);
@@ -345,7 +377,7 @@ impl Event {
 
     /// Clusters the group's contacts through shared balls and resolves each cluster
     /// as one simultaneous impact.
-    fn resolve_clusters(&mut self, b: &mut Balls, t0: f64) {
+    pub(super) fn resolve_clusters(&mut self, b: &mut Balls, t0: f64) {
         // Clusters of contacts connected through shared balls (walls do not connect):
         // each is one simultaneous impact with its own restitution.
         // Each involved ball's place in `involved`, looked up by bisection in a sorted
@@ -467,7 +499,7 @@ impl Event {
 /// at that speed for ever. A pair still approaching after the solver gets the projection
 /// the solver's own fallback uses: one perfectly inelastic solve over the cluster's
 /// contacts, which removes the approach and leaves the separating contacts as they are.
-fn stop_approach(b: &mut Balls, table: &Table, contacts: &[Contact], solver: &mut ContactSolver) {
+pub(super) fn stop_approach(b: &mut Balls, table: &Table, contacts: &[Contact], solver: &mut ContactSolver) {
     let approaching = contacts.iter().any(|c| match *c {
         Contact::Pair(i, j) => approaching_pair(b, table, i as usize, j as usize),
         Contact::Wall(..) | Contact::Piece(..) => false,
@@ -519,6 +551,6 @@ fn slot_of(by_ball: &[(u32, u32)], i: u32) -> u32 {
 
 /// The index of the model's ball `k` in the world's own order.
 #[inline]
-fn ball_id(order: &[u32], k: usize) -> u32 {
+pub(super) fn ball_id(order: &[u32], k: usize) -> u32 {
     order.get(k).copied().unwrap_or(k as u32)
 }

@@ -64,8 +64,14 @@ impl Event {
                     self.look(balls, &mut guard, count + extra, ev.t, before)?;
                 }
                 self.note_recent(ev.i);
-                if ev.other == EXIT_CODE {
-                    self.take_out(balls, ev);
+                // An exit or the end of a phase on cloth (consecutive codes, so one
+                // comparison tells them from the rest).
+                if ev.other.wrapping_sub(EXIT_CODE) < 2 {
+                    if ev.other == EXIT_CODE {
+                        self.take_out(balls, ev);
+                    } else {
+                        self.phase_end(balls, ev);
+                    }
                     continue;
                 }
                 if let Kind::Cross(_) = ev.kind() {
@@ -102,7 +108,9 @@ impl Event {
                     self.note_recent(e.i);
                     match e.kind() {
                         Kind::Cross(_) => self.cross(balls, e),
-                        Kind::Wall(_) if e.other == EXIT_CODE => self.pending_exits.push(e),
+                        Kind::Wall(_) if e.other.wrapping_sub(EXIT_CODE) < 2 => {
+                            self.pending_exits.push(e)
+                        }
                         Kind::Pair(j) => {
                             self.note_recent(j as u32);
                             self.group_events.push(e);
@@ -114,11 +122,16 @@ impl Event {
                     self.note_recent(j as u32);
                 }
                 self.resolve_group(balls, t0);
-                // Exits due in the same instant, unless the impact turned the ball.
+                // Exits and phase ends due in the same instant, unless the impact
+                // changed the ball (its phase was then derived afresh at the impact).
                 for k in 0..self.pending_exits.len() {
                     let e = self.pending_exits[k];
                     if self.counter[e.i as usize] == e.ci {
-                        self.take_out(balls, e);
+                        if e.other == EXIT_CODE {
+                            self.take_out(balls, e);
+                        } else {
+                            self.phase_end(balls, e);
+                        }
                     }
                 }
                 self.pending_exits.clear();
@@ -157,8 +170,9 @@ impl Event {
     }
 }
 
-/// The second slot of an exit event.
+/// The second slot of an exit event; the end of a phase on cloth is the next code.
 const EXIT_CODE: u32 = queue::WALL + super::inner::EXIT as u32;
+const _: () = assert!(super::on_cloth::PHASE == super::inner::EXIT + 1);
 
 impl Event {
     /// Ball `ev.i` leaves play at `ev.t` (its centre enters a pocket or crosses an
@@ -177,6 +191,11 @@ impl Event {
         };
         let by = inner.exit_at([b.x[i], b.y[i]]);
         inner.take(b, i, by, after);
+        if let Some(cloth) = self.cloth.as_deref_mut() {
+            // Out of play it spins no more, about any axis.
+            (b.wx[i], b.wy[i]) = (0.0, 0.0);
+            cloth.derive(b, i, ev.t);
+        }
         self.hist[i].rest = 0;
         self.cells.remove(i);
         self.queue

@@ -21,9 +21,11 @@ mod pop;
 mod tests;
 
 /// What the second slot of an event means: another ball (below `WALL`), a wall (the
-/// table's four, then a piece of wall inside the table and an exit: see `inner.rs`),
-/// or a cell crossing (direction in the low bits).
-pub const WALL: u32 = u32::MAX - 10;
+/// table's four, then a piece of wall inside the table and an exit: see `inner.rs`,
+/// then the end of a ball's phase on cloth: see `on_cloth.rs`), or a cell crossing
+/// (direction in the low bits). The codes keep their order (balls, walls, crossings),
+/// which breaks ties between events due at the same time.
+pub const WALL: u32 = u32::MAX - 11;
 pub const CROSS: u32 = u32::MAX - 4;
 /// Largest ball count the encoding leaves room for: two slot handles per ball below
 /// the schedule's list marks (`2^31`).

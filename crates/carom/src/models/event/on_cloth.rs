@@ -1,0 +1,594 @@
+//! Pool balls on cloth (`physics.friction` of kind `cloth`) in the event model, exact.
+//!
+//! On cloth every ball is a sphere whose motion goes through phases (sliding, rolling,
+//! spinning, stationary: [`crate::cloth`]), each with a constant acceleration of the
+//! centre. Between two events a ball therefore moves on a parabola, as under gravity,
+//! and the model's parabolic machinery finds its times exactly: a wall or a cell side
+//! is a quadratic root, a pair of balls in different phases (different accelerations)
+//! a quartic's, a wall inside the table or a pocket the shared times of impact of a
+//! parabolic flight.
+//!
+//! What cloth adds, per ball ([`OnCloth`]): its phase, the acceleration of that phase
+//! (fixed when the phase begins, so that every prediction and every move of the ball
+//! uses the very same numbers) and the epoch time the phase ends.
+//!
+//! - **The end of a phase is an event** of its ball, a candidate of its contact slot
+//!   beside its walls and neighbours (code [`PHASE`]), so it comes before anything the
+//!   ball would meet later on the parabola. When it comes due, the ball is moved to it,
+//!   its state is set exactly as the law ends the phase (rolling spins locked to the
+//!   velocity, a stopped ball's velocity zero: [`crate::cloth::Cloth::end_of`]), the
+//!   phase that follows is taken with its acceleration and end, its event counter is
+//!   bumped (every prediction made with its former parabola is stale, as after a
+//!   collision) and it is predicted afresh. The spinning-to-stationary change moves
+//!   nothing, but is an event all the same, so that the log holds it at its time and
+//!   every phase change takes the one path.
+//! - **No prediction uses a parabola beyond its phase**: the pair quartic is solved only
+//!   up to the earlier phase end of the two balls, and a pair time along lines beyond it
+//!   is dropped; a wall inside the table or a pocket is searched only up to the ball's
+//!   own phase end. Whatever is dropped is found again by the ball whose phase ends,
+//!   which predicts all of its neighbours afresh at that moment. (The table's walls,
+//!   the cell sides and open edges are quadratics solved whole: a root past the phase
+//!   end loses to the phase end, which is in the same slot or earlier.)
+//! - **Lazy motion carries the spins**: wherever the model moves a ball to a time (an
+//!   impact, a reader, a failed step put back), `wx`, `wy` follow the phase's law (the
+//!   friction torque's linear change while sliding, locked to the velocity while
+//!   rolling), `omega` spins down at its constant rate and stops at zero (no event is
+//!   needed for that: the path does not change), and `angle` turns by the integral of
+//!   `omega`.
+//! - **Impacts**: ball-ball impacts act in the plane as without cloth (`wx`, `wy` pass
+//!   through; with `contact_friction` the rough-disk law throws the balls using
+//!   `omega`). A ball striking one of the table's walls or a wall inside the table takes
+//!   the cushion's impulse at the nose ([`crate::cushion::rebound`], Han 2005) instead of
+//!   a disk's reflection. After any impact each ball that took an impulse has its phase
+//!   derived afresh (a rolling ball struck starts sliding).
+//! - **Several contacts at once** (a group due within round-off of the same time):
+//!   the ball-ball contacts are resolved first, by the usual clusters and the exact
+//!   simultaneous solver, then each cushion contact still approaching takes the cushion
+//!   law, in the contacts' order; this is repeated while any contact of the group still
+//!   approaches (a ball pressed between a ball and a cushion rattles between them within
+//!   the instant, each pass losing energy), at most [`CUSHION_PASSES`] times, after
+//!   which the ball-ball contacts are stopped as the solver's own fallback does. The
+//!   ball-ball impulse comes first because it is what reaches the cushion through the
+//!   balls; a cushion is a rigid body of its own, not part of the solver's clusters.
+//! - **Contacts the cloth presses shut**: the cloth's friction can push two touching
+//!   balls into each other (the ball behind decelerates less, along the line of
+//!   centres, than the one in front) or a sliding ball into a cushion (its slip
+//!   pointing away from it). A rigid body would stay in contact under a force, on a
+//!   path no longer made of the phases' parabolas. A hard sphere instead meets it again
+//!   ever sooner and softer, endlessly often in a finite time: restitution below one,
+//!   a rolling ball's impulse partly turned into spin by the slide it starts, Han's
+//!   cushion losing horizontal speed even when elastic. So an impact slower than what
+//!   the press itself builds over a gap of [`PRESSED_GAP`] of the contact distance,
+//!   `v^2 < 2 PRESSED_GAP sigma A` (`A` the relative acceleration into the contact,
+//!   `sigma` the sum of radii, or the radius at a cushion), stands for that contact's
+//!   force: the balls leave it at that speed, `sqrt(2 PRESSED_GAP sigma A)`, along the
+//!   line of centres, a ball that is not sliding keeping its spins locked to its
+//!   velocity (the cloth grips it through a slow push: effective mass `m + I / r^2`),
+//!   a sliding one its spins. They bounce over gaps of at most `PRESSED_GAP sigma`,
+//!   the impulses averaging to the contact's force, at about `sqrt(A / (8 PRESSED_GAP
+//!   sigma))` events per unit of time while the press lasts (it ends with a phase).
+//!   Leaving faster than they came takes kinetic energy, which is taken from the
+//!   motion the two share (their centre of mass; at a cushion, the motion along it):
+//!   the energy is never more than before.
+//! - The event log has a `phase` row for every change: at a phase's end and, after the
+//!   impact's rows, for every ball an impact put into another phase.
+//!
+//! Cloth and in-plane gravity together are refused: the cloth's law is that of a
+//! level table seen from above.
+
+use super::queue::Ev;
+use super::Event;
+use crate::balls::Balls;
+use crate::cloth::{Body, Cloth, Phase, Sphere};
+use crate::events::LoggedEvent;
+use crate::models::{Contact, StepError, Wall};
+
+/// `Kind::Wall` code of the end of a ball's phase (after `inner::EXIT`).
+pub(super) const PHASE: usize = 6;
+
+/// How many times a group's ball-ball contacts and cushions are resolved in turn at
+/// most (see the module's notes). A ball between a ball and a cushion settles in a few
+/// passes; the cap only bounds a pathological group.
+pub(super) const CUSHION_PASSES: usize = 16;
+
+/// The gap, as a fraction of the contact distance, over which a contact the cloth
+/// presses shut bounces (see the module's notes). A ten-thousandth: a few micrometres
+/// on a pool ball, and an impact is treated so only below 5 mm/s for a pool ball
+/// pushed at the cloth's sliding deceleration (a slow roll into a cushion is 100 mm/s
+/// and more).
+pub(super) const PRESSED_GAP: f64 = 1e-4;
+
+/// The speed at which a contact pressed shut by the relative acceleration `press`,
+/// over a contact distance `sigma`, is left (0 if `press` does not press it): the speed
+/// the press builds over a gap of [`PRESSED_GAP`] `sigma`. An impact slower than this is
+/// part of the pressed contact.
+#[inline]
+pub(super) fn pressed_speed(press: f64, sigma: f64) -> f64 {
+    if press > 0.0 {
+        (2.0 * PRESSED_GAP * sigma * press).sqrt()
+    } else {
+        0.0
+    }
+}
+
+/// A ball's inverse effective mass for the impulse of a pressed contact: its own, or
+/// with its inertia about a horizontal axis (`1 / (m + I / r^2)`) if the cloth grips it
+/// (it is not sliding: its spins stay locked to its velocity).
+#[inline]
+fn pressed_inverse_mass(b: &Balls, k: usize, phase: Phase) -> f64 {
+    if b.inv_m[k] == 0.0 || phase == Phase::Sliding {
+        b.inv_m[k]
+    } else {
+        1.0 / (b.m[k] + b.inertia[k] / (b.r[k] * b.r[k]))
+    }
+}
+
+/// The cloth's law and every ball's phase.
+#[derive(Debug, Clone)]
+pub(super) struct OnCloth {
+    pub(super) law: Cloth,
+    pub(super) phase: Vec<Phase>,
+    /// The centre's acceleration in the current phase.
+    pub(super) acc: Vec<[f64; 2]>,
+    /// Epoch time the current phase ends (infinite: nothing ends it).
+    pub(super) end: Vec<f64>,
+    /// `[angle, wx, wy, omega]` of each record of the model's undo list, side by side
+    /// with it (a failed step puts the spins back with the motion).
+    pub(super) undo: Vec<[f64; 4]>,
+}
+
+/// Ball `i`'s sphere: velocity and angular velocity.
+#[inline]
+fn sphere(b: &Balls, i: usize) -> Sphere {
+    Sphere {
+        v: [b.vx[i], b.vy[i]],
+        w: [b.wx[i], b.wy[i], b.omega[i]],
+    }
+}
+
+#[inline]
+fn body(b: &Balls, i: usize) -> Body {
+    Body::new(b.r[i], b.m[i], b.inertia[i])
+}
+
+impl OnCloth {
+    pub(super) fn new(law: Cloth) -> OnCloth {
+        OnCloth {
+            law,
+            phase: Vec::new(),
+            acc: Vec::new(),
+            end: Vec::new(),
+            undo: Vec::new(),
+        }
+    }
+
+    /// Every ball's phase derived from its state, all at epoch time `now`.
+    pub(super) fn derive_all(&mut self, b: &Balls, now: f64) {
+        let n = b.len();
+        self.phase.clear();
+        self.phase.resize(n, Phase::Stationary);
+        self.acc.clear();
+        self.acc.resize(n, [0.0, 0.0]);
+        self.end.clear();
+        self.end.resize(n, f64::INFINITY);
+        for i in 0..n {
+            self.derive(b, i, now);
+        }
+    }
+
+    /// Ball `i`'s phase, its acceleration and its end, from its state at epoch time
+    /// `now`; returns the phase it was in. A kinematic ball (or one out of play) moves
+    /// as it is told: no phase ends for it, and it keeps its velocity.
+    pub(super) fn derive(&mut self, b: &Balls, i: usize, now: f64) -> Phase {
+        let before = self.phase[i];
+        if b.inv_m[i] == 0.0 {
+            self.phase[i] = Phase::Stationary;
+            self.acc[i] = [0.0, 0.0];
+            self.end[i] = f64::INFINITY;
+            return before;
+        }
+        let (s, body) = (sphere(b, i), body(b, i));
+        let p = self.law.phase(&s, body);
+        self.phase[i] = p;
+        self.acc[i] = self.law.accel(p, &s, body);
+        self.end[i] = now + self.law.duration(p, &s, body);
+        before
+    }
+
+    /// Moves ball `i` by `tau` from its state at epoch time `from` along its phase
+    /// (never past the phase's end: a round-off beyond it stays at the end). The
+    /// position is the parabola's in the form the predictions use.
+    #[inline]
+    pub(super) fn advance(&self, b: &mut Balls, i: usize, from: f64, tau: f64) {
+        if b.inv_m[i] == 0.0 {
+            // Kinematic, or out of play (at rest): a straight line, spin kept.
+            b.x[i] += tau * b.vx[i];
+            b.y[i] += tau * b.vy[i];
+            b.angle[i] += b.omega[i] * tau;
+            return;
+        }
+        let s = tau.min(self.end[i] - from);
+        if !(s > 0.0) {
+            return;
+        }
+        let a = self.acc[i];
+        b.x[i] += s * (b.vx[i] + 0.5 * a[0] * s);
+        b.y[i] += s * (b.vy[i] + 0.5 * a[1] * s);
+        b.vx[i] += a[0] * s;
+        b.vy[i] += a[1] * s;
+        let body = body(b, i);
+        match self.phase[i] {
+            Phase::Sliding => {
+                // The friction torque's spin change, (m r / I)(-a_y, a_x) per unit time.
+                let c = body.k / body.r * s;
+                b.wx[i] -= c * a[1];
+                b.wy[i] += c * a[0];
+            }
+            Phase::Rolling => {
+                b.wx[i] = b.vy[i] / body.r;
+                b.wy[i] = -b.vx[i] / body.r;
+            }
+            Phase::Spinning | Phase::Stationary => {}
+        }
+        // The spin about z decays at a constant rate until it stops; the angle turns by
+        // its integral.
+        let w = b.omega[i];
+        if w != 0.0 {
+            let decay = self.law.spin_decay(body);
+            let stop = if decay > 0.0 {
+                w.abs() / decay
+            } else {
+                f64::INFINITY
+            };
+            b.angle[i] += if s < stop {
+                s * (w - 0.5 * decay * s * w.signum())
+            } else {
+                0.5 * w * stop
+            };
+            b.omega[i] = self.law.spun_down(w, body, s);
+        }
+    }
+
+    /// Ball `i`, moved to the end of its phase at epoch time `now`, set exactly as the
+    /// law ends that phase; its next phase taken. Returns the new phase.
+    fn finish(&mut self, b: &mut Balls, i: usize, now: f64) -> Phase {
+        let r = b.r[i];
+        match self.phase[i] {
+            Phase::Sliding => {
+                // The slip is gone: the spins lock to the velocity (a slide that ends at
+                // rest, a stun shot's draw cancelled exactly, keeps no spin about the
+                // table's axes).
+                (b.wx[i], b.wy[i]) = (b.vy[i] / r, -b.vx[i] / r);
+                if b.vx[i] == 0.0 && b.vy[i] == 0.0 {
+                    (b.wx[i], b.wy[i]) = (0.0, 0.0);
+                }
+            }
+            Phase::Rolling => {
+                (b.vx[i], b.vy[i], b.wx[i], b.wy[i]) = (0.0, 0.0, 0.0, 0.0);
+            }
+            Phase::Spinning | Phase::Stationary => b.omega[i] = 0.0,
+        }
+        self.derive(b, i, now);
+        self.phase[i]
+    }
+}
+
+impl Event {
+    /// The cloth of `physics`, checked against the rest of the scene: refused under
+    /// gravity in the table's plane (the cloth's law is a level table's).
+    pub(super) fn cloth_of(
+        friction: &crate::scenario::Friction,
+        gravity: [f64; 2],
+    ) -> Result<Option<Cloth>, StepError> {
+        let cloth = Cloth::of(friction);
+        if cloth.is_some() && gravity != [0.0, 0.0] {
+            return Err(StepError::Unsupported(
+                "cloth friction with physics.gravity in the table's plane: the event model's \
+                 cloth is a level table seen from above (set physics.gravity = [0.0, 0.0])"
+                    .to_string(),
+            ));
+        }
+        Ok(cloth)
+    }
+
+    /// Ball `ev.i`'s phase ends at `ev.t`: moved there, set as the law ends the phase,
+    /// its next phase taken, and predicted afresh.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn phase_end(&mut self, b: &mut Balls, ev: Ev) {
+        let i = ev.i as usize;
+        if self.t[i] <= self.step_start {
+            self.remember(b, i);
+        }
+        self.advance(b, i, ev.t);
+        let Some(cloth) = self.cloth.as_deref_mut() else {
+            return;
+        };
+        let next = cloth.finish(b, i, ev.t);
+        // Its parabola changed: every prediction made with the former one is stale, and
+        // the balls it last collided with are no longer excused from meeting it.
+        self.counter[i] = self.counter[i].wrapping_add(1);
+        self.hist[i].group = 0;
+        if let Some(log) = self.log.as_mut() {
+            let id = super::resolve::ball_id(&self.order, i);
+            log.push(LoggedEvent::phase_change(ev.t - self.step_start, id, next));
+        }
+        self.predict(b, i, ev.t, true);
+    }
+
+    /// Ball `k`, just changed by an impact at `t0`: its phase derived afresh, and a log
+    /// row if that is another phase.
+    #[inline(never)]
+    pub(super) fn rephase(&mut self, b: &Balls, k: usize, t0: f64) {
+        let Some(cloth) = self.cloth.as_deref_mut() else {
+            return;
+        };
+        let before = cloth.derive(b, k, t0);
+        let now = cloth.phase[k];
+        if now != before {
+            if let Some(log) = self.log.as_mut() {
+                let id = super::resolve::ball_id(&self.order, k);
+                log.push(LoggedEvent::phase_change(t0 - self.step_start, id, now));
+            }
+        }
+    }
+
+    /// The contacts of a group on cloth that include the table's walls (see the
+    /// module's notes): ball-ball contacts by the usual clusters, then the cushions, in
+    /// turn while any contact approaches. `self.contacts` holds the group's contacts
+    /// before and after.
+    pub(super) fn resolve_with_cushions(&mut self, b: &mut Balls, t0: f64) {
+        let mut all = std::mem::take(&mut self.cushion_group);
+        all.clear();
+        all.extend_from_slice(&self.contacts);
+        let approaching = |b: &Balls, table: &crate::table::Table, c: &Contact| match *c {
+            Contact::Pair(i, j) => {
+                super::motion::approaching_pair(b, table, i as usize, j as usize)
+            }
+            Contact::Wall(i, w) => super::motion::approaching_wall(b, i as usize, w),
+            Contact::Piece(..) => false,
+        };
+        for pass in 0..CUSHION_PASSES {
+            self.contacts.clear();
+            let table = self.table;
+            self.contacts.extend(
+                all.iter()
+                    .filter(|c| matches!(c, Contact::Pair(..)) && approaching(b, &table, c)),
+            );
+            match self.contacts.len() {
+                0 => {}
+                1 => self.resolve_clusters_of_one(b, t0),
+                _ => self.resolve_clusters(b, t0),
+            }
+            for k in 0..all.len() {
+                if let Contact::Wall(i, w) = all[k] {
+                    if super::motion::approaching_wall(b, i as usize, w) {
+                        self.cushion(b, i as usize, w, t0);
+                    }
+                }
+            }
+            if !all.iter().any(|c| approaching(b, &table, c)) {
+                break;
+            }
+            if pass + 1 == CUSHION_PASSES {
+                // Still rattling: the ball-ball contacts stopped as the contact
+                // solver's fallback stops them (the cushions leave their balls
+                // separating, or the next event meets them at once).
+                self.contacts.clear();
+                self.contacts
+                    .extend(all.iter().filter(|c| matches!(c, Contact::Pair(..))));
+                super::resolve::stop_approach(b, &self.table, &self.contacts, &mut self.solver);
+            }
+        }
+        self.contacts.clear();
+        self.contacts.extend_from_slice(&all);
+        self.cushion_group = all;
+    }
+
+    /// Contact `c`, if it is a pair met slower than the cloth presses it shut (see the
+    /// module's notes), resolved as such and logged: true. Anything else: false.
+    #[inline(never)]
+    pub(super) fn pressed_pair(&mut self, b: &mut Balls, c: Contact, t0: f64) -> bool {
+        let Contact::Pair(i, j) = c else {
+            return false;
+        };
+        let Some(cloth) = self.cloth.as_deref() else {
+            return false;
+        };
+        let (i, j) = (i as usize, j as usize);
+        let (dx, dy) = self.table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+        let d = dx.hypot(dy);
+        if d == 0.0 {
+            return false;
+        }
+        let n = [dx / d, dy / d];
+        let dot = |a: [f64; 2]| a[0] * n[0] + a[1] * n[1];
+        let approach = dot([b.vx[i] - b.vx[j], b.vy[i] - b.vy[j]]);
+        let (ai, aj) = (cloth.acc[i], cloth.acc[j]);
+        let leave = pressed_speed(dot([ai[0] - aj[0], ai[1] - aj[1]]), b.r[i] + b.r[j]);
+        if !(approach > 0.0 && approach < leave) {
+            return false;
+        }
+        let (wi, wj) = (
+            pressed_inverse_mass(b, i, cloth.phase[i]),
+            pressed_inverse_mass(b, j, cloth.phase[j]),
+        );
+        if wi + wj == 0.0 {
+            return false;
+        }
+        let mu = 1.0 / (wi + wj);
+        // The kinetic energy leaving faster takes, and what the shared motion has: the
+        // centre of (effective) mass's, nothing if a ball is kinematic (its frame is
+        // fixed).
+        let leave = if wi == 0.0 || wj == 0.0 {
+            approach
+        } else {
+            let cm = [
+                (b.vx[i] / wi + b.vx[j] / wj) * mu,
+                (b.vy[i] / wi + b.vy[j] / wj) * mu,
+            ];
+            let shared = 0.5 * (cm[0] * cm[0] + cm[1] * cm[1]) / (wi * wj * mu);
+            let cost = 0.5 * mu * (leave * leave - approach * approach);
+            let (leave, keep) = if cost <= shared {
+                (leave, (1.0 - cost / shared).sqrt())
+            } else {
+                ((approach * approach + 2.0 * shared / mu).sqrt(), 0.0)
+            };
+            let shift = [(keep - 1.0) * cm[0], (keep - 1.0) * cm[1]];
+            for k in [i, j] {
+                b.vx[k] += shift[0];
+                b.vy[k] += shift[1];
+            }
+            leave
+        };
+        let impulse = (approach + leave) * mu;
+        b.vx[i] -= impulse * wi * n[0];
+        b.vy[i] -= impulse * wi * n[1];
+        b.vx[j] += impulse * wj * n[0];
+        b.vy[j] += impulse * wj * n[1];
+        for (k, phase) in [(i, cloth.phase[i]), (j, cloth.phase[j])] {
+            if b.inv_m[k] != 0.0 && phase != Phase::Sliding {
+                (b.wx[k], b.wy[k]) = (b.vy[k] / b.r[k], -b.vx[k] / b.r[k]);
+            }
+        }
+        self.collisions += 1;
+        self.pair_virial += impulse * d;
+        if let Some(log) = self.log.as_mut() {
+            let id = |k: usize| super::resolve::ball_id(&self.order, k);
+            let t = t0 - self.step_start;
+            log.push(LoggedEvent::pair(t, id(i), id(j), impulse, approach));
+        }
+        true
+    }
+
+    /// Ball `i` striking the table's wall `w` on cloth: Han's cushion impulse at the
+    /// standard nose height, with the scene's restitution (or the collapse guard's) and
+    /// contact friction; logged with its normal impulse and the speed into the wall.
+    fn cushion(&mut self, b: &mut Balls, i: usize, w: Wall, t0: f64) {
+        if b.inv_m[i] == 0.0 {
+            return;
+        }
+        let e = self.cluster_restitution(b, &[Contact::Wall(i as u32, w)], t0);
+        let n = w.normal();
+        let h = crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i];
+        let acc = self.cloth.as_deref().map_or([0.0, 0.0], |c| c.acc[i]);
+        let out = rebound(
+            &sphere(b, i),
+            body(b, i),
+            acc,
+            [-n[0], -n[1]],
+            h,
+            e,
+            self.friction.mu,
+            [0.0, 0.0],
+        );
+        if out.impulse_per_mass <= 0.0 {
+            return;
+        }
+        set_sphere(b, i, &out.sphere);
+        self.collisions += 1;
+        if let Some(log) = self.log.as_mut() {
+            let id = super::resolve::ball_id(&self.order, i);
+            let impulse = b.m[i] * out.impulse_per_mass;
+            log.push(LoggedEvent::table_wall(
+                t0 - self.step_start,
+                id,
+                w,
+                impulse,
+                out.approach,
+            ));
+        }
+    }
+}
+
+/// Writes a sphere's velocity and spins into ball `i`.
+#[inline]
+pub(super) fn set_sphere(b: &mut Balls, i: usize, s: &Sphere) {
+    (b.vx[i], b.vy[i]) = (s.v[0], s.v[1]);
+    (b.wx[i], b.wy[i], b.omega[i]) = (s.w[0], s.w[1], s.w[2]);
+}
+
+/// Ball `i`'s impact with the cushions of walls inside the table it touches (`touches`:
+/// each contact's unit normal towards the ball, restitution, friction, surface
+/// velocity and nose height), with its acceleration on the cloth `acc` (which may press
+/// it into them), in turn while any still approaches: adds each contact's
+/// normal impulse per unit mass to `impulses`. Returns the contacts that took one.
+pub(super) fn cushions(
+    b: &mut Balls,
+    i: usize,
+    acc: [f64; 2],
+    touches: &[([f64; 2], f64, f64, [f64; 2], f64)],
+    impulses: &mut [f64],
+) -> u64 {
+    if b.inv_m[i] == 0.0 {
+        return 0;
+    }
+    let body = body(b, i);
+    for _ in 0..CUSHION_PASSES {
+        let mut any = false;
+        for (k, &(normal, e, mu, surface, h)) in touches.iter().enumerate() {
+            let out = rebound(
+                &sphere(b, i),
+                body,
+                acc,
+                [-normal[0], -normal[1]],
+                h,
+                e,
+                mu,
+                surface,
+            );
+            if out.impulse_per_mass > 0.0 {
+                set_sphere(b, i, &out.sphere);
+                impulses[k] += out.impulse_per_mass;
+                any = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    impulses.iter().filter(|&&p| p > 0.0).count() as u64
+}
+
+/// A cushion's impulse on cloth ([`crate::cushion::rebound`]), or, for an impact the
+/// cloth's acceleration `acc` presses shut (see [`PRESSED_GAP`]), the ball sent back
+/// along the horizontal normal `n` (into the cushion) at the press's speed, with its
+/// spins kept, the energy that takes taken from its motion along the cushion.
+#[allow(clippy::too_many_arguments)]
+fn rebound(
+    s: &Sphere,
+    body: Body,
+    acc: [f64; 2],
+    n: [f64; 2],
+    h: f64,
+    e: f64,
+    mu: f64,
+    surface: [f64; 2],
+) -> crate::cushion::Rebound {
+    let approach = s.v[0] * n[0] + s.v[1] * n[1];
+    let leave = pressed_speed(acc[0] * n[0] + acc[1] * n[1], body.r);
+    if approach > 0.0 && approach < leave {
+        // Only a sliding ball can be pressed into a cushion (a rolling one decelerates
+        // against its velocity, away from it): its spins are kept, its mass is its own.
+        let along = [s.v[0] - approach * n[0], s.v[1] - approach * n[1]];
+        let spare = along[0] * along[0] + along[1] * along[1];
+        let cost = leave * leave - approach * approach;
+        let (leave, keep) = if cost <= spare {
+            (leave, (1.0 - cost / spare).sqrt())
+        } else {
+            ((approach * approach + spare).sqrt(), 0.0)
+        };
+        return crate::cushion::Rebound {
+            sphere: Sphere {
+                v: [
+                    keep * along[0] - leave * n[0],
+                    keep * along[1] - leave * n[1],
+                ],
+                w: s.w,
+            },
+            impulse_per_mass: approach + leave,
+            approach,
+        };
+    }
+    crate::cushion::rebound(s, body, n, h, e, mu, surface)
+}

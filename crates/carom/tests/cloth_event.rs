@@ -1,0 +1,431 @@
+//! Pool balls on cloth in the `event` model, against the physics written here: the
+//! closed forms of a sphere sliding and rolling on cloth (solid sphere, `I = 2 m r^2 /
+//! 5`), the classic cut-shot rules that follow from them, a cushion that reduces to a
+//! wall, energy that never rises, contact times between balls in different phases
+//! against an independent root, and free flight against the law's own `evolve`.
+//!
+//! The model is exact: every phase is a parabola in time, and phase ends, contacts and
+//! walls are found as roots, so quantities hold to round-off. Tolerances are argued
+//! where they are set.
+
+use carom::balls::solid_sphere_inertia;
+use carom::cloth::{Body, Cloth, Phase, Sphere};
+use carom::events::{EventKind, LoggedEvent};
+use carom::scenario::{Friction, ModelKind};
+use carom::{Ball, Physics, Table, World};
+
+/// A pool ball (SI units): radius 28.575 mm, mass 0.17 kg.
+const R: f64 = 0.028575;
+const M: f64 = 0.17;
+const G: f64 = 9.81;
+/// The cloth's default coefficients (`Friction::cloth`).
+const MU_S: f64 = 0.2;
+const MU_R: f64 = 0.01;
+const MU_SP: f64 = 0.0127;
+
+fn cloth() -> Friction {
+    Friction::cloth(G)
+}
+
+fn physics(e: f64, dt: f64) -> Physics {
+    Physics {
+        model: ModelKind::Event,
+        dt,
+        restitution: e,
+        friction: cloth(),
+        ..Default::default()
+    }
+}
+
+/// A solid sphere on cloth at `(x, y)` with velocity `v` and spins `w = [wx, wy, omega]`.
+fn ball(x: f64, y: f64, v: [f64; 2], w: [f64; 3]) -> Ball {
+    let mut b = Ball::new(x, y, v[0], v[1], R, M);
+    b.inertia = solid_sphere_inertia(M, R);
+    (b.wx, b.wy, b.omega) = (w[0], w[1], w[2]);
+    b
+}
+
+fn world(table: (f64, f64), p: Physics, balls: &[Ball]) -> World {
+    let mut w = World::from_balls(Table::new(table.0, table.1), p, balls).unwrap();
+    w.set_event_log(true);
+    w
+}
+
+fn phase_rows(w: &World, i: u32) -> Vec<LoggedEvent> {
+    w.event_log()
+        .iter()
+        .filter(|r| r.kind == EventKind::PhaseChange && r.i == i)
+        .copied()
+        .collect()
+}
+
+fn rel(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs()
+}
+
+/// A stun ball (no spin) struck at `v0` slides for `2 v0 / (7 mu_s g)`: the slip
+/// `u = v` shrinks at `mu_s g (1 + 5/2)`. It then rolls at `5/7 v0` (friction took
+/// `mu_s g t` off the speed), having slid `v0 t - mu_s g t^2 / 2 = 12 v0^2 / (49 mu_s
+/// g)`, and rolls `(5/7 v0)^2 / (2 mu_r g) = 25 v0^2 / (98 mu_r g)` more before it
+/// stops, `5/7 v0 / (mu_r g)` later. The phase times come from the log, the distances
+/// from the balls.
+///
+/// Tolerance: every quantity is a few operations on numbers of order one (times of
+/// order 1 to 10, positions of order 1) from the closed forms; the epoch arithmetic of
+/// the model adds a few ulps of the times. 1e-12 relative is a thousand times that,
+/// and a millionth of any error of the law (a wrong factor, a missed phase).
+#[test]
+fn a_stun_ball_slides_then_rolls_by_the_closed_forms() {
+    for v0 in [0.5, 1.0, 1.7] {
+        let x0 = 0.5;
+        let mut w = world(
+            (10.0, 2.0),
+            physics(1.0, 0.25),
+            &[ball(x0, 1.0, [v0, 0.0], [0.0; 3])],
+        );
+        // The roll takes at most 5/7 * 1.7 / 0.0981 = 12.4 s: run to 16.
+        w.run_steps(64).unwrap();
+        let rows = phase_rows(&w, 0);
+        let phases: Vec<Phase> = rows.iter().map(|r| r.phase.unwrap()).collect();
+        assert_eq!(phases, [Phase::Rolling, Phase::Stationary], "{rows:?}");
+        let t_slide = 2.0 * v0 / (7.0 * MU_S * G);
+        let t_roll = 5.0 / 7.0 * v0 / (MU_R * G);
+        assert!(
+            rel(rows[0].time, t_slide) < 1e-12,
+            "slide ends at {} not {t_slide}",
+            rows[0].time
+        );
+        assert!(
+            rel(rows[1].time, t_slide + t_roll) < 1e-12,
+            "stops at {} not {}",
+            rows[1].time,
+            t_slide + t_roll
+        );
+        let slide = 12.0 * v0 * v0 / (49.0 * MU_S * G);
+        let roll = 25.0 * v0 * v0 / (98.0 * MU_R * G);
+        let b = w.balls();
+        assert!(
+            rel(b.x[0] - x0, slide + roll) < 1e-12,
+            "travelled {} not {}",
+            b.x[0] - x0,
+            slide + roll
+        );
+        assert_eq!((b.vx[0], b.vy[0], b.wx[0], b.wy[0]), (0.0, 0.0, 0.0, 0.0));
+        assert_eq!(b.y[0], 1.0);
+    }
+}
+
+/// The ball-ball rows of the log.
+fn pair_rows(w: &World) -> Vec<LoggedEvent> {
+    w.event_log()
+        .iter()
+        .filter(|r| r.kind == EventKind::BallBall)
+        .copied()
+        .collect()
+}
+
+/// Runs `w` in steps of its `dt` until ball `i` has entered `phase` after time `after`
+/// (per the log), at most `max` steps; returns that row.
+fn run_until_phase(w: &mut World, i: u32, phase: Phase, after: f64, max: u64) -> LoggedEvent {
+    for _ in 0..max {
+        w.run_steps(1).unwrap();
+        if let Some(r) = phase_rows(w, i)
+            .into_iter()
+            .find(|r| r.phase == Some(phase) && r.time > after)
+        {
+            return r;
+        }
+    }
+    panic!("ball {i} never entered {phase:?} after {after}");
+}
+
+/// The sliding ball's deceleration and the time a ball that slides with it from `v0`
+/// covers `l` (the smaller root of `v0 t - a t^2 / 2 = l`, in the stable form).
+fn time_to_cover(v0: f64, a: f64, l: f64) -> f64 {
+    2.0 * l / (v0 + (v0 * v0 - 2.0 * a * l).sqrt())
+}
+
+/// The 90-degree rule: a cue ball with no spin at the impact (a stun shot) and an
+/// object ball at rest, equal masses, `e = 1`, smooth contact: the object ball takes the
+/// velocity's part along the line of centres, the cue ball keeps the part across it, so
+/// they leave at right angles; with no spin about the table's axes, each then slides
+/// and rolls along a straight line, and they come to rest on two lines at 90 degrees
+/// through where they met.
+///
+/// No spin at the impact: the cue ball starts with the backspin that sliding friction
+/// takes off by then. It slides along x at `a = mu_s g` (its slip `v + r wy` stays
+/// positive), its spin falls at `(5/2) a / r`, so `wy0 = (5/2) a t_hit / r`, with
+/// `t_hit` the time to cover `l`.
+///
+/// Tolerance: the directions are displacements of 0.08 m to 3 m between positions of
+/// order 1 m (round-off 1e-15 m); the spin left at the impact by round-off (1e-14
+/// rad/s) turns the cue ball's slip by 1e-15. 1e-12 is far above both, and far below
+/// any physical deviation (a cue ball with the spin of 1 ms of sliding is 1e-2 off).
+#[test]
+fn a_stun_shot_sends_the_balls_off_at_ninety_degrees() {
+    let (v0, l) = (1.5, 0.3);
+    let a = MU_S * G;
+    let t_hit = time_to_cover(v0, a, l);
+    let wy0 = 2.5 * a * t_hit / R;
+    for cut in [10.0f64, 30.0, 45.0, 60.0, 75.0] {
+        let th = cut.to_radians();
+        let n = [th.cos(), th.sin()];
+        let (x0, y0) = (1.0, 4.0);
+        let obj = [x0 + l + 2.0 * R * n[0], y0 + 2.0 * R * n[1]];
+        let mut w = world(
+            (8.0, 8.0),
+            physics(1.0, 0.5),
+            &[
+                ball(x0, y0, [v0, 0.0], [0.0, wy0, 0.0]),
+                ball(obj[0], obj[1], [0.0, 0.0], [0.0; 3]),
+            ],
+        );
+        w.run_steps(30).unwrap();
+        let hits = pair_rows(&w);
+        assert_eq!(hits.len(), 1, "{cut}: {hits:?}");
+        assert!(rel(hits[0].time, t_hit) < 1e-12, "{cut}: hit at {}", hits[0].time);
+        let b = w.balls();
+        assert_eq!((b.vx[0], b.vx[1]), (0.0, 0.0), "{cut}: both at rest");
+        let d_cue = [b.x[0] - (x0 + l), b.y[0] - y0];
+        let d_obj = [b.x[1] - obj[0], b.y[1] - obj[1]];
+        let len = |d: [f64; 2]| d[0].hypot(d[1]);
+        let cos = (d_cue[0] * d_obj[0] + d_cue[1] * d_obj[1]) / (len(d_cue) * len(d_obj));
+        assert!(cos.abs() < 1e-12, "{cut}: cos {cos}");
+        // The object ball along the line of centres, the cue ball across it.
+        let across = (d_obj[0] * n[1] - d_obj[1] * n[0]) / len(d_obj);
+        let along = (d_cue[0] * n[0] + d_cue[1] * n[1]) / len(d_cue);
+        assert!(across.abs() < 1e-12 && along.abs() < 1e-12, "{cut}");
+    }
+}
+
+/// A rolling cue ball cut into an object ball at angle `theta` (between its path and
+/// the line of centres): the smooth elastic impact leaves it the velocity across the
+/// line, `v sin(theta)`, and its forward roll, so its contact point slips at `-v
+/// cos(theta) n`; sliding friction takes `2/7` of that slip off it as velocity, and it
+/// rolls on at `v sin(theta) t + (2/7) v cos(theta) n` (`t` across the line): deflected
+/// from its first line by `atan(5 sin cos / (5 sin^2 + 2))`, 33.7 degrees for a half-ball
+/// hit (the "30-degree rule"). Its direction once rolling is read from its velocity.
+///
+/// Tolerance: the velocity's direction carries a few ulps; the line of centres at the
+/// impact is positions of order 4 m (ulp 1e-15) two radii apart, 2e-14 of a radian.
+/// 1e-12 rad is fifty times that.
+#[test]
+fn a_rolling_cue_ball_is_deflected_by_the_thirty_degree_rule() {
+    let (v0, l) = (1.2, 0.25);
+    for cut in [15.0f64, 30.0, 45.0, 60.0] {
+        let th = cut.to_radians();
+        let n = [th.cos(), th.sin()];
+        let (x0, y0) = (1.0, 4.0);
+        let obj = [x0 + l + 2.0 * R * n[0], y0 + 2.0 * R * n[1]];
+        let mut w = world(
+            (8.0, 8.0),
+            physics(1.0, 0.01),
+            &[
+                ball(x0, y0, [v0, 0.0], [0.0, -v0 / R, 0.0]),
+                ball(obj[0], obj[1], [0.0, 0.0], [0.0; 3]),
+            ],
+        );
+        run_until_phase(&mut w, 0, Phase::Rolling, 0.0, 1000);
+        let b = w.balls();
+        assert_eq!(pair_rows(&w).len(), 1, "{cut}");
+        let deflection = (-b.vy[0]).atan2(b.vx[0]);
+        let (s, c) = th.sin_cos();
+        let want = (5.0 * s * c / (5.0 * s * s + 2.0)).atan();
+        assert!(
+            (deflection - want).abs() < 1e-12,
+            "{cut}: {} degrees, not {}",
+            deflection.to_degrees(),
+            want.to_degrees()
+        );
+        if cut == 30.0 {
+            assert!((deflection.to_degrees() - 33.7).abs() < 0.05);
+        }
+    }
+}
+
+/// A draw shot: a cue ball sliding with backspin strikes an object ball head on,
+/// equal masses, `e = 1`: it stops dead and keeps its spin `wy`. Its contact point then
+/// slips at `r wy`, and sliding friction turns it back until it rolls at `(2/7) r wy`
+/// (the slip shrinks at `(1 + 5/2) mu_s g`, the velocity grows at `mu_s g`) after
+/// `r wy / (7/2 mu_s g)`. The spin at the impact follows from the slide before it:
+/// `wy0 - (5/2) mu_s g t_hit / r`.
+///
+/// Tolerance: closed forms of a few operations on numbers of order one: 1e-12
+/// relative is a thousand ulps.
+#[test]
+fn a_draw_shot_comes_back_at_two_sevenths_of_its_spin() {
+    let (v0, wy0, l) = (2.0, 150.0, 0.4);
+    let a = MU_S * G;
+    let t_hit = time_to_cover(v0, a, l);
+    let wy_hit = wy0 - 2.5 * a * t_hit / R;
+    assert!(v0 + R * wy0 - 3.5 * a * t_hit > 0.0, "still sliding at the impact");
+    let (x0, y0) = (8.0, 1.0);
+    let mut w = world(
+        (20.0, 2.0),
+        physics(1.0, 0.01),
+        &[
+            ball(x0, y0, [v0, 0.0], [0.0, wy0, 0.0]),
+            ball(x0 + l + 2.0 * R, y0, [0.0, 0.0], [0.0; 3]),
+        ],
+    );
+    let rolls = run_until_phase(&mut w, 0, Phase::Rolling, t_hit, 1000);
+    let hit = pair_rows(&w);
+    assert_eq!(hit.len(), 1);
+    assert!(rel(hit[0].time, t_hit) < 1e-12, "{} vs {t_hit}", hit[0].time);
+    let slide_back = R * wy_hit / (3.5 * a);
+    assert!(rel(rolls.time - t_hit, slide_back) < 1e-12);
+    // Rolling decelerates it by mu_r g from then on: its speed when it began to roll.
+    let b = w.balls();
+    let since = w.time - rolls.time;
+    let back = -b.vx[0] + MU_R * G * since;
+    let want = 2.0 / 7.0 * R * wy_hit;
+    assert!(rel(back, want) < 1e-12, "comes back at {back}, not {want}");
+    assert_eq!(b.vy[0], 0.0);
+}
+
+/// Energy never rises on cloth: the pool preset's break (tight rack, the cue ball at
+/// 300 in/s, six cushions with jaws and pockets) on cloth, sampled every 0.01 s until
+/// every ball has stopped, smooth and with ball-ball and cushion friction (throw).
+/// Every process removes energy (cloth friction at every instant, `e = 0.95` between
+/// balls, 0.8 at the cushions, Coulomb friction); a rise would be a gain.
+///
+/// Tolerance: the total is a sum of 16 balls' energies evaluated anew at each sample
+/// (round-off some 1e-15 of the break's energy); 1e-12 of the initial energy is a
+/// thousand times that and a million times below the energy of a ball at a tenth of
+/// the break's speed.
+#[test]
+fn energy_never_rises_over_a_break_on_cloth() {
+    for mu in [0.0, 0.06] {
+        let preset = carom::presets::find("pool").unwrap();
+        let mut s = preset.scenario().unwrap();
+        s.physics.friction = Friction::cloth(386.0);
+        s.physics.contact_friction.mu = mu;
+        let mut w = carom::parse::build_world(&s).unwrap();
+        w.set_event_log(true);
+        let e0 = w.diagnostics().total_energy;
+        let mut last = e0;
+        let mut steps = 0;
+        loop {
+            w.run_steps(1).unwrap();
+            steps += 1;
+            let e = w.diagnostics().total_energy;
+            assert!(
+                e <= last + 1e-12 * e0,
+                "mu {mu}: energy rose from {last} to {e} at t = {}",
+                w.time
+            );
+            last = e;
+            if e == 0.0 || steps > 5000 {
+                break;
+            }
+        }
+        assert_eq!(last, 0.0, "mu {mu}: every ball at rest within 50 s");
+        let log = w.event_log();
+        let count = |k: EventKind| log.iter().filter(|r| r.kind == k).count();
+        assert!(count(EventKind::BallBall) > 15, "mu {mu}: the rack breaks");
+        assert!(count(EventKind::Wall) > 0, "mu {mu}: cushions struck");
+        assert!(count(EventKind::PhaseChange) > 30, "mu {mu}: phases");
+    }
+}
+
+/// A sliding ball's centre: `p0 + v0 t - mu_s g t^2 u0 / (2 |u0|)` with the slip `u0 =
+/// v0 + r (wy, -wx)`; a rolling ball's: `p0 + v0 t - mu_r g t^2 v0 / (2 |v0|)`; at rest:
+/// `p0`. Written here from the law, independently of the library.
+fn closed_form(p0: [f64; 2], v0: [f64; 2], w: [f64; 3], t: f64) -> [f64; 2] {
+    let u = [v0[0] + R * w[1], v0[1] - R * w[0]];
+    let (dir, a) = if u[0].hypot(u[1]) > 1e-9 {
+        (u, MU_S * G)
+    } else if v0 != [0.0, 0.0] {
+        (v0, MU_R * G)
+    } else {
+        return p0;
+    };
+    let k = -0.5 * a * t * t / dir[0].hypot(dir[1]);
+    [
+        p0[0] + v0[0] * t + k * dir[0],
+        p0[1] + v0[1] * t + k * dir[1],
+    ]
+}
+
+/// Two balls in different phases (different constant accelerations: the gap is a
+/// quartic in time) meet at the time the log gives, checked against the first root of
+/// `|p_a(t) - p_b(t)|^2 - (2 r)^2` found here by scanning and bisection on the closed
+/// forms (every meeting falls within both balls' first phase: checked).
+///
+/// Tolerance: the root is found to the last bit by both; the gap's slope at the
+/// crossing is of order 0.1 m^2/s and its round-off some 1e-17 m^2, a time of 1e-16 s.
+/// 1e-12 relative (of times near 0.1 s) is far above that and far below a wrong root
+/// (a parabola taken for a line is off by milliseconds here).
+#[test]
+fn balls_in_different_phases_meet_at_the_quartic_root() {
+    let roll = |v: [f64; 2]| [v[1] / R, -v[0] / R, 0.0];
+    // (ball a: v, w), (ball b: v, w), and the angle (degrees) of the line of centres
+    // at the meeting from the line of their relative velocity: a curving slide against
+    // a roll, a slide onto a ball at rest, a roll against a slide with side spin.
+    let cases: [([f64; 2], [f64; 3], [f64; 2], [f64; 3], f64); 3] = [
+        ([1.2, 0.3], [60.0, -40.0, 0.0], [-0.8, 0.5], roll([-0.8, 0.5]), 30.0),
+        ([1.2, 0.3], [60.0, -40.0, 0.0], [0.0, 0.0], [0.0; 3], -50.0),
+        ([0.9, 0.0], roll([0.9, 0.0]), [0.1, -1.4], [-30.0, 20.0, 5.0], 10.0),
+    ];
+    let t_meet = 0.08;
+    let pa = [1.0, 1.0];
+    for (k, &(va, wa, vb, wb, angle)) in cases.iter().enumerate() {
+        // Ball b placed so that the two touch at `t_meet`, b on the side the relative
+        // velocity comes from, turned by `angle`.
+        let at = closed_form(pa, va, wa, t_meet);
+        let rv = [va[0] - vb[0], va[1] - vb[1]];
+        let (s, c) = angle.to_radians().sin_cos();
+        let len = rv[0].hypot(rv[1]);
+        let d = [(c * rv[0] - s * rv[1]) / len, (s * rv[0] + c * rv[1]) / len];
+        let moved = closed_form([0.0, 0.0], vb, wb, t_meet);
+        let pb = [
+            at[0] + 2.0 * R * d[0] - moved[0],
+            at[1] + 2.0 * R * d[1] - moved[1],
+        ];
+        let gap = |t: f64| {
+            let (a, b) = (closed_form(pa, va, wa, t), closed_form(pb, vb, wb, t));
+            let d = [b[0] - a[0], b[1] - a[1]];
+            d[0] * d[0] + d[1] * d[1] - 4.0 * R * R
+        };
+        assert!(gap(0.0) > 0.0, "case {k}: apart at the start");
+        // The first sign change on a fine grid, then bisection to the last bit.
+        let step = 1e-5;
+        let mut lo = 0.0;
+        while gap(lo + step) > 0.0 {
+            lo += step;
+            assert!(lo <= t_meet, "case {k}: no meeting");
+        }
+        let mut hi = lo + step;
+        loop {
+            let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
+            if gap(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut w = world(
+            (3.0, 3.0),
+            physics(1.0, 0.5),
+            &[ball(pa[0], pa[1], va, wa), ball(pb[0], pb[1], vb, wb)],
+        );
+        w.run_steps(1).unwrap();
+        let hit = pair_rows(&w);
+        assert!(!hit.is_empty(), "case {k}");
+        // Both balls still in their first phase then (so the closed forms hold).
+        let first_change = w
+            .event_log()
+            .iter()
+            .filter(|r| r.kind == EventKind::PhaseChange && r.time < hit[0].time)
+            .count();
+        assert_eq!(first_change, 0, "case {k}");
+        assert!(
+            rel(hit[0].time, hi) < 1e-12,
+            "case {k}: the model meets at {}, bisection at {hi}",
+            hit[0].time
+        );
+    }
+}
