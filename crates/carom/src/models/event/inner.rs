@@ -262,13 +262,7 @@ impl Inner {
         }
         self.cushion_impulses.clear();
         self.cushion_impulses.resize(self.touches.len(), 0.0);
-        super::on_cloth::cushions(
-            b,
-            i,
-            acc,
-            &self.cushion_touches,
-            &mut self.cushion_impulses,
-        )
+        super::on_cloth::cushions(b, i, acc, &self.cushion_touches, &mut self.cushion_impulses)
     }
 
     /// The normal impulse per unit mass each contact of the last

@@ -580,9 +580,7 @@ impl Event {
         let u = Undo::of(b, i, self.hist[i].rest, self.t[i], images, spin);
         self.undo.push(u);
         if let Some(cloth) = self.cloth.as_deref_mut() {
-            cloth
-                .undo
-                .push([b.angle[i], b.wx[i], b.wy[i], b.omega[i]]);
+            cloth.undo.push([b.angle[i], b.wx[i], b.wy[i], b.omega[i]]);
         }
     }
 

@@ -89,8 +89,7 @@ impl Event {
         self.contacts.sort_unstable();
         self.contacts.dedup();
 
-        if self.cloth.is_some() && self.contacts.iter().any(|c| matches!(c, Contact::Wall(..)))
-        {
+        if self.cloth.is_some() && self.contacts.iter().any(|c| matches!(c, Contact::Wall(..))) {
             // On cloth the table's walls are cushions (`on_cloth.rs`).
             self.resolve_with_cushions(b, t0);
         } else if self.contacts.len() <= 1 {
@@ -499,7 +498,12 @@ impl Event {
 /// at that speed for ever. A pair still approaching after the solver gets the projection
 /// the solver's own fallback uses: one perfectly inelastic solve over the cluster's
 /// contacts, which removes the approach and leaves the separating contacts as they are.
-pub(super) fn stop_approach(b: &mut Balls, table: &Table, contacts: &[Contact], solver: &mut ContactSolver) {
+pub(super) fn stop_approach(
+    b: &mut Balls,
+    table: &Table,
+    contacts: &[Contact],
+    solver: &mut ContactSolver,
+) {
     let approaching = contacts.iter().any(|c| match *c {
         Contact::Pair(i, j) => approaching_pair(b, table, i as usize, j as usize),
         Contact::Wall(..) | Contact::Piece(..) => false,
