@@ -568,7 +568,8 @@ impl World {
     /// contact friction (spins never change), and for `impulse` and `simultaneous`,
     /// whose free flight comes before their collisions. With contact friction, `spring`
     /// (which turns balls with its kick) and `event` (which turns them along with their
-    /// local clock) do it themselves. Skipped, at the cost of nothing, when nothing spins.
+    /// local clock) do it themselves, as `event` does on cloth (where the spin decays).
+    /// Skipped, at the cost of nothing, when nothing spins.
     fn turn_in_free_flight(&mut self) {
         // A wall's own friction coefficient puts friction in play at that wall even
         // with no global contact friction (the spring model then takes its frictional

@@ -19,6 +19,9 @@
 //! same instant takes the ball-ball impulse first, then the wall's: the wall's contact
 //! with a moving neighbour is not yet part of the contact solver's clusters.
 //!
+//! On cloth each wall is a cushion met at its nose: see `on_cloth.rs` and
+//! [`Inner::hit_on_cloth`].
+//!
 //! An exit (the centre entering a pocket or crossing an open edge) takes the ball out
 //! of play at that instant: it stops, becomes immovable, leaves the grid and is
 //! predicted no more; the world records it from [`super::Event::take_exits`].
@@ -238,15 +241,15 @@ impl Inner {
     /// [`Inner::hit`] for a ball on cloth: each wall a cushion, met at its nose
     /// (`cushion_height`, or the standard one) by Han's impulse with the wall's
     /// restitution, friction and surface velocity; several contacts in turn while any
-    /// still approaches (`on_cloth::cushions`; `acc` is the ball's acceleration on the
-    /// cloth, which may press it into them). Each contact's normal impulse per unit
+    /// still approaches (`on_cloth::cushions`; `press`: how the cloth may press the ball
+    /// into them). Each contact's normal impulse per unit
     /// mass is kept for the log ([`Inner::last_cushion_impulses`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn hit_on_cloth(
         &mut self,
         b: &mut Balls,
         i: usize,
-        acc: [f64; 2],
+        press: &super::on_cloth::Press,
         c: u32,
         e: Option<f64>,
         e_scene: f64,
@@ -262,7 +265,13 @@ impl Inner {
         }
         self.cushion_impulses.clear();
         self.cushion_impulses.resize(self.touches.len(), 0.0);
-        super::on_cloth::cushions(b, i, acc, &self.cushion_touches, &mut self.cushion_impulses)
+        super::on_cloth::cushions(
+            b,
+            i,
+            press,
+            &self.cushion_touches,
+            &mut self.cushion_impulses,
+        )
     }
 
     /// The normal impulse per unit mass each contact of the last

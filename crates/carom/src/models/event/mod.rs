@@ -36,7 +36,8 @@
 //! outside, predictions afresh), `run.rs` takes its events in time order,
 //! `crossing.rs` and `resolve.rs` process a cell crossing and an impact, `predict.rs`
 //! finds what comes next, `queue/` keeps the events in order and `cells.rs` the
-//! neighbours.
+//! neighbours; `inner.rs` adds the walls inside the table, pockets and open edges,
+//! `on_cloth.rs` pool balls on cloth.
 //!
 //! Collisions within round-off of the same time are resolved together as one group
 //! (seed 001's double collision, a break's rack, Newton's cradle); contacts that only
@@ -55,7 +56,10 @@
 //! Friction and outside edits change velocities between intervals: edits come through
 //! [`CollisionModel::invalidate`] (the world's `balls_mut`), friction is known from the
 //! physics. Either way the schedule is rebuilt whole, O(N) predictions, which is the
-//! least that can be done when (as with friction) every moving ball changed.
+//! least that can be done when (as with friction) every moving ball changed. Cloth
+//! friction is the exception: the model moves balls on cloth itself, exactly, the end
+//! of each ball's phase (sliding, rolling, spinning) being one more event and each
+//! phase a parabola (`on_cloth.rs`); the world then leaves friction to it.
 //!
 //! A start the model cannot honour (balls overlapping or through a wall beyond
 //! round-off) is refused when the model is built (`guard::check_start`).
@@ -140,6 +144,7 @@ mod queue;
 mod renumber;
 mod resolve;
 mod run;
+mod soft;
 /// The event times' root finders, shared with the walls' times of impact.
 pub use crate::times;
 
@@ -248,6 +253,7 @@ const _: () = assert!(std::mem::size_of::<History>() == 48);
 /// A ball's state before its first change in the current interval. Image counts and
 /// spin are kept only where the model can change them (a periodic axis, contact
 /// friction): loading them would cost two more cache misses per ball at a million balls.
+/// (On cloth, the spins are kept beside it: `OnCloth::undo`.)
 #[derive(Debug, Clone, Copy)]
 struct Undo {
     i: u32,

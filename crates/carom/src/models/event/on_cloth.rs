@@ -42,34 +42,19 @@
 //!   a disk's reflection. After any impact each ball that took an impulse has its phase
 //!   derived afresh (a rolling ball struck starts sliding).
 //! - **Several contacts at once** (a group due within round-off of the same time):
-//!   the ball-ball contacts are resolved first, by the usual clusters and the exact
-//!   simultaneous solver, then each cushion contact still approaching takes the cushion
+//!   the ball-ball contacts are resolved first (soft ones one by one, the others by the
+//!   usual clusters and the exact simultaneous solver), then each cushion contact still
+//!   approaching takes the cushion
 //!   law, in the contacts' order; this is repeated while any contact of the group still
 //!   approaches (a ball pressed between a ball and a cushion rattles between them within
 //!   the instant, each pass losing energy), at most [`CUSHION_PASSES`] times, after
 //!   which the ball-ball contacts are stopped as the solver's own fallback does. The
 //!   ball-ball impulse comes first because it is what reaches the cushion through the
 //!   balls; a cushion is a rigid body of its own, not part of the solver's clusters.
-//! - **Contacts the cloth presses shut**: the cloth's friction can push two touching
-//!   balls into each other (the ball behind decelerates less, along the line of
-//!   centres, than the one in front) or a sliding ball into a cushion (its slip
-//!   pointing away from it). A rigid body would stay in contact under a force, on a
-//!   path no longer made of the phases' parabolas. A hard sphere instead meets it again
-//!   ever sooner and softer, endlessly often in a finite time: restitution below one,
-//!   a rolling ball's impulse partly turned into spin by the slide it starts, Han's
-//!   cushion losing horizontal speed even when elastic. So an impact slower than what
-//!   the press itself builds over a gap of [`PRESSED_GAP`] of the contact distance,
-//!   `v^2 < 2 PRESSED_GAP sigma A` (`A` the relative acceleration into the contact,
-//!   `sigma` the sum of radii, or the radius at a cushion), stands for that contact's
-//!   force: the balls leave it at that speed, `sqrt(2 PRESSED_GAP sigma A)`, along the
-//!   line of centres, a ball that is not sliding keeping its spins locked to its
-//!   velocity (the cloth grips it through a slow push: effective mass `m + I / r^2`),
-//!   a sliding one its spins. They bounce over gaps of at most `PRESSED_GAP sigma`,
-//!   the impulses averaging to the contact's force, at about `sqrt(A / (8 PRESSED_GAP
-//!   sigma))` events per unit of time while the press lasts (it ends with a phase).
-//!   Leaving faster than they came takes kinetic energy, which is taken from the
-//!   motion the two share (their centre of mass; at a cushion, the motion along it):
-//!   the energy is never more than before.
+//! - **Soft impacts**: the cloth can press two touching balls together, or a sliding
+//!   ball into a cushion, which a hard sphere can only answer with endlessly many ever
+//!   softer impacts. An impact slower than about a centimetre per second (for pool
+//!   balls) stands for such a contact's force instead (`soft.rs`).
 //! - The event log has a `phase` row for every change: at a phase's end and, after the
 //!   impact's rows, for every ball an impact put into another phase.
 //!
@@ -77,7 +62,7 @@
 //! level table seen from above.
 
 use super::queue::Ev;
-use super::Event;
+use super::{soft, Event};
 use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Phase, Sphere};
 use crate::events::LoggedEvent;
@@ -90,38 +75,6 @@ pub(super) const PHASE: usize = 6;
 /// most (see the module's notes). A ball between a ball and a cushion settles in a few
 /// passes; the cap only bounds a pathological group.
 pub(super) const CUSHION_PASSES: usize = 16;
-
-/// The gap, as a fraction of the contact distance, over which a contact the cloth
-/// presses shut bounces (see the module's notes). A ten-thousandth: a few micrometres
-/// on a pool ball, and an impact is treated so only below 5 mm/s for a pool ball
-/// pushed at the cloth's sliding deceleration (a slow roll into a cushion is 100 mm/s
-/// and more).
-pub(super) const PRESSED_GAP: f64 = 1e-4;
-
-/// The speed at which a contact pressed shut by the relative acceleration `press`,
-/// over a contact distance `sigma`, is left (0 if `press` does not press it): the speed
-/// the press builds over a gap of [`PRESSED_GAP`] `sigma`. An impact slower than this is
-/// part of the pressed contact.
-#[inline]
-pub(super) fn pressed_speed(press: f64, sigma: f64) -> f64 {
-    if press > 0.0 {
-        (2.0 * PRESSED_GAP * sigma * press).sqrt()
-    } else {
-        0.0
-    }
-}
-
-/// A ball's inverse effective mass for the impulse of a pressed contact: its own, or
-/// with its inertia about a horizontal axis (`1 / (m + I / r^2)`) if the cloth grips it
-/// (it is not sliding: its spins stay locked to its velocity).
-#[inline]
-fn pressed_inverse_mass(b: &Balls, k: usize, phase: Phase) -> f64 {
-    if b.inv_m[k] == 0.0 || phase == Phase::Sliding {
-        b.inv_m[k]
-    } else {
-        1.0 / (b.m[k] + b.inertia[k] / (b.r[k] * b.r[k]))
-    }
-}
 
 /// The cloth's law and every ball's phase.
 #[derive(Debug, Clone)]
@@ -333,11 +286,12 @@ impl Event {
         }
     }
 
-    /// The contacts of a group on cloth that include the table's walls (see the
-    /// module's notes): ball-ball contacts by the usual clusters, then the cushions, in
-    /// turn while any contact approaches. `self.contacts` holds the group's contacts
-    /// before and after.
-    pub(super) fn resolve_with_cushions(&mut self, b: &mut Balls, t0: f64) {
+    /// The contacts of a group on cloth with several contacts or one with the table's
+    /// walls (see the module's notes): ball-ball contacts first (those the cloth
+    /// presses shut one by one, the others by the usual clusters), then the cushions,
+    /// in turn while any contact approaches. `self.contacts` holds the group's
+    /// contacts before and after.
+    pub(super) fn resolve_on_cloth(&mut self, b: &mut Balls, t0: f64) {
         let mut all = std::mem::take(&mut self.cushion_group);
         all.clear();
         all.extend_from_slice(&self.contacts);
@@ -348,9 +302,20 @@ impl Event {
             Contact::Wall(i, w) => super::motion::approaching_wall(b, i as usize, w),
             Contact::Piece(..) => false,
         };
+        // Closing, or touching and pressed together (met all the same, softly).
+        let meets = |s: &Self, b: &Balls, c: &Contact| {
+            approaching(b, &s.table, c)
+                || matches!(*c, Contact::Pair(i, j) if s.pressed_touch(b, i as usize, j as usize))
+        };
         for pass in 0..CUSHION_PASSES {
-            self.contacts.clear();
             let table = self.table;
+            for k in 0..all.len() {
+                let c = all[k];
+                if matches!(c, Contact::Pair(..)) && meets(self, b, &c) {
+                    self.soft_pair(b, c, t0);
+                }
+            }
+            self.contacts.clear();
             self.contacts.extend(
                 all.iter()
                     .filter(|c| matches!(c, Contact::Pair(..)) && approaching(b, &table, c)),
@@ -367,7 +332,7 @@ impl Event {
                     }
                 }
             }
-            if !all.iter().any(|c| approaching(b, &table, c)) {
+            if !all.iter().any(|c| meets(self, b, c)) {
                 break;
             }
             if pass + 1 == CUSHION_PASSES {
@@ -385,10 +350,10 @@ impl Event {
         self.cushion_group = all;
     }
 
-    /// Contact `c`, if it is a pair met slower than the cloth presses it shut (see the
-    /// module's notes), resolved as such and logged: true. Anything else: false.
+    /// Contact `c`, if it is a soft impact of a pair (`soft.rs`), resolved as such and
+    /// logged: true. Anything else: false.
     #[inline(never)]
-    pub(super) fn pressed_pair(&mut self, b: &mut Balls, c: Contact, t0: f64) -> bool {
+    pub(super) fn soft_pair(&mut self, b: &mut Balls, c: Contact, t0: f64) -> bool {
         let Contact::Pair(i, j) = c else {
             return false;
         };
@@ -398,67 +363,67 @@ impl Event {
         let (i, j) = (i as usize, j as usize);
         let (dx, dy) = self.table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
         let d = dx.hypot(dy);
-        if d == 0.0 {
+        if d == 0.0 || b.inv_m[i] + b.inv_m[j] == 0.0 {
             return false;
         }
         let n = [dx / d, dy / d];
         let dot = |a: [f64; 2]| a[0] * n[0] + a[1] * n[1];
         let approach = dot([b.vx[i] - b.vx[j], b.vy[i] - b.vy[j]]);
         let (ai, aj) = (cloth.acc[i], cloth.acc[j]);
-        let leave = pressed_speed(dot([ai[0] - aj[0], ai[1] - aj[1]]), b.r[i] + b.r[j]);
-        if !(approach > 0.0 && approach < leave) {
-            return false;
-        }
-        let (wi, wj) = (
-            pressed_inverse_mass(b, i, cloth.phase[i]),
-            pressed_inverse_mass(b, j, cloth.phase[j]),
-        );
-        if wi + wj == 0.0 {
-            return false;
-        }
-        let mu = 1.0 / (wi + wj);
-        // The kinetic energy leaving faster takes, and what the shared motion has: the
-        // centre of (effective) mass's, nothing if a ball is kinematic (its frame is
-        // fixed).
-        let leave = if wi == 0.0 || wj == 0.0 {
-            approach
+        let press = dot([ai[0] - aj[0], ai[1] - aj[1]]);
+        let sigma = b.r[i] + b.r[j];
+        // A pressed touch that came due without closing meets at zero speed.
+        let approach = if approach <= 0.0 && press > 0.0 {
+            0.0
         } else {
-            let cm = [
-                (b.vx[i] / wi + b.vx[j] / wj) * mu,
-                (b.vy[i] / wi + b.vy[j] / wj) * mu,
-            ];
-            let shared = 0.5 * (cm[0] * cm[0] + cm[1] * cm[1]) / (wi * wj * mu);
-            let cost = 0.5 * mu * (leave * leave - approach * approach);
-            let (leave, keep) = if cost <= shared {
-                (leave, (1.0 - cost / shared).sqrt())
-            } else {
-                ((approach * approach + 2.0 * shared / mu).sqrt(), 0.0)
-            };
-            let shift = [(keep - 1.0) * cm[0], (keep - 1.0) * cm[1]];
-            for k in [i, j] {
-                b.vx[k] += shift[0];
-                b.vy[k] += shift[1];
-            }
-            leave
+            approach
         };
-        let impulse = (approach + leave) * mu;
-        b.vx[i] -= impulse * wi * n[0];
-        b.vy[i] -= impulse * wi * n[1];
-        b.vx[j] += impulse * wj * n[0];
-        b.vy[j] += impulse * wj * n[1];
-        for (k, phase) in [(i, cloth.phase[i]), (j, cloth.phase[j])] {
-            if b.inv_m[k] != 0.0 && phase != Phase::Sliding {
-                (b.wx[k], b.wy[k]) = (b.vy[k] / b.r[k], -b.vx[k] / b.r[k]);
-            }
+        if !soft::is_soft(approach, press, sigma, &cloth.law) {
+            return false;
         }
+        let held = |k: usize| soft::Held::new(sphere(b, k), body(b, k), b.inv_m[k], cloth.phase[k]);
+        let left = cloth.end[i].min(cloth.end[j]) - t0;
+        let out = soft::pair(
+            &cloth.law,
+            &held(i),
+            &held(j),
+            n,
+            approach,
+            press,
+            sigma,
+            left,
+        );
+        set_sphere(b, i, &out.a);
+        set_sphere(b, j, &out.b);
         self.collisions += 1;
-        self.pair_virial += impulse * d;
+        self.pair_virial += out.impulse * d;
         if let Some(log) = self.log.as_mut() {
             let id = |k: usize| super::resolve::ball_id(&self.order, k);
             let t = t0 - self.step_start;
-            log.push(LoggedEvent::pair(t, id(i), id(j), impulse, approach));
+            log.push(LoggedEvent::pair(t, id(i), id(j), out.impulse, approach));
         }
         true
+    }
+
+    /// Whether balls `i` and `j`, due to meet now but not closing, touch and are pressed
+    /// together by the cloth: then they meet all the same (`soft.rs`). Asked only of a
+    /// pair found not approaching at its impact, which is rare.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn pressed_touch(&self, b: &Balls, i: usize, j: usize) -> bool {
+        let Some(cloth) = self.cloth.as_deref() else {
+            return false;
+        };
+        let (dx, dy) = self.table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+        let sigma = b.r[i] + b.r[j];
+        let (ai, aj) = (cloth.acc[i], cloth.acc[j]);
+        let press = (ai[0] - aj[0]) * dx + (ai[1] - aj[1]) * dy;
+        // Not separating, but by round-off (see `predict::touching_slide`).
+        let (vx, vy) = (b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]);
+        let opening = vx * dx + vy * dy;
+        dx * dx + dy * dy <= sigma * sigma * (1.0 + 1e-9)
+            && press > 0.0
+            && opening <= 1e-12 * sigma * vx.hypot(vy)
     }
 
     /// Ball `i` striking the table's wall `w` on cloth: Han's cushion impulse at the
@@ -471,11 +436,20 @@ impl Event {
         let e = self.cluster_restitution(b, &[Contact::Wall(i as u32, w)], t0);
         let n = w.normal();
         let h = crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i];
-        let acc = self.cloth.as_deref().map_or([0.0, 0.0], |c| c.acc[i]);
+        let Some(cloth) = self.cloth.as_deref() else {
+            return;
+        };
+        let press = Press {
+            law: &cloth.law,
+            phase: cloth.phase[i],
+            acc: cloth.acc[i],
+            left: cloth.end[i] - t0,
+            inv_m: b.inv_m[i],
+        };
         let out = rebound(
             &sphere(b, i),
             body(b, i),
-            acc,
+            &press,
             [-n[0], -n[1]],
             h,
             e,
@@ -510,13 +484,13 @@ pub(super) fn set_sphere(b: &mut Balls, i: usize, s: &Sphere) {
 
 /// Ball `i`'s impact with the cushions of walls inside the table it touches (`touches`:
 /// each contact's unit normal towards the ball, restitution, friction, surface
-/// velocity and nose height), with its acceleration on the cloth `acc` (which may press
-/// it into them), in turn while any still approaches: adds each contact's
+/// velocity and nose height), pressed into them by the cloth as `press` says, in turn
+/// while any still approaches: adds each contact's
 /// normal impulse per unit mass to `impulses`. Returns the contacts that took one.
 pub(super) fn cushions(
     b: &mut Balls,
     i: usize,
-    acc: [f64; 2],
+    press: &Press,
     touches: &[([f64; 2], f64, f64, [f64; 2], f64)],
     impulses: &mut [f64],
 ) -> u64 {
@@ -530,7 +504,7 @@ pub(super) fn cushions(
             let out = rebound(
                 &sphere(b, i),
                 body,
-                acc,
+                press,
                 [-normal[0], -normal[1]],
                 h,
                 e,
@@ -550,15 +524,22 @@ pub(super) fn cushions(
     impulses.iter().filter(|&&p| p > 0.0).count() as u64
 }
 
-/// A cushion's impulse on cloth ([`crate::cushion::rebound`]), or, for an impact the
-/// cloth's acceleration `acc` presses shut (see [`PRESSED_GAP`]), the ball sent back
-/// along the horizontal normal `n` (into the cushion) at the press's speed, with its
-/// spins kept, the energy that takes taken from its motion along the cushion.
-#[allow(clippy::too_many_arguments)]
+/// What a soft impact at a cushion needs to know of the ball (`soft.rs`): the cloth,
+/// the ball's phase, its acceleration, how long the phase lasts and its inverse mass.
+pub(super) struct Press<'a> {
+    pub(super) law: &'a Cloth,
+    pub(super) phase: Phase,
+    pub(super) acc: [f64; 2],
+    pub(super) left: f64,
+    pub(super) inv_m: f64,
+}
+
+/// A cushion's impulse on cloth ([`crate::cushion::rebound`]), or a soft impact's
+/// (`soft.rs`) along the horizontal normal `n` (into the cushion).
 fn rebound(
     s: &Sphere,
     body: Body,
-    acc: [f64; 2],
+    press: &Press,
     n: [f64; 2],
     h: f64,
     e: f64,
@@ -566,27 +547,14 @@ fn rebound(
     surface: [f64; 2],
 ) -> crate::cushion::Rebound {
     let approach = s.v[0] * n[0] + s.v[1] * n[1];
-    let leave = pressed_speed(acc[0] * n[0] + acc[1] * n[1], body.r);
-    if approach > 0.0 && approach < leave {
-        // Only a sliding ball can be pressed into a cushion (a rolling one decelerates
-        // against its velocity, away from it): its spins are kept, its mass is its own.
-        let along = [s.v[0] - approach * n[0], s.v[1] - approach * n[1]];
-        let spare = along[0] * along[0] + along[1] * along[1];
-        let cost = leave * leave - approach * approach;
-        let (leave, keep) = if cost <= spare {
-            (leave, (1.0 - cost / spare).sqrt())
-        } else {
-            ((approach * approach + spare).sqrt(), 0.0)
-        };
+    let into = press.acc[0] * n[0] + press.acc[1] * n[1];
+    if soft::is_soft(approach, into, body.r, press.law) {
+        let held = soft::Held::new(*s, body, press.inv_m, press.phase);
+        let (sphere, impulse_per_mass) =
+            soft::wall(press.law, &held, n, approach, into, press.left);
         return crate::cushion::Rebound {
-            sphere: Sphere {
-                v: [
-                    keep * along[0] - leave * n[0],
-                    keep * along[1] - leave * n[1],
-                ],
-                w: s.w,
-            },
-            impulse_per_mass: approach + leave,
+            sphere,
+            impulse_per_mass,
             approach,
         };
     }

@@ -60,7 +60,7 @@ impl Event {
             match e.kind() {
                 Kind::Wall(w) if w >= PIECE => self.piece_hits.push(i as u32),
                 Kind::Pair(j) => {
-                    if approaching_pair(b, &self.table, i, j) {
+                    if approaching_pair(b, &self.table, i, j) || self.pressed_touch(b, i, j) {
                         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
                         self.contacts.push(Contact::Pair(lo as u32, hi as u32));
                     }
@@ -89,9 +89,12 @@ impl Event {
         self.contacts.sort_unstable();
         self.contacts.dedup();
 
-        if self.cloth.is_some() && self.contacts.iter().any(|c| matches!(c, Contact::Wall(..))) {
-            // On cloth the table's walls are cushions (`on_cloth.rs`).
-            self.resolve_with_cushions(b, t0);
+        if self.cloth.is_some()
+            && (self.contacts.len() > 1 || matches!(self.contacts.first(), Some(Contact::Wall(..))))
+        {
+            // On cloth the table's walls are cushions, and contacts the cloth presses
+            // shut are met on their own (`on_cloth.rs`).
+            self.resolve_on_cloth(b, t0);
         } else if self.contacts.len() <= 1 {
             // One contact (the common case: a single pair or wall): it is its own
             // cluster, resolved exactly as below without the clustering's sorts.
@@ -168,8 +171,14 @@ impl Event {
             };
             let v0 = [b.vx[i], b.vy[i]];
             if let Some(cloth) = self.cloth.as_deref() {
-                let acc = cloth.acc[i];
-                let hits = inner.hit_on_cloth(b, i, acc, c, e, self.restitution, &self.friction);
+                let press = super::on_cloth::Press {
+                    law: &cloth.law,
+                    phase: cloth.phase[i],
+                    acc: cloth.acc[i],
+                    left: cloth.end[i] - t0,
+                    inv_m: b.inv_m[i],
+                };
+                let hits = inner.hit_on_cloth(b, i, &press, c, e, self.restitution, &self.friction);
                 if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
                     let (t, id) = (t0 - self.step_start, ball_id(&self.order, i));
                     let impulses = inner.last_cushion_impulses();
@@ -229,7 +238,7 @@ impl Event {
         // not unrolled and the loop cost more than the work.
         self.bring_to_impact(b, i, t0);
         self.bring_to_impact(b, j, t0);
-        if approaching_pair(b, &self.table, i, j) {
+        if approaching_pair(b, &self.table, i, j) || self.pressed_touch(b, i, j) {
             let (lo, hi) = if i < j { (i, j) } else { (j, i) };
             self.resolve_one(b, Contact::Pair(lo as u32, hi as u32), t0);
             self.after_impact(b, lo, s, t0);
@@ -297,9 +306,9 @@ impl Event {
     /// Resolves contact `c` as a cluster of its own, with its restitution.
     #[inline(always)]
     pub(super) fn resolve_one(&mut self, b: &mut Balls, c: Contact, t0: f64) {
-        if self.cloth.is_some() && self.pressed_pair(b, c, t0) {
-            // On cloth, a slow impact of a pair the cloth presses together
-            // (`on_cloth.rs`).
+        if self.cloth.is_some() && self.soft_pair(b, c, t0) {
+            // On cloth, an impact so slow that it stands for a contact's force
+            // (`soft.rs`).
             return;
         }
         let e = self.cluster_restitution(b, std::slice::from_ref(&c), t0);
