@@ -49,6 +49,7 @@ impl Event {
             self.cloth = cloth.map(|law| Box::new(super::on_cloth::OnCloth::new(law)));
             self.needs_rebuild = true;
         }
+        self.flat = self.gravity == [0.0, 0.0] && self.cloth.is_none();
         if self.needs_rebuild {
             // The balls come from outside: check them, and measure them afresh.
             let mut v2_max: f64 = 0.0;

@@ -356,6 +356,9 @@ pub struct Event {
     /// Friction at the contacts (rough disks); off: the smooth collisions, untouched.
     friction: ContactFriction,
     gravity: [f64; 2],
+    /// No gravity and no cloth: every ball moves in a straight line (the predictions'
+    /// shorter paths; set with the physics of each interval).
+    flat: bool,
     table: Table,
     r_min: f64,
     /// Largest squared speed seen at the last rebuild or after a collision since.
@@ -454,6 +457,7 @@ impl Event {
             restitution: 1.0,
             friction: ContactFriction::NONE,
             gravity: [0.0, 0.0],
+            flat: true,
             table: *table,
             r_min: 0.0,
             v2_max: 0.0,
@@ -625,11 +629,13 @@ impl Event {
     /// (Always inlined: it runs at every event, where a call costs more than its body.)
     #[inline(always)]
     fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
-        let tau = t - self.t[i];
-        if let Some(cloth) = self.cloth.as_deref() {
+        if self.cloth.is_some() {
             // On its phase's parabola, spins and all (`on_cloth.rs`).
-            cloth.advance(b, i, self.t[i], tau);
-        } else if tau != 0.0 {
+            self.advance_on_cloth(b, i, t);
+            return;
+        }
+        let tau = t - self.t[i];
+        if tau != 0.0 {
             let [gx, gy] = accel_of(b.inv_m[i], self.hist[i].rest, self.gravity);
             b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
             b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);

@@ -244,6 +244,15 @@ impl Event {
         Ok(cloth)
     }
 
+    /// [`Event::advance`] on cloth: ball `i` to epoch time `t` along its phase.
+    #[inline(never)]
+    pub(super) fn advance_on_cloth(&mut self, b: &mut Balls, i: usize, t: f64) {
+        if let Some(cloth) = self.cloth.as_deref() {
+            cloth.advance(b, i, self.t[i], t - self.t[i]);
+        }
+        self.t[i] = t;
+    }
+
     /// Ball `ev.i`'s phase ends at `ev.t`: moved there, set as the law ends the phase,
     /// its next phase taken, and predicted afresh.
     #[cold]

@@ -59,7 +59,7 @@ macro_rules! kin {
             cells: &$s.cells,
             table: $s.table,
             g: $s.gravity,
-            flat: $s.gravity == [0.0, 0.0] && $s.cloth.is_none(),
+            flat: $s.flat,
             horizon: $s.horizon,
             overflow: &$s.overflow,
             inner: $s.inner.as_deref(),

@@ -285,6 +285,8 @@ impl Event {
 
     /// The restitution of one cluster's impact: elastic when the collapse guard finds a
     /// free ball in it colliding in a burst (the TC rule), else the scene's.
+    /// (Always inlined: it runs at every event, where a call costs more than its body.)
+    #[inline(always)]
     pub(super) fn cluster_restitution(&self, b: &Balls, contacts: &[Contact], t0: f64) -> f64 {
         let burst = contacts.iter().any(|c| {
             contact_balls(c).any(|i| b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST)
