@@ -586,11 +586,22 @@ impl Event {
     /// (Always inlined: it runs at every event, where a call costs more than its body.)
     #[inline(always)]
     fn remember(&mut self, b: &Balls, i: usize) {
+        if self.cloth.is_some() {
+            self.remember_as::<true>(b, i);
+        } else {
+            self.remember_as::<false>(b, i);
+        }
+    }
+
+    /// [`Event::remember`] where the caller knows whether the balls are on cloth (the
+    /// impacts' path is compiled for each: without cloth it is the path as it was).
+    #[inline(always)]
+    fn remember_as<const CLOTH: bool>(&mut self, b: &Balls, i: usize) {
         let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
         let u = Undo::of(b, i, self.hist[i].rest, self.t[i], images, spin);
         self.undo.push(u);
-        if let Some(cloth) = self.cloth.as_deref_mut() {
-            cloth.undo.push([b.angle[i], b.wx[i], b.wy[i], b.omega[i]]);
+        if CLOTH {
+            self.remember_spins(b, i);
         }
     }
 
@@ -630,6 +641,16 @@ impl Event {
     #[inline(always)]
     fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
         if self.cloth.is_some() {
+            self.advance_as::<true>(b, i, t);
+        } else {
+            self.advance_as::<false>(b, i, t);
+        }
+    }
+
+    /// [`Event::advance`] where the caller knows whether the balls are on cloth.
+    #[inline(always)]
+    fn advance_as<const CLOTH: bool>(&mut self, b: &mut Balls, i: usize, t: f64) {
+        if CLOTH {
             // On its phase's parabola, spins and all (`on_cloth.rs`).
             self.advance_on_cloth(b, i, t);
             return;

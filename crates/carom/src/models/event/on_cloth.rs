@@ -244,7 +244,17 @@ impl Event {
         Ok(cloth)
     }
 
+    /// Ball `i`'s spins and angle, beside its undo record (see `Event::remember`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn remember_spins(&mut self, b: &Balls, i: usize) {
+        if let Some(cloth) = self.cloth.as_deref_mut() {
+            cloth.undo.push([b.angle[i], b.wx[i], b.wy[i], b.omega[i]]);
+        }
+    }
+
     /// [`Event::advance`] on cloth: ball `i` to epoch time `t` along its phase.
+    #[cold]
     #[inline(never)]
     pub(super) fn advance_on_cloth(&mut self, b: &mut Balls, i: usize, t: f64) {
         if let Some(cloth) = self.cloth.as_deref() {
@@ -278,8 +288,49 @@ impl Event {
         self.predict(b, i, ev.t, true);
     }
 
+    /// Ball `i`'s impact with the walls inside the table it touches, in a group on cloth
+    /// (see `Event::resolve_piece_hits`): each wall a cushion (`Inner::hit_on_cloth`),
+    /// logged with each contact's impulse; a ball that took one gets its bookkeeping.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn piece_hit_on_cloth(&mut self, b: &mut Balls, i: usize, s: u32, t0: f64) {
+        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::TC_BURST;
+        let e = burst.then_some(1.0);
+        let c = self.cells.cell_of(i);
+        let (Some(inner), Some(cloth)) = (self.inner.as_deref_mut(), self.cloth.as_deref()) else {
+            return;
+        };
+        let press = Press {
+            law: &cloth.law,
+            phase: cloth.phase[i],
+            acc: cloth.acc[i],
+            left: cloth.end[i] - t0,
+            inv_m: b.inv_m[i],
+        };
+        let hits = inner.hit_on_cloth(b, i, &press, c, e, self.restitution, &self.friction);
+        if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
+            let (t, id) = (
+                t0 - self.step_start,
+                super::resolve::ball_id(&self.order, i),
+            );
+            let impulses = inner.last_cushion_impulses();
+            for ((wall, _, u), &p) in inner.last_touches().zip(impulses) {
+                if p > 0.0 {
+                    log.push(LoggedEvent::wall(t, id, wall, b.m[i] * p, u));
+                }
+            }
+        }
+        if hits > 0 {
+            self.collisions += hits;
+            if self.hist[i].hit != s {
+                self.after_impact::<true>(b, i, s, t0);
+            }
+        }
+    }
+
     /// Ball `k`, just changed by an impact at `t0`: its phase derived afresh, and a log
     /// row if that is another phase.
+    #[cold]
     #[inline(never)]
     pub(super) fn rephase(&mut self, b: &Balls, k: usize, t0: f64) {
         let Some(cloth) = self.cloth.as_deref_mut() else {
@@ -300,6 +351,8 @@ impl Event {
     /// presses shut one by one, the others by the usual clusters), then the cushions,
     /// in turn while any contact approaches. `self.contacts` holds the group's
     /// contacts before and after.
+    #[cold]
+    #[inline(never)]
     pub(super) fn resolve_on_cloth(&mut self, b: &mut Balls, t0: f64) {
         let mut all = std::mem::take(&mut self.cushion_group);
         all.clear();
@@ -331,7 +384,7 @@ impl Event {
             );
             match self.contacts.len() {
                 0 => {}
-                1 => self.resolve_clusters_of_one(b, t0),
+                1 => self.resolve_clusters_of_one::<true>(b, t0),
                 _ => self.resolve_clusters(b, t0),
             }
             for k in 0..all.len() {
@@ -361,6 +414,7 @@ impl Event {
 
     /// Contact `c`, if it is a soft impact of a pair (`soft.rs`), resolved as such and
     /// logged: true. Anything else: false.
+    #[cold]
     #[inline(never)]
     pub(super) fn soft_pair(&mut self, b: &mut Balls, c: Contact, t0: f64) -> bool {
         let Contact::Pair(i, j) = c else {
@@ -442,7 +496,9 @@ impl Event {
         if b.inv_m[i] == 0.0 {
             return;
         }
-        let e = self.cluster_restitution(b, &[Contact::Wall(i as u32, w)], t0);
+        // The scene's restitution, or elastic in a burst (the collapse guard's TC rule).
+        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::TC_BURST;
+        let e = if burst { 1.0 } else { self.restitution };
         let n = w.normal();
         let h = crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i];
         let Some(cloth) = self.cloth.as_deref() else {

@@ -22,11 +22,23 @@ impl Event {
 
     #[inline(always)]
     fn resolve_group_body(&mut self, b: &mut Balls, t0: f64) {
+        self.resolve_group_as::<false>(b, t0);
+    }
+
+    /// [`Event::resolve_group`] for balls on cloth (`on_cloth.rs`): the same steps, each
+    /// with what cloth adds, compiled apart so that without cloth the path is as it was.
+    #[inline(never)]
+    pub(super) fn resolve_group_on_cloth(&mut self, b: &mut Balls, t0: f64) {
+        self.resolve_group_as::<true>(b, t0);
+    }
+
+    #[inline(always)]
+    fn resolve_group_as<const CLOTH: bool>(&mut self, b: &mut Balls, t0: f64) {
         if let [e] = self.group_events[..] {
             if let Kind::Pair(j) = e.kind() {
                 let i = e.i as usize;
                 if self.hist[i].rest | self.hist[j].rest == 0 {
-                    self.resolve_lone_pair(b, i, j, t0);
+                    self.resolve_lone_pair::<CLOTH>(b, i, j, t0);
                     return;
                 }
             }
@@ -48,7 +60,7 @@ impl Event {
         }
         for k in 0..self.involved.len() {
             let i = self.involved[k] as usize;
-            self.bring_to_impact(b, i, t0);
+            self.bring_to_impact::<CLOTH>(b, i, t0);
         }
 
         // The contacts that really approach at t0 (the same predicate that predicted
@@ -60,7 +72,9 @@ impl Event {
             match e.kind() {
                 Kind::Wall(w) if w >= PIECE => self.piece_hits.push(i as u32),
                 Kind::Pair(j) => {
-                    if approaching_pair(b, &self.table, i, j) || self.pressed_touch(b, i, j) {
+                    if approaching_pair(b, &self.table, i, j)
+                        || (CLOTH && self.pressed_touch(b, i, j))
+                    {
                         let (lo, hi) = if i < j { (i, j) } else { (j, i) };
                         self.contacts.push(Contact::Pair(lo as u32, hi as u32));
                     }
@@ -89,21 +103,21 @@ impl Event {
         self.contacts.sort_unstable();
         self.contacts.dedup();
 
-        if self.cloth.is_some()
+        if CLOTH
             && (self.contacts.len() > 1 || matches!(self.contacts.first(), Some(Contact::Wall(..))))
         {
-            // On cloth the table's walls are cushions, and contacts the cloth presses
-            // shut are met on their own (`on_cloth.rs`).
+            // On cloth the table's walls are cushions, and soft impacts are met on
+            // their own (`on_cloth.rs`).
             self.resolve_on_cloth(b, t0);
         } else if self.contacts.len() <= 1 {
             // One contact (the common case: a single pair or wall): it is its own
             // cluster, resolved exactly as below without the clustering's sorts.
-            self.resolve_clusters_of_one(b, t0);
+            self.resolve_clusters_of_one::<CLOTH>(b, t0);
         } else {
             self.resolve_clusters(b, t0);
         }
         if !self.piece_hits.is_empty() {
-            self.resolve_piece_hits(b, s, t0);
+            self.resolve_piece_hits::<CLOTH>(b, s, t0);
         }
 
         // Bookkeeping for every ball whose velocity the impact could have changed.
@@ -111,7 +125,7 @@ impl Event {
             let c = self.contacts[k];
             for i in contact_balls(&c) {
                 if self.hist[i].hit != s {
-                    self.after_impact(b, i, s, t0);
+                    self.after_impact::<CLOTH>(b, i, s, t0);
                 }
             }
             match c {
@@ -158,11 +172,15 @@ impl Event {
     /// group's other contacts (see `inner.rs`): each ball's contacts with the pieces at
     /// this instant, resolved together. A ball that took an impulse gets its
     /// bookkeeping here (once per group).
-    fn resolve_piece_hits(&mut self, b: &mut Balls, s: u32, t0: f64) {
+    fn resolve_piece_hits<const CLOTH: bool>(&mut self, b: &mut Balls, s: u32, t0: f64) {
         self.piece_hits.sort_unstable();
         self.piece_hits.dedup();
         for k in 0..self.piece_hits.len() {
             let i = self.piece_hits[k] as usize;
+            if CLOTH {
+                self.piece_hit_on_cloth(b, i, s, t0);
+                continue;
+            }
             let burst = self.collapse_guard && self.burst_after(i, t0) >= TC_BURST;
             let e = burst.then_some(1.0);
             let c = self.cells.cell_of(i);
@@ -170,32 +188,6 @@ impl Event {
                 return;
             };
             let v0 = [b.vx[i], b.vy[i]];
-            if let Some(cloth) = self.cloth.as_deref() {
-                let press = super::on_cloth::Press {
-                    law: &cloth.law,
-                    phase: cloth.phase[i],
-                    acc: cloth.acc[i],
-                    left: cloth.end[i] - t0,
-                    inv_m: b.inv_m[i],
-                };
-                let hits = inner.hit_on_cloth(b, i, &press, c, e, self.restitution, &self.friction);
-                if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
-                    let (t, id) = (t0 - self.step_start, ball_id(&self.order, i));
-                    let impulses = inner.last_cushion_impulses();
-                    for ((wall, _, u), &p) in inner.last_touches().zip(impulses) {
-                        if p > 0.0 {
-                            log.push(LoggedEvent::wall(t, id, wall, b.m[i] * p, u));
-                        }
-                    }
-                }
-                if hits > 0 {
-                    self.collisions += hits;
-                    if self.hist[i].hit != s {
-                        self.after_impact(b, i, s, t0);
-                    }
-                }
-                continue;
-            }
             let hits = inner.hit(b, i, c, e, self.restitution, &self.friction);
             if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
                 // One contact: its impulse is the ball's change of normal momentum;
@@ -212,7 +204,7 @@ impl Event {
             if hits > 0 {
                 self.collisions += hits;
                 if self.hist[i].hit != s {
-                    self.after_impact(b, i, s, t0);
+                    self.after_impact::<CLOTH>(b, i, s, t0);
                 }
             }
             if self.gravity != [0.0, 0.0] && self.settled.is_none() {
@@ -230,19 +222,19 @@ impl Event {
     /// no wall, by far the most common: the same steps in the same order, so the same
     /// results to the bit, without the lists and loops a group of several needs.
     #[inline(always)]
-    fn resolve_lone_pair(&mut self, b: &mut Balls, i: usize, j: usize, t0: f64) {
+    fn resolve_lone_pair<const CLOTH: bool>(&mut self, b: &mut Balls, i: usize, j: usize, t0: f64) {
         let s = self.next_serial();
         self.hist[i].mark = s;
         self.hist[j].mark = s;
         // Each step written out for both balls: looped over a pair, the steps were
         // not unrolled and the loop cost more than the work.
-        self.bring_to_impact(b, i, t0);
-        self.bring_to_impact(b, j, t0);
-        if approaching_pair(b, &self.table, i, j) || self.pressed_touch(b, i, j) {
+        self.bring_to_impact::<CLOTH>(b, i, t0);
+        self.bring_to_impact::<CLOTH>(b, j, t0);
+        if approaching_pair(b, &self.table, i, j) || (CLOTH && self.pressed_touch(b, i, j)) {
             let (lo, hi) = if i < j { (i, j) } else { (j, i) };
-            self.resolve_one(b, Contact::Pair(lo as u32, hi as u32), t0);
-            self.after_impact(b, lo, s, t0);
-            self.after_impact(b, hi, s, t0);
+            self.resolve_one::<CLOTH>(b, Contact::Pair(lo as u32, hi as u32), t0);
+            self.after_impact::<CLOTH>(b, lo, s, t0);
+            self.after_impact::<CLOTH>(b, hi, s, t0);
             add_partner(&mut self.hist[lo], hi as u32);
             add_partner(&mut self.hist[hi], lo as u32);
             self.predict_pair(b, i, j, t0);
@@ -257,18 +249,18 @@ impl Event {
     /// step to put back. (A ball changed at the very start is remembered twice; the
     /// first record wins.)
     #[inline(always)]
-    fn bring_to_impact(&mut self, b: &mut Balls, k: usize, t0: f64) {
+    fn bring_to_impact<const CLOTH: bool>(&mut self, b: &mut Balls, k: usize, t0: f64) {
         if self.t[k] <= self.step_start {
-            self.remember(b, k);
+            self.remember_as::<CLOTH>(b, k);
         }
-        self.advance(b, k, t0);
+        self.advance_as::<CLOTH>(b, k, t0);
     }
 
     /// The bookkeeping of ball `k` after the impact of group `s` at `t0`, as
     /// [`Event::resolve_group`] does it for each ball of an impact: its speed, its
     /// burst, its counter, and no partners yet.
     #[inline(always)]
-    fn after_impact(&mut self, b: &Balls, k: usize, s: u32, t0: f64) {
+    pub(super) fn after_impact<const CLOTH: bool>(&mut self, b: &Balls, k: usize, s: u32, t0: f64) {
         self.v2_max = self.v2_max.max(b.vx[k] * b.vx[k] + b.vy[k] * b.vy[k]);
         let quick = self.burst_after(k, t0);
         let h = &mut self.hist[k];
@@ -278,16 +270,14 @@ impl Event {
         h.group = s;
         h.n_partners = 0;
         self.counter[k] = self.counter[k].wrapping_add(1);
-        if self.cloth.is_some() {
+        if CLOTH {
             self.rephase(b, k, t0);
         }
     }
 
     /// The restitution of one cluster's impact: elastic when the collapse guard finds a
     /// free ball in it colliding in a burst (the TC rule), else the scene's.
-    /// (Always inlined: it runs at every event, where a call costs more than its body.)
-    #[inline(always)]
-    pub(super) fn cluster_restitution(&self, b: &Balls, contacts: &[Contact], t0: f64) -> f64 {
+    fn cluster_restitution(&self, b: &Balls, contacts: &[Contact], t0: f64) -> f64 {
         let burst = contacts.iter().any(|c| {
             contact_balls(c).any(|i| b.inv_m[i] != 0.0 && self.burst_after(i, t0) >= TC_BURST)
         });
@@ -299,16 +289,16 @@ impl Event {
     }
 
     /// Resolves the single contact of a group (if any) as a cluster of its own.
-    pub(super) fn resolve_clusters_of_one(&mut self, b: &mut Balls, t0: f64) {
+    pub(super) fn resolve_clusters_of_one<const CLOTH: bool>(&mut self, b: &mut Balls, t0: f64) {
         if let Some(&c) = self.contacts.first() {
-            self.resolve_one(b, c, t0);
+            self.resolve_one::<CLOTH>(b, c, t0);
         }
     }
 
     /// Resolves contact `c` as a cluster of its own, with its restitution.
     #[inline(always)]
-    pub(super) fn resolve_one(&mut self, b: &mut Balls, c: Contact, t0: f64) {
-        if self.cloth.is_some() && self.soft_pair(b, c, t0) {
+    fn resolve_one<const CLOTH: bool>(&mut self, b: &mut Balls, c: Contact, t0: f64) {
+        if CLOTH && self.soft_pair(b, c, t0) {
             // On cloth, an impact so slow that it stands for a contact's force
             // (`soft.rs`).
             return;

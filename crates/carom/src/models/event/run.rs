@@ -121,7 +121,11 @@ impl Event {
                 if let Kind::Pair(j) = ev.kind() {
                     self.note_recent(j as u32);
                 }
-                self.resolve_group(balls, t0);
+                if self.cloth.is_some() {
+                    self.resolve_group_on_cloth(balls, t0);
+                } else {
+                    self.resolve_group(balls, t0);
+                }
                 // Exits and phase ends due in the same instant, unless the impact
                 // changed the ball (its phase was then derived afresh at the impact).
                 for k in 0..self.pending_exits.len() {
