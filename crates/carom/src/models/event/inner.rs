@@ -77,7 +77,7 @@ pub(super) struct Inner {
     touches: Vec<(Touch, f64, f64)>,
     /// Scratch on cloth: the contacts as cushions (normal, restitution, friction,
     /// surface velocity, nose height), and the impulse each took.
-    cushion_touches: Vec<([f64; 2], f64, f64, [f64; 2], f64)>,
+    cushion_touches: Vec<super::on_cloth::Cushion>,
     cushion_impulses: Vec<f64>,
 }
 
@@ -261,7 +261,13 @@ impl Inner {
         for &(t, e_k, _) in &self.touches {
             let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
             let h = self.walls.cushion_height(t.wall).unwrap_or(nose);
-            self.cushion_touches.push((t.normal, e_k, f.mu, surface, h));
+            self.cushion_touches.push(super::on_cloth::Cushion {
+                normal: t.normal,
+                restitution: e_k,
+                mu: f.mu,
+                surface,
+                nose: h,
+            });
         }
         self.cushion_impulses.clear();
         self.cushion_impulses.resize(self.touches.len(), 0.0);

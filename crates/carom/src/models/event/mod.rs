@@ -36,8 +36,9 @@
 //! outside, predictions afresh), `run.rs` takes its events in time order,
 //! `crossing.rs` and `resolve.rs` process a cell crossing and an impact, `predict.rs`
 //! finds what comes next, `queue/` keeps the events in order and `cells.rs` the
-//! neighbours; `inner.rs` adds the walls inside the table, pockets and open edges,
-//! `on_cloth.rs` pool balls on cloth.
+//! neighbours, `lazy.rs` moves a ball along its curve when an event needs it; `inner.rs`
+//! adds the walls inside the table, pockets and open edges, `on_cloth.rs` and `soft.rs`
+//! pool balls on cloth.
 //!
 //! Collisions within round-off of the same time are resolved together as one group
 //! (seed 001's double collision, a break's rack, Newton's cradle); contacts that only
@@ -138,6 +139,7 @@ mod crossing;
 mod guard;
 mod inner;
 mod interval;
+mod lazy;
 mod motion;
 mod on_cloth;
 mod queue;
@@ -151,7 +153,7 @@ pub use crate::times;
 use self::cells::Cells;
 use self::inner::Inner;
 pub use self::isa::set_portable_only;
-use self::motion::accel_of;
+use self::lazy::Undo;
 use self::on_cloth::OnCloth;
 use self::queue::{Ev, Kind, Schedule, Source};
 pub use self::renumber::RENUMBER_FROM;
@@ -249,44 +251,6 @@ impl History {
 // The record's size is part of the memory per ball (the target is 250 bytes at a
 // million balls): a field added here must not grow it unnoticed.
 const _: () = assert!(std::mem::size_of::<History>() == 48);
-
-/// A ball's state before its first change in the current interval. Image counts and
-/// spin are kept only where the model can change them (a periodic axis, contact
-/// friction): loading them would cost two more cache misses per ball at a million balls.
-/// (On cloth, the spins are kept beside it: `OnCloth::undo`.)
-#[derive(Debug, Clone, Copy)]
-struct Undo {
-    i: u32,
-    rest: u8,
-    images: Option<(i64, i64)>,
-    spin: Option<(f64, f64)>,
-    t: f64,
-    x: f64,
-    y: f64,
-    vx: f64,
-    vy: f64,
-}
-
-impl Undo {
-    /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`;
-    /// `images` and `spin`: whether its image counts and its spin can change.
-    /// (Always inlined, as are the other small steps of every collision: left to the
-    /// compiler they stayed calls, and inlined they take 3% fewer instructions.)
-    #[inline(always)]
-    fn of(b: &Balls, i: usize, rest: u8, t: f64, images: bool, spin: bool) -> Undo {
-        Undo {
-            i: i as u32,
-            rest,
-            images: images.then(|| (b.ix[i], b.iy[i])),
-            spin: spin.then(|| (b.angle[i], b.omega[i])),
-            t,
-            x: b.x[i],
-            y: b.y[i],
-            vx: b.vx[i],
-            vy: b.vy[i],
-        }
-    }
-}
 
 /// Cloning copies the whole state, predictions included: the clone continues exactly
 /// as the original would.
@@ -582,29 +546,6 @@ impl Event {
         }
     }
 
-    /// Records ball `i` as it is now, for a failed step to put back.
-    /// (Always inlined: it runs at every event, where a call costs more than its body.)
-    #[inline(always)]
-    fn remember(&mut self, b: &Balls, i: usize) {
-        if self.cloth.is_some() {
-            self.remember_as::<true>(b, i);
-        } else {
-            self.remember_as::<false>(b, i);
-        }
-    }
-
-    /// [`Event::remember`] where the caller knows whether the balls are on cloth (the
-    /// impacts' path is compiled for each: without cloth it is the path as it was).
-    #[inline(always)]
-    fn remember_as<const CLOTH: bool>(&mut self, b: &Balls, i: usize) {
-        let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
-        let u = Undo::of(b, i, self.hist[i].rest, self.t[i], images, spin);
-        self.undo.push(u);
-        if CLOTH {
-            self.remember_spins(b, i);
-        }
-    }
-
     /// Asks for the motion of the balls around the next event's ball, while this
     /// event is processed: the predictions that follow it read them. (Its own data
     /// and its cell lists were asked for when its slot came near.)
@@ -634,41 +575,6 @@ impl Event {
                 }
             }
         }
-    }
-
-    /// Moves ball `i` along its curve to epoch time `t` (its state is stored there).
-    /// (Always inlined: it runs at every event, where a call costs more than its body.)
-    #[inline(always)]
-    fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
-        if self.cloth.is_some() {
-            self.advance_as::<true>(b, i, t);
-        } else {
-            self.advance_as::<false>(b, i, t);
-        }
-    }
-
-    /// [`Event::advance`] where the caller knows whether the balls are on cloth.
-    #[inline(always)]
-    fn advance_as<const CLOTH: bool>(&mut self, b: &mut Balls, i: usize, t: f64) {
-        if CLOTH {
-            // On its phase's parabola, spins and all (`on_cloth.rs`).
-            self.advance_on_cloth(b, i, t);
-            return;
-        }
-        let tau = t - self.t[i];
-        if tau != 0.0 {
-            let [gx, gy] = accel_of(b.inv_m[i], self.hist[i].rest, self.gravity);
-            b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
-            b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
-            b.vx[i] += gx * tau;
-            b.vy[i] += gy * tau;
-            // The ball turns with its own clock (free of torque between collisions);
-            // without contact friction the world turns it once per interval instead.
-            if self.friction.is_active() {
-                b.angle[i] += b.omega[i] * tau;
-            }
-        }
-        self.t[i] = t;
     }
 
     /// A fresh serial for the scratch marks. When the 32-bit count wraps (after four

@@ -161,7 +161,7 @@ impl OnCloth {
             return;
         }
         let s = tau.min(self.end[i] - from);
-        if !(s > 0.0) {
+        if s.is_nan() || s <= 0.0 {
             return;
         }
         let a = self.acc[i];
@@ -371,8 +371,7 @@ impl Event {
         };
         for pass in 0..CUSHION_PASSES {
             let table = self.table;
-            for k in 0..all.len() {
-                let c = all[k];
+            for &c in &all {
                 if matches!(c, Contact::Pair(..)) && meets(self, b, &c) {
                     self.soft_pair(b, c, t0);
                 }
@@ -387,8 +386,8 @@ impl Event {
                 1 => self.resolve_clusters_of_one::<true>(b, t0),
                 _ => self.resolve_clusters(b, t0),
             }
-            for k in 0..all.len() {
-                if let Contact::Wall(i, w) = all[k] {
+            for &c in &all {
+                if let Contact::Wall(i, w) = c {
                     if super::motion::approaching_wall(b, i as usize, w) {
                         self.cushion(b, i as usize, w, t0);
                     }
@@ -446,16 +445,14 @@ impl Event {
         }
         let held = |k: usize| soft::Held::new(sphere(b, k), body(b, k), b.inv_m[k], cloth.phase[k]);
         let left = cloth.end[i].min(cloth.end[j]) - t0;
-        let out = soft::pair(
-            &cloth.law,
-            &held(i),
-            &held(j),
+        let meeting = soft::Meeting {
             n,
             approach,
             press,
             sigma,
             left,
-        );
+        };
+        let out = soft::pair(&cloth.law, &held(i), &held(j), &meeting);
         set_sphere(b, i, &out.a);
         set_sphere(b, j, &out.b);
         self.collisions += 1;
@@ -499,8 +496,13 @@ impl Event {
         // The scene's restitution, or elastic in a burst (the collapse guard's TC rule).
         let burst = self.collapse_guard && self.burst_after(i, t0) >= super::TC_BURST;
         let e = if burst { 1.0 } else { self.restitution };
-        let n = w.normal();
-        let h = crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i];
+        let cushion = Cushion {
+            normal: w.normal(),
+            restitution: e,
+            mu: self.friction.mu,
+            surface: [0.0, 0.0],
+            nose: crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i],
+        };
         let Some(cloth) = self.cloth.as_deref() else {
             return;
         };
@@ -511,16 +513,7 @@ impl Event {
             left: cloth.end[i] - t0,
             inv_m: b.inv_m[i],
         };
-        let out = rebound(
-            &sphere(b, i),
-            body(b, i),
-            &press,
-            [-n[0], -n[1]],
-            h,
-            e,
-            self.friction.mu,
-            [0.0, 0.0],
-        );
+        let out = rebound(&sphere(b, i), body(b, i), &press, &cushion);
         if out.impulse_per_mass <= 0.0 {
             return;
         }
@@ -547,16 +540,26 @@ pub(super) fn set_sphere(b: &mut Balls, i: usize, s: &Sphere) {
     (b.wx[i], b.wy[i], b.omega[i]) = (s.w[0], s.w[1], s.w[2]);
 }
 
-/// Ball `i`'s impact with the cushions of walls inside the table it touches (`touches`:
-/// each contact's unit normal towards the ball, restitution, friction, surface
-/// velocity and nose height), pressed into them by the cloth as `press` says, in turn
-/// while any still approaches: adds each contact's
+/// One contact of a ball with a cushion: the unit normal from the cushion towards the
+/// ball's centre, the cushion's restitution, friction and surface velocity, and the
+/// height of its nose above the cloth.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Cushion {
+    pub(super) normal: [f64; 2],
+    pub(super) restitution: f64,
+    pub(super) mu: f64,
+    pub(super) surface: [f64; 2],
+    pub(super) nose: f64,
+}
+
+/// Ball `i`'s impact with the cushions it touches (`touches`), pressed into them by the
+/// cloth as `press` says, in turn while any still approaches: adds each contact's
 /// normal impulse per unit mass to `impulses`. Returns the contacts that took one.
 pub(super) fn cushions(
     b: &mut Balls,
     i: usize,
     press: &Press,
-    touches: &[([f64; 2], f64, f64, [f64; 2], f64)],
+    touches: &[Cushion],
     impulses: &mut [f64],
 ) -> u64 {
     if b.inv_m[i] == 0.0 {
@@ -565,17 +568,8 @@ pub(super) fn cushions(
     let body = body(b, i);
     for _ in 0..CUSHION_PASSES {
         let mut any = false;
-        for (k, &(normal, e, mu, surface, h)) in touches.iter().enumerate() {
-            let out = rebound(
-                &sphere(b, i),
-                body,
-                press,
-                [-normal[0], -normal[1]],
-                h,
-                e,
-                mu,
-                surface,
-            );
+        for (k, cushion) in touches.iter().enumerate() {
+            let out = rebound(&sphere(b, i), body, press, cushion);
             if out.impulse_per_mass > 0.0 {
                 set_sphere(b, i, &out.sphere);
                 impulses[k] += out.impulse_per_mass;
@@ -600,28 +594,27 @@ pub(super) struct Press<'a> {
 }
 
 /// A cushion's impulse on cloth ([`crate::cushion::rebound`]), or a soft impact's
-/// (`soft.rs`) along the horizontal normal `n` (into the cushion).
-fn rebound(
-    s: &Sphere,
-    body: Body,
-    press: &Press,
-    n: [f64; 2],
-    h: f64,
-    e: f64,
-    mu: f64,
-    surface: [f64; 2],
-) -> crate::cushion::Rebound {
+/// (`soft.rs`) along the cushion's horizontal normal.
+fn rebound(s: &Sphere, body: Body, press: &Press, c: &Cushion) -> crate::cushion::Rebound {
+    // The horizontal direction from the centre into the cushion.
+    let n = [-c.normal[0], -c.normal[1]];
     let approach = s.v[0] * n[0] + s.v[1] * n[1];
     let into = press.acc[0] * n[0] + press.acc[1] * n[1];
     if soft::is_soft(approach, into, body.r, press.law) {
         let held = soft::Held::new(*s, body, press.inv_m, press.phase);
-        let (sphere, impulse_per_mass) =
-            soft::wall(press.law, &held, n, approach, into, press.left);
+        let meeting = soft::Meeting {
+            n,
+            approach,
+            press: into,
+            sigma: body.r,
+            left: press.left,
+        };
+        let (sphere, impulse_per_mass) = soft::wall(press.law, &held, &meeting);
         return crate::cushion::Rebound {
             sphere,
             impulse_per_mass,
             approach,
         };
     }
-    crate::cushion::rebound(s, body, n, h, e, mu, surface)
+    crate::cushion::rebound(s, body, n, c.nose, c.restitution, c.mu, c.surface)
 }

@@ -168,29 +168,31 @@ fn leave_speed(press: f64, sigma: f64, left: f64) -> f64 {
     press_speed(press, sigma).min(press * left).max(0.0)
 }
 
-/// A soft impact of balls `a` and `b` (unit normal `n` from `a` to `b`, closing at
-/// `approach`, under `press`, contact distance `sigma`; `left` the time until the
-/// earlier of their phases ends): see the module's notes.
-pub(super) fn pair(
-    law: &Cloth,
-    a: &Held,
-    b: &Held,
-    n: [f64; 2],
-    approach: f64,
-    press: f64,
-    sigma: f64,
-    left: f64,
-) -> Outcome {
-    let mut leave = leave_speed(press, sigma, left);
-    let mut out = pair_leaving(a, b, n, approach, leave);
+/// How a soft impact meets: the unit normal `n` (from the first ball to the second,
+/// or from the ball into the cushion), the speed `approach` at which it closes, the
+/// press, the contact distance `sigma` and the time `left` until the earlier phase of
+/// those involved ends.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Meeting {
+    pub(super) n: [f64; 2],
+    pub(super) approach: f64,
+    pub(super) press: f64,
+    pub(super) sigma: f64,
+    pub(super) left: f64,
+}
+
+/// A soft impact of balls `a` and `b`: see the module's notes.
+pub(super) fn pair(law: &Cloth, a: &Held, b: &Held, m: &Meeting) -> Outcome {
+    let mut leave = leave_speed(m.press, m.sigma, m.left);
+    let mut out = pair_leaving(a, b, m.n, m.approach, leave);
     for _ in 0..ROUNDS {
         let left = a.lasts(law, &out.a).min(b.lasts(law, &out.b));
-        let next = leave_speed(press, sigma, left);
+        let next = leave_speed(m.press, m.sigma, left);
         if next == leave {
             break;
         }
         leave = next;
-        out = pair_leaving(a, b, n, approach, leave);
+        out = pair_leaving(a, b, m.n, m.approach, leave);
     }
     out
 }
@@ -246,27 +248,18 @@ fn pair_leaving(a: &Held, b: &Held, n: [f64; 2], approach: f64, leave: f64) -> O
     }
 }
 
-/// A soft impact of ball `a` with a cushion (`n` the horizontal normal into it, closing
-/// at `approach`, under `press`, `left` the time its phase lasts): its new state and
-/// the normal impulse per unit of its own mass.
-pub(super) fn wall(
-    law: &Cloth,
-    a: &Held,
-    n: [f64; 2],
-    approach: f64,
-    press: f64,
-    left: f64,
-) -> (Sphere, f64) {
-    let r = a.body.r;
-    let mut leave = leave_speed(press, r, left);
-    let mut out = wall_leaving(a, n, approach, leave);
+/// A soft impact of ball `a` with a cushion: its new state and the normal impulse per
+/// unit of its own mass.
+pub(super) fn wall(law: &Cloth, a: &Held, m: &Meeting) -> (Sphere, f64) {
+    let mut leave = leave_speed(m.press, m.sigma, m.left);
+    let mut out = wall_leaving(a, m.n, m.approach, leave);
     for _ in 0..ROUNDS {
-        let next = leave_speed(press, r, a.lasts(law, &out.0));
+        let next = leave_speed(m.press, m.sigma, a.lasts(law, &out.0));
         if next == leave {
             break;
         }
         leave = next;
-        out = wall_leaving(a, n, approach, leave);
+        out = wall_leaving(a, m.n, m.approach, leave);
     }
     out
 }
