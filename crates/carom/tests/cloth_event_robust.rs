@@ -7,15 +7,14 @@
 mod cloth;
 
 use carom::events::EventKind;
-use carom::scenario::Friction;
 use carom::{Ball, Physics, Table, World};
 use cloth::*;
 
-/// Energy never rises on cloth: the pool preset's break (tight rack, the cue ball at
-/// 300 in/s, six cushions with jaws and pockets) on cloth, sampled every 0.01 s until
-/// every ball has stopped, smooth and with ball-ball and cushion friction (throw).
-/// Every process removes energy (cloth friction at every instant, `e = 0.95` between
-/// balls, 0.8 at the cushions, Coulomb friction); a rise would be a gain.
+/// Energy never rises on cloth: the pool preset's break (tight rack, the cue ball struck
+/// to 7.5 m/s, six cushions with jaws and pockets), sampled every 0.01 s until every
+/// ball has stopped, with its ball-ball friction (throw) and without. Every process
+/// removes energy (cloth friction at every instant, `e = 0.95` between balls, Han's
+/// cushions with `e = 0.85`, Coulomb friction); a rise would be a gain.
 ///
 /// Tolerance: the total is a sum of 16 balls' energies evaluated anew at each sample
 /// (round-off some 1e-15 of the break's energy); 1e-12 of the initial energy is a
@@ -23,10 +22,10 @@ use cloth::*;
 /// the break's speed.
 #[test]
 fn energy_never_rises_over_a_break_on_cloth() {
-    for mu in [0.0, 0.06] {
+    for mu in [0.0, 0.05] {
         let preset = carom::presets::find("pool").unwrap();
         let mut s = preset.scenario().unwrap();
-        s.physics.friction = Friction::cloth(386.0);
+        assert!(s.physics.friction.is_cloth());
         s.physics.contact_friction.mu = mu;
         let mut w = carom::parse::build_world(&s).unwrap();
         w.set_event_log(true);
@@ -168,8 +167,9 @@ fn a_pressed_contact_pushes_like_a_rigid_pair() {
     assert!(w.collisions() < 200, "{} impacts", w.collisions());
 }
 
-/// Robustness: breaks of the pool rack on cloth with the cue ball at random speeds
-/// (50 to 450 in/s), aims and spins, smooth and with throw, and random clusters of
+/// Robustness: breaks of the pool rack on cloth with the cue ball struck at random
+/// speeds (1 to 6 m/s), aims, english, follow and draw, smooth and with throw, and
+/// random clusters of
 /// balls (many touching) in a small box struck at random with random spins, each run
 /// until every ball rests: none stalls (touching balls sliding past each other, balls
 /// pressed together by the cloth, soft touches at every speed), and the energy never
@@ -179,16 +179,14 @@ fn random_breaks_and_clusters_come_to_rest_without_gaining_energy() {
     let mut rng = Lcg(5);
     for k in 0..60 {
         let mut s = carom::presets::find("pool").unwrap().scenario().unwrap();
-        s.physics.friction = Friction::cloth(386.0);
-        s.physics.contact_friction.mu = if k % 2 == 0 { 0.0 } else { 0.06 };
+        s.physics.contact_friction.mu = if k % 2 == 0 { 0.0 } else { 0.05 };
         s.physics.dt = 0.05;
-        let speed = 50.0 + 400.0 * rng.unit();
-        let aim: f64 = (rng.unit() - 0.5) * 0.2;
-        let cue = &mut s.balls[0];
-        (cue.vx, cue.vy) = (speed * aim.cos(), speed * aim.sin());
-        cue.wx = Some((rng.unit() - 0.5) * 400.0);
-        cue.wy = Some((rng.unit() - 0.5) * 400.0);
-        cue.omega = Some((rng.unit() - 0.5) * 400.0);
+        let cue = s.balls[0].cue.as_mut().unwrap();
+        cue.speed = 1.0 + 5.0 * rng.unit();
+        cue.aim = (rng.unit() - 0.5) * 12.0;
+        // Tip offsets within half a radius of the centre, where a cue does not miscue.
+        cue.english = (rng.unit() - 0.5) * 0.7;
+        cue.follow = (rng.unit() - 0.5) * 0.7;
         let mut w = carom::parse::build_world(&s).unwrap();
         run_to_rest(&mut w, 1000, &format!("break {k}"));
     }
