@@ -14,7 +14,10 @@
 //! - `simultaneous`: every contact that received a positive impulse in the step, with
 //!   the impulse summed over the solver's passes, at the end of the step.
 //! - `event`: every impact at its exact time; a group of simultaneous impacts writes one
-//!   row per contact that received an impulse.
+//!   row per contact that received an impulse. On cloth a cushion's row carries the
+//!   impulse along its contact normal (towards the nose) and the ball's horizontal
+//!   speed into the cushion, and an impact that puts a ball into another phase is
+//!   followed by that ball's `phase` row at the same time.
 //! - `spring`: one row per contact at the step its overlap began (time: the end of that
 //!   step). The impulse of a spring contact is only known when it ends, so the row's
 //!   impulse is NaN; the approach speed is the relative normal speed at the start. On

@@ -556,9 +556,8 @@ impl World {
         self.model.failed_step_restores()
     }
 
-    /// Whether the model moves the balls on cloth itself, exactly, spins and angles
-    /// included (the `event` model: cloth phases are its events), so that the world
-    /// neither applies the cloth's friction after its steps nor turns its balls.
+    /// Whether the model turns the balls on cloth itself, with their spins' decay (the
+    /// `event` model, along with each ball's own clock), so that the world does not.
     fn model_rolls_on_cloth(&self) -> bool {
         self.physics.friction.is_cloth() && self.physics.model == ModelKind::Event
     }
