@@ -319,7 +319,10 @@ impl World {
         // form as their free flight (`friction::cloth_motion`), `event` with each phase's
         // end as an event (`models/event/on_cloth.rs`). Other frictions act on every
         // ball's velocity at the end of the step.
-        if !matches!(self.physics.friction, Friction::None | Friction::Cloth { .. }) {
+        if !matches!(
+            self.physics.friction,
+            Friction::None | Friction::Cloth { .. }
+        ) {
             self.model.synchronise(&mut self.balls);
             friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
         }
