@@ -55,8 +55,9 @@ pub fn check(c: &CueSpec) -> Result<(), (&'static str, String)> {
         return Err((
             "english",
             format!(
-                "and follow put the tip {offset} radii from the centre; a strike beyond \
-                 {MAX_TIP_OFFSET} misses the ball"
+                "with follow ({}) puts the tip {offset} radii from the centre; beyond \
+                 {MAX_TIP_OFFSET} it misses the ball",
+                c.follow
             ),
         ));
     }
