@@ -24,6 +24,21 @@ pub struct BallView {
 /// The spin dot's radius, as a fraction of the ball's.
 pub const SPIN_DOT_RADIUS: f64 = 0.2;
 
+/// The spin dot's offset from the centre of a ball of radius `r`, velocity `v` and
+/// spin `(wx, wy)` about the table's axes: `r s / (|v| + |s|)` with `s = r (-wy, wx)`,
+/// the top point's velocity relative to the centre (see [`BallView::spin_dot`]; the
+/// viewer draws the same dot). Zero for no spin, and for spins too large to measure.
+pub fn spin_dot_offset(r: f64, v: [f64; 2], [wx, wy]: [f64; 2]) -> [f64; 2] {
+    let s = [-r * wy, r * wx];
+    let (speed, top) = (v[0].hypot(v[1]), s[0].hypot(s[1]));
+    if top > 0.0 && (speed + top).is_finite() {
+        let f = r / (speed + top);
+        [f * s[0], f * s[1]]
+    } else {
+        [0.0, 0.0]
+    }
+}
+
 /// A wall inside the table, as drawn: a line through points, or an arc.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WallView {
@@ -146,15 +161,8 @@ impl BallView {
     /// ball at rest (the centre). Side spin (`omega`, about the vertical) is not part
     /// of it: the rotation mark ([`BallView::mark_end`]) turns with it.
     pub fn spin_dot(&self) -> Option<(f64, f64)> {
-        let [wx, wy] = self.spin?;
-        let s = [-self.r * wy, self.r * wx];
-        let (speed, top) = (self.vx.hypot(self.vy), s[0].hypot(s[1]));
-        let f = if top > 0.0 && (speed + top).is_finite() {
-            self.r / (speed + top)
-        } else {
-            0.0
-        };
-        let dot = (self.x + f * s[0], self.y + f * s[1]);
+        let [dx, dy] = spin_dot_offset(self.r, [self.vx, self.vy], self.spin?);
+        let dot = (self.x + dx, self.y + dy);
         (dot.0.is_finite() && dot.1.is_finite()).then_some(dot)
     }
 

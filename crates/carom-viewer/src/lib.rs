@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod sim;
+pub mod table_view;
 
 use std::cell::RefCell;
 use std::path::PathBuf;

@@ -12,6 +12,9 @@ use carom::diagnostics::{energy_drift, momentum_drift};
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::{Ball, Balls, Diagnostics, ModelKind, Physics, Rgb, Scenario, World};
 
+mod cue;
+pub use cue::CueSettings;
+
 /// Sub-steps per displayed frame unless told otherwise: the tutorial's demos run 20.
 pub const DEFAULT_SUBSTEPS: u32 = 20;
 
@@ -103,6 +106,9 @@ pub struct Sim {
     threads: usize,
     /// The last good state, restored when a step fails.
     backup: Balls,
+    /// The cue's settings (on cloth a drag strikes a ball: see [`Sim::aim_from`]).
+    pub cue: CueSettings,
+    aim: Option<cue::Aim>,
 }
 
 impl Sim {
@@ -158,6 +164,8 @@ impl Sim {
             added: 0,
             threads,
             backup: Balls::default(),
+            cue: CueSettings::default(),
+            aim: None,
         };
         sim.record();
         sim
@@ -523,6 +531,8 @@ impl Sim {
             }
         }
         self.world.balls_mut().remove(i);
+        // An aim's ball index may have moved: aim again.
+        self.aim = None;
         // Fewer balls can only make the spring step more stable; this refreshes the
         // warnings (and the model's view of the scene).
         let physics = *self.world.physics();
@@ -545,14 +555,20 @@ impl Sim {
     pub fn reset(&mut self) {
         match build_world(&self.origin) {
             Ok(world) => {
-                let (substeps, speed, running, seconds) =
-                    (self.substeps, self.speed, self.running, self.plot_seconds);
+                let (substeps, speed, running, seconds, cue) = (
+                    self.substeps,
+                    self.speed,
+                    self.running,
+                    self.plot_seconds,
+                    self.cue,
+                );
                 let (source, origin) = (std::mem::take(&mut self.source), self.origin.clone());
                 *self = Sim::with_origin(world, origin, source, self.threads);
                 self.substeps = substeps;
                 self.speed = speed;
                 self.running = running;
                 self.plot_seconds = seconds;
+                self.cue = cue;
             }
             // The origin built once, so this is not expected; say so rather than panic.
             Err(e) => self.notice = Some(Err(format!("reset failed: {e}"))),
@@ -580,11 +596,13 @@ impl Sim {
     /// Replaces the scene. On error the current scene stays and the message says why.
     pub fn load_scenario(&mut self, scenario: Scenario, source: &str) -> Result<(), String> {
         let world = build_world(&scenario).map_err(|e| format!("{source}: {e}"))?;
-        let (substeps, speed, seconds) = (self.substeps, self.speed, self.plot_seconds);
+        let (substeps, speed, seconds, cue) =
+            (self.substeps, self.speed, self.plot_seconds, self.cue);
         *self = Sim::with_origin(world, scenario, source, self.threads);
         self.substeps = substeps;
         self.speed = speed;
         self.plot_seconds = seconds;
+        self.cue = cue;
         self.notice = Some(Ok(format!("loaded {source}")));
         Ok(())
     }
