@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use carom::{Friction, Integrator, ModelKind};
-use eframe::egui::{self, Color32, ColorImage, Pos2, Sense, SliderClamping, Stroke, Vec2};
+use eframe::egui::{self, Color32, ColorImage, Pos2, Sense, SliderClamping};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 use crate::sim::Sim;
@@ -222,7 +222,7 @@ impl ViewerApp {
             self.physics_section(ui);
             if self.sim.cue_ready() {
                 ui.separator();
-                self.cue_section(ui);
+                crate::cue_ui::section(ui, &mut self.sim);
             }
         });
     }
@@ -403,45 +403,6 @@ impl ViewerApp {
         }
     }
 
-    /// The cue, on cloth: where the tip meets the ball, the cue's elevation and power.
-    fn cue_section(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Cue");
-        let c = &mut self.sim.cue;
-        ui.checkbox(&mut c.on, "drag strikes a ball")
-            .on_hover_text("off: a drag moves the ball as on any table");
-        ui.horizontal(|ui| {
-            tip_picker(ui, &mut c.english, &mut c.follow);
-            ui.vertical(|ui| {
-                for (v, label) in [(&mut c.english, "english"), (&mut c.follow, "follow")] {
-                    ui.add(
-                        egui::Slider::new(
-                            v,
-                            -carom::cue::MAX_TIP_OFFSET..=carom::cue::MAX_TIP_OFFSET,
-                        )
-                        .text(label),
-                    );
-                }
-                ui.add(egui::Slider::new(&mut c.elevation, 0.0..=85.0).text("elevation °"));
-                ui.add(
-                    egui::Slider::new(&mut c.power, 0.1..=4.0)
-                        .logarithmic(true)
-                        .text("power ×"),
-                );
-            });
-        });
-        let full = self.sim.cue_speed_of({
-            let t = self.sim.world().table();
-            t.width.max(t.height)
-        });
-        ui.weak(format!(
-            "Drag from a ball (from empty felt: ball 0) the way it should go; the \
-             drag's length sets the speed ({full:.3} for the table's length). Release to \
-             strike. Click the ball face to place the tip: right is english, up follow, \
-             down draw. The dot on each ball shows its spin: at the centre a stun ball, \
-             half a radius ahead rolling, behind it draw."
-        ));
-    }
-
     fn diagnostics_section(&mut self, ui: &mut egui::Ui) {
         ui.heading("Diagnostics");
         if let Some(e) = &self.sim.step_error {
@@ -563,7 +524,7 @@ impl ViewerApp {
         if let Some((ball, cue)) = self.sim.aimed() {
             let t = world.table();
             let full = self.sim.cue_speed_of(t.width.max(t.height));
-            paint_aim(&painter, &view, world.balls(), ball, &cue, cue.speed / full);
+            crate::cue_ui::paint_aim(&painter, &view, world.balls(), ball, &cue, cue.speed / full);
         }
         let (felt, to_table) = (view.felt, |p: Pos2| view.to_table(p));
 
@@ -608,80 +569,6 @@ impl ViewerApp {
             }
         }
     }
-}
-
-/// The strike being aimed: a dashed line from the ball the way it will go, the cue
-/// behind the ball (drawn back further for a harder strike: `pull` is the speed over
-/// that of a drag the table's length), and the speed and aim.
-fn paint_aim(
-    painter: &egui::Painter,
-    view: &TableView,
-    balls: &carom::Balls,
-    ball: usize,
-    cue: &carom::scenario::CueSpec,
-    pull: f64,
-) {
-    let (x, y, r) = (balls.x[ball], balls.y[ball], balls.r[ball]);
-    let c = view.to_screen(x, y);
-    let dir = {
-        let a = cue.aim.to_radians();
-        Vec2::new(a.cos() as f32, a.sin() as f32)
-    };
-    let pr = (r * view.scale) as f32;
-    let reach = (view.felt.width().max(view.felt.height())) * 0.25;
-    let white = Stroke::new(1.5, Color32::from_white_alpha(200));
-    painter.extend(egui::Shape::dashed_line(
-        &[c + dir * pr, c + dir * (pr + reach)],
-        white,
-        6.0,
-        4.0,
-    ));
-    let pull = if pull.is_finite() {
-        pull.clamp(0.0, 1.0)
-    } else {
-        0.0
-    } as f32;
-    let tip = c - dir * (pr + 4.0 + 0.5 * reach * pull);
-    let butt = tip - dir * (reach * 0.8);
-    painter.line_segment(
-        [tip, butt],
-        Stroke::new(4.0, Color32::from_rgb(0xC8, 0xA2, 0x6E)),
-    );
-    painter.circle_filled(tip, 2.5, Color32::from_rgb(0x3A, 0x7C, 0xC4));
-    painter.text(
-        c + Vec2::new(pr + 6.0, -pr - 6.0),
-        egui::Align2::LEFT_BOTTOM,
-        format!("speed {:.3}  aim {:.1}°", cue.speed, cue.aim),
-        egui::FontId::proportional(13.0),
-        Color32::WHITE,
-    );
-}
-
-/// The face of the ball as the shooter sees it: click or drag to place the tip
-/// (right: english, up: follow), within the reach of a strike that does not miss.
-fn tip_picker(ui: &mut egui::Ui, english: &mut f64, follow: &mut f64) {
-    let size = 72.0;
-    let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::click_and_drag());
-    let c = rect.center();
-    let r = 0.45 * size;
-    let painter = ui.painter_at(rect);
-    painter.circle_filled(c, r, Color32::from_gray(235));
-    painter.circle_stroke(
-        c,
-        r * carom::cue::MAX_TIP_OFFSET as f32,
-        Stroke::new(1.0, Color32::from_gray(170)),
-    );
-    if let Some(p) = response.interact_pointer_pos() {
-        let (mut e, mut f) = (f64::from((p.x - c.x) / r), f64::from((c.y - p.y) / r));
-        let reach = e.hypot(f);
-        if reach > carom::cue::MAX_TIP_OFFSET {
-            e *= carom::cue::MAX_TIP_OFFSET / reach;
-            f *= carom::cue::MAX_TIP_OFFSET / reach;
-        }
-        (*english, *follow) = (e, f);
-    }
-    let tip = c + Vec2::new(*english as f32 * r, -*follow as f32 * r);
-    painter.circle_filled(tip, 5.0, Color32::from_rgb(0x3A, 0x7C, 0xC4));
 }
 
 /// The boundaries the viewer offers: walls, a periodic box, a channel (periodic in x).
