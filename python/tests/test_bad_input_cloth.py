@@ -77,6 +77,7 @@ FILE_CASES = [
     ("wy", "wy = -inf", "balls[1].wy"),
     ("cue", "cue = { speed = nan, aim = 0.0 }", "balls[0].cue.speed"),
     ("cue", "cue = { speed = -2.0, aim = 0.0 }", "balls[0].cue.speed"),
+    ("cue", "cue = { speed = 1.7976931348623157e308, aim = 0.0 }", "cue.speed"),
     ("cue", "cue = { speed = 2.0, aim = inf }", "balls[0].cue.aim"),
     (
         "cue",

@@ -167,6 +167,11 @@ fn cases() -> Vec<(&'static str, usize, String, Vec<&'static str>)> {
         ),
         ("speed = -2.0, aim = 0.0", "balls[0].cue.speed", "negative"),
         (
+            "speed = 1.7976931348623157e308, aim = 0.0",
+            "balls[0].cue.speed",
+            "beyond floating point",
+        ),
+        (
             "speed = 2.0, aim = 0.0, english = 0.7, follow = 0.7",
             "balls[0].cue.english",
             "misses the ball",

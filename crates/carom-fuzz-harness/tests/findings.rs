@@ -575,3 +575,42 @@ fn event_gravity_beyond_the_arithmetic_fails_the_step() {
     // The whole fuzz body: no panic, finite balls, and a state that loads again.
     carom_fuzz_harness::short_run(data);
 }
+
+/// Finding 15 (short_run_cloth, `cue-speed-beyond-floating-point`): a ball struck by a
+/// cue at the largest float's speed (`1.8e308`). Every key of the strike is finite, so
+/// the check let it through, but the strike's impulse `2 V / (...)` overflows: the ball
+/// loaded with an infinite velocity and the run could only stop with it (its "last
+/// good state" already not finite). The load now refuses a strike whose velocity or
+/// spins are not finite, naming `balls[k].cue.speed`; any strike that the arithmetic
+/// can carry loads as before.
+#[test]
+fn a_cue_strike_beyond_floating_point_is_refused_by_name() {
+    let scene = |speed: &str| {
+        format!(
+            r#"{{ "table": {{ "width": 300.0, "height": 300.0 }},
+                 "physics": {{ "model": "impulse", "friction": {{ "kind": "cloth" }} }},
+                 "balls": [ {{ "x": 150.0, "y": 150.0, "r": 10.0, "m": 2.0,
+                              "cue": {{ "speed": {speed}, "aim": 30.0 }} }} ] }}"#
+        )
+    };
+    // The impulse's numerator 2 V overflows for V above half the largest float
+    // (1.8e308 is); 5e307 strikes a solid sphere through its centre at
+    // v = 2 V / (1 + 3/10) = 7.7e307, still a number.
+    let err = load(&scene("1.7976931348623157e308"))
+        .err()
+        .expect("refused");
+    assert!(
+        err.contains("balls[0].cue.speed")
+            && err.contains("beyond floating point (got 1.7976931348623157e308)"),
+        "{err}"
+    );
+    assert!(!err.contains('\n'));
+    let ok = load(&scene("5e307")).expect("a large but representable strike loads");
+    let v = ok.world.balls().vx[0].hypot(ok.world.balls().vy[0]);
+    // A few roundings in the strike and in the hypotenuse.
+    assert!((v / (5e307 / 1.3 * 2.0) - 1.0).abs() < 1e-12, "{v}");
+    // The whole fuzz body on the fuzzer's input: no panic, finite balls and spins.
+    let data =
+        include_bytes!("../../../fuzz/regressions/short_run_cloth/cue-speed-beyond-floating-point");
+    carom_fuzz_harness::short_run_cloth(data);
+}

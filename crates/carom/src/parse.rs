@@ -255,7 +255,7 @@ pub fn ball_from_spec(b: &BallSpec, field: &str, sphere: bool) -> Result<Ball, S
                 return Err(ScenarioError::field(
                     format!("{field}.cue.speed"),
                     format!(
-                        "gives this ball a velocity or spin beyond floating point (got {})",
+                        "gives this ball a velocity or spin beyond floating point (got {:e})",
                         cue.speed
                     ),
                 ));
