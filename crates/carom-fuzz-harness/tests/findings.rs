@@ -614,3 +614,48 @@ fn a_cue_strike_beyond_floating_point_is_refused_by_name() {
         include_bytes!("../../../fuzz/regressions/short_run_cloth/cue-speed-beyond-floating-point");
     carom_fuzz_harness::short_run_cloth(data);
 }
+
+/// Finding 16 (short_run_cloth, `frictionless-cloth-tiny-ball-spin-snap`, three inputs
+/// alike): cloth with `g_normal = 0` (or `sliding_mu = 0`) and a ball of radius
+/// 2.2e-308. Without sliding friction the cloth took a slipping ball for a rolling one
+/// and locked its spins to its velocity, `v / r`: infinite for that radius, and for any
+/// ball a spin (and rotational energy) made from nothing: a unit ball sliding at 1
+/// without spin gained `I v^2 / (2 r^2)` = 0.2 of energy at its first step. A slipping
+/// ball on frictionless cloth now slides on, its spins untouched (`cloth.rs`). And on
+/// cloth a spin about the table's axes that is no longer finite (a rolling ball's
+/// `v / r` beyond floating point) now stops the run as one that is not finite would,
+/// the state left at the last good one (`World::check_physical`).
+#[test]
+fn frictionless_cloth_leaves_a_sliding_ball_its_spins() {
+    for cloth in [r#""g_normal": 0.0"#, r#""sliding_mu": 0.0"#] {
+        let scene = format!(
+            r#"{{ "table": {{ "width": 100.0, "height": 50.0 }},
+                 "physics": {{ "model": "impulse", "dt": 0.01,
+                              "friction": {{ "kind": "cloth", {cloth} }} }},
+                 "balls": [ {{ "x": 20.0, "y": 25.0, "vx": 1.0, "r": 1.0 }} ] }}"#
+        );
+        let mut s = load(&scene).expect("loads");
+        let before = s.world.diagnostics().kinetic_energy;
+        s.advance(10, 0, |_| {}).expect("runs");
+        let b = s.world.balls();
+        // No friction at the contact: no torque, so no spin; the rolling resistance
+        // (0.01 g = 0 here, or, with sliding_mu 0, decelerating a slide it does not
+        // act on) leaves the velocity too.
+        assert_eq!([b.wx[0], b.wy[0], b.omega[0]], [0.0; 3], "{cloth}");
+        assert_eq!(b.vx[0], 1.0, "{cloth}");
+        assert_eq!(s.world.diagnostics().kinetic_energy, before, "{cloth}");
+    }
+    // A non-finite spin about the table's axes on cloth fails the check a run makes.
+    let scene = r#"{ "table": { "width": 100.0, "height": 50.0 },
+                     "physics": { "model": "impulse", "friction": { "kind": "cloth" } },
+                     "balls": [ { "x": 20.0, "y": 25.0, "vx": 1.0 } ] }"#;
+    let mut s = load(scene).expect("loads");
+    s.world.balls_mut().wy[0] = f64::INFINITY;
+    let e = s.world.check_physical().expect_err("refused");
+    assert!(e.to_string().contains("spin about the table's axes"), "{e}");
+    // The fuzzer's input: no panic, finite balls and spins, a state that reloads.
+    let data = include_bytes!(
+        "../../../fuzz/regressions/short_run_cloth/frictionless-cloth-tiny-ball-spin-snap"
+    );
+    carom_fuzz_harness::short_run_cloth(data);
+}
