@@ -23,6 +23,7 @@ from ._carom import (
     SimulationError,
     World,
     compare,
+    cue_strike,
     preset_summaries,
     presets,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "World",
     "animate",
     "compare",
+    "cue_strike",
     "preset_summaries",
     "presets",
     "sweep",

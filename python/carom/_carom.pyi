@@ -40,7 +40,7 @@ class World:
         """Advances by ``time``, ``steps``, or the duration (GIL released)."""
     def record(self, time: float, every: int = 1) -> dict[str, npt.NDArray[np.float64]]:
         """Runs for ``time``; returns ``time`` (T,), ``positions`` and ``velocities``
-        (T, N, 2)."""
+        (T, N, 2), and for balls on cloth ``spins`` (T, N, 3): wx, wy, omega."""
     @property
     def time(self) -> float:
         """Simulated time."""
@@ -93,6 +93,14 @@ class World:
     @property
     def omega(self) -> npt.NDArray[np.float64]:
         """Angular velocities, (N,) (a copy)."""
+    @property
+    def spins(self) -> npt.NDArray[np.float64]:
+        """Angular velocities (wx, wy, omega) about the table's x, y axes and the
+        vertical, (N, 3): a fresh writable copy; assign an (N, 3) array back to change
+        them."""
+    @spins.setter
+    def spins(self, value: npt.ArrayLike) -> None: ...
+    def _spheres(self) -> bool: ...
     @property
     def angles(self) -> npt.NDArray[np.float64]:
         """Ball orientations in radians, (N,) (a copy)."""
@@ -158,6 +166,19 @@ def compare(
     threads: int | None = None,
 ) -> list[dict[str, Any]]:
     """The ``carom compare`` table: one dict per variant."""
+
+def cue_strike(
+    speed: float,
+    aim: float,
+    english: float = 0.0,
+    follow: float = 0.0,
+    elevation: float = 0.0,
+    m: float = 1.0,
+    r: float = 10.0,
+    inertia: float | None = None,
+) -> dict[str, float]:
+    """The velocity and spins a cue strike gives a ball at rest: ``vx``, ``vy``,
+    ``wx``, ``wy``, ``omega``, as a scenario ball's ``cue`` gives them."""
 
 def _world_from_state(text: str, threads: int) -> World: ...
 def _panic_for_tests() -> None: ...

@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     from ._carom import World
 
 
-def _frame(gsd_hoomd, w: World):
+def _frame(gsd_hoomd, w: World, spheres: bool):
     """One frame: the balls in play, in a box centred on the origin (HOOMD's convention:
-    positions run from -L/2 to L/2), so carom's ``x`` becomes ``x - width / 2``."""
+    positions run from -L/2 to L/2), so carom's ``x`` becomes ``x - width / 2``. With
+    ``spheres`` (balls on cloth) also their angular velocities."""
     width, height = w.table
     keep = w.in_play
     pos = w.positions[keep]
@@ -50,6 +51,11 @@ def _frame(gsd_hoomd, w: World):
     # Which ball each row is, once balls have left play and frames get shorter.
     f.log["particles/carom_index"] = np.flatnonzero(keep).astype(np.int64)
     f.log["carom/time"] = np.array([w.time])
+    if spheres:
+        # HOOMD's own rotational fields (angmom, orientation) are quaternions of a
+        # body frame that carom does not track; the angular velocity (wx, wy, omega)
+        # in the table's frame is logged as it is, (N, 3).
+        f.log["particles/carom_spin"] = w.spins[keep]
     return f
 
 
@@ -63,7 +69,10 @@ def write_gsd(
     Each frame holds the balls in play (``log/particles/carom_index`` says which ball
     each row is), the table as a 2D box centred on the origin (positions shifted by
     half the table; for a walled table the box is the table's outline, not a periodic
-    cell), diameters, masses, velocities and periodic image counts. Needs the ``gsd``
+    cell), diameters, masses, velocities and periodic image counts; for balls on cloth
+    also ``log/particles/carom_spin``, (N, 3): ``wx``, ``wy``, ``omega`` (the angular
+    velocity about the table's x and y axes and the vertical, z into the table, as
+    ``World.spins``). Needs the ``gsd``
     package (``pip install gsd``). The file appears whole or not at all. Raises
     ``ScenarioError`` for a bad ``time`` or ``every``.
     """
@@ -86,14 +95,16 @@ def write_gsd(
     fd, tmp = tempfile.mkstemp(prefix=".carom-", suffix=".gsd", dir=folder)
     os.close(fd)
     try:
+        # Decided once, as the command line decides a trajectory's columns.
+        spheres = w._spheres()
         with gsd.hoomd.open(tmp, mode="w", precision="double") as out:
-            out.append(_frame(gsd.hoomd, w))
+            out.append(_frame(gsd.hoomd, w, spheres))
             done = 0
             while done < steps:
                 n = min(every, steps - done)
                 w.step(n)
                 done += n
-                out.append(_frame(gsd.hoomd, w))
+                out.append(_frame(gsd.hoomd, w, spheres))
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

@@ -120,7 +120,8 @@ pub struct RunArgs {
 
     /// Write positions, velocities and periodic image counts of every ball at every
     /// sampled step, in the format of the extension: .csv (a header, then one row per
-    /// ball per step: step,time,id,x,y,vx,vy,ix,iy), .xyz (extended XYZ) or .dump /
+    /// ball per step: step,time,id,x,y,vx,vy,ix,iy, then angle,omega when rotation is
+    /// in play, angle,wx,wy,omega for balls on cloth), .xyz (extended XYZ) or .dump /
     /// .lammpstrj (LAMMPS text dump), the last two with the box, its periodicity and
     /// the radii, for OVITO and similar tools
     #[arg(long, value_name = "FILE.csv|.xyz|.dump", value_parser = parse_trajectory_path)]

@@ -139,38 +139,73 @@ impl TrajectoryFormat {
     }
 }
 
+/// Which spin columns a trajectory carries besides position, velocity and images.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spins {
+    /// None: the columns from before rotation existed.
+    None,
+    /// `angle`, `omega`: rotation is in play (`carom::state::rotation_in_play`).
+    Disk,
+    /// `angle`, `wx`, `wy`, `omega`: the balls are spheres, on cloth or given spins
+    /// about the table's axes (`carom::state::spheres_in_play`). The angular velocity
+    /// `(wx, wy, omega)` is a vector in the positions' frame (x, y, and z into the
+    /// table), so the three columns are in that order.
+    Sphere,
+}
+
+impl Spins {
+    /// The columns the world's state calls for (as the state file decides which of
+    /// these keys it writes).
+    pub fn of(world: &World) -> Spins {
+        if carom::state::spheres_in_play(world) {
+            Spins::Sphere
+        } else if carom::state::rotation_in_play(world) {
+            Spins::Disk
+        } else {
+            Spins::None
+        }
+    }
+
+    /// The extra column names, in order.
+    fn names(self) -> &'static [&'static str] {
+        match self {
+            Spins::None => &[],
+            Spins::Disk => &["angle", "omega"],
+            Spins::Sphere => &["angle", "wx", "wy", "omega"],
+        }
+    }
+}
+
 /// `--trajectory`: every ball at every sampled step, in the format of the extension.
-/// When rotation is in play (see `carom::state::rotation_in_play`) each ball also
-/// carries its `angle` and `omega`; otherwise the columns are those from before
-/// rotation existed.
+/// Each ball also carries the spin columns of [`Spins`]; without rotation the columns
+/// are those from before rotation existed.
 pub struct Trajectory {
     file: AtomicFile,
     format: TrajectoryFormat,
     line: String,
-    rotation: bool,
+    spins: Spins,
 }
 
 impl Trajectory {
     pub const HEADER: &'static str = "step,time,id,x,y,vx,vy,ix,iy\n";
 
-    pub const ROTATION_HEADER: &'static str = "step,time,id,x,y,vx,vy,ix,iy,angle,omega\n";
-
-    pub fn create(target: &Path, rotation: bool) -> Result<Trajectory, CliError> {
+    pub fn create(target: &Path, spins: Spins) -> Result<Trajectory, CliError> {
         let format = TrajectoryFormat::from_path(target).map_err(CliError::input)?;
         let mut file = AtomicFile::create("--trajectory", target)?;
         if format == TrajectoryFormat::Csv {
-            let header = if rotation {
-                Self::ROTATION_HEADER
-            } else {
-                Self::HEADER
-            };
+            let mut header = Self::HEADER.trim_end_matches('\n').to_string();
+            for name in spins.names() {
+                header.push(',');
+                header.push_str(name);
+            }
+            header.push('\n');
             file.write_all(header.as_bytes())?;
         }
         Ok(Trajectory {
             file,
             format,
             line: String::with_capacity(256),
-            rotation,
+            spins,
         })
     }
 
@@ -187,6 +222,7 @@ impl Trajectory {
         let count = world.in_play_count();
         let line = &mut self.line;
         line.clear();
+        let names = self.spins.names();
         match self.format {
             TrajectoryFormat::Csv => {}
             TrajectoryFormat::ExtendedXyz => {
@@ -200,11 +236,7 @@ impl Trajectory {
                      pbc=\"{} {} F\" Time={} Step={}",
                     t.width,
                     t.height,
-                    if self.rotation {
-                        ":angle:R:1:omega:R:1"
-                    } else {
-                        ""
-                    },
+                    XyzColumns(names),
                     pbc(0),
                     pbc(1),
                     world.time,
@@ -225,7 +257,7 @@ impl Trajectory {
                     p(1),
                     t.width,
                     t.height,
-                    if self.rotation { " angle omega" } else { "" }
+                    DumpColumns(names)
                 );
             }
         }
@@ -261,13 +293,17 @@ impl Trajectory {
                     b.iy[i]
                 ),
             };
-            if self.rotation {
+            if self.spins != Spins::None {
                 let sep = if self.format == TrajectoryFormat::Csv {
                     ','
                 } else {
                     ' '
                 };
-                let _ = write!(line, "{sep}{}{sep}{}", b.angle[i], b.omega[i]);
+                let _ = write!(line, "{sep}{}", b.angle[i]);
+                if self.spins == Spins::Sphere {
+                    let _ = write!(line, "{sep}{}{sep}{}", b.wx[i], b.wy[i]);
+                }
+                let _ = write!(line, "{sep}{}", b.omega[i]);
             }
             line.push('\n');
             self.file.write_all(line.as_bytes())?;
@@ -277,6 +313,24 @@ impl Trajectory {
 
     pub fn commit(self) -> Result<(), CliError> {
         self.file.commit()
+    }
+}
+
+/// Extended XYZ's property list for the spin columns: `:angle:R:1:omega:R:1` and so on.
+struct XyzColumns(&'static [&'static str]);
+
+impl std::fmt::Display for XyzColumns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.iter().try_for_each(|n| write!(f, ":{n}:R:1"))
+    }
+}
+
+/// A LAMMPS dump's column names for the spin columns: ` angle omega` and so on.
+struct DumpColumns(&'static [&'static str]);
+
+impl std::fmt::Display for DumpColumns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.iter().try_for_each(|n| write!(f, " {n}"))
     }
 }
 

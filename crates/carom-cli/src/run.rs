@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::args::{RunArgs, SetArg};
 use crate::error::CliError;
 use crate::load::{load, Loaded};
-use crate::output::{self, AtomicFile, DiagnosticsCsv, EventsCsv, Trajectory};
+use crate::output::{self, AtomicFile, DiagnosticsCsv, EventsCsv, Spins, Trajectory};
 use crate::render::{plot_title, variant_label, Pictures};
 use crate::summary::Summary;
 
@@ -58,17 +58,13 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         trajectory: args
             .trajectory
             .as_deref()
-            .map(|p| Trajectory::create(p, carom::state::rotation_in_play(&world)))
+            .map(|p| Trajectory::create(p, Spins::of(&world)))
             .transpose()?,
         diagnostics: args
             .diagnostics
             .as_deref()
             .map(|p| {
-                DiagnosticsCsv::create(
-                    p,
-                    carom::state::rotation_in_play(&world),
-                    world.can_lose_balls(),
-                )
+                DiagnosticsCsv::create(p, Spins::of(&world) != Spins::None, world.can_lose_balls())
             })
             .transpose()?,
         last: None,

@@ -13,6 +13,7 @@ fn main() {
         "state_file" => carom_fuzz_harness::state_file,
         "set_override" => carom_fuzz_harness::set_override,
         "short_run" => carom_fuzz_harness::short_run,
+        "short_run_cloth" => carom_fuzz_harness::short_run_cloth,
         other => panic!("unknown target {other}"),
     };
     body(&data);

@@ -1,15 +1,24 @@
 //! Prints the scene a `short_run` input decodes to and steps it under each model,
 //! printing the balls after every step: `cargo run -p carom-fuzz-harness --example
-//! show_scene -- FILE`. For reading a finding, not for tests.
+//! show_scene -- FILE` (`-- --cloth FILE` for a `short_run_cloth` input). For reading
+//! a finding, not for tests.
 use carom::load::{build, Source};
 use carom::overrides::Override;
 use carom::parse::Format;
 use carom::ModelKind;
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: show_scene FILE");
-    let data = std::fs::read(&path).expect("readable file");
-    let (text, steps) = carom_fuzz_harness::short_run_scene(&data);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cloth = args.first().is_some_and(|a| a == "--cloth");
+    let path = args
+        .get(usize::from(cloth))
+        .expect("usage: show_scene [--cloth] FILE");
+    let data = std::fs::read(path).expect("readable file");
+    let (text, steps) = if cloth {
+        carom_fuzz_harness::short_run_cloth_scene(&data)
+    } else {
+        carom_fuzz_harness::short_run_scene(&data)
+    };
     println!("{text}\nsteps: {steps}");
     let src = Source::text("scene.json", text, Format::Json);
     for model in ModelKind::ALL {

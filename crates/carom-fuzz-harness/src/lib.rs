@@ -19,7 +19,7 @@ use carom::scenario::{Generator, Scenario};
 
 mod scene;
 
-pub use scene::{short_run, short_run_scene};
+pub use scene::{short_run, short_run_cloth, short_run_cloth_scene, short_run_scene};
 
 /// The most balls a fuzz input may ask a generator for before the harness declines to
 /// build it. The engine accepts up to `carom::generators::MAX_GENERATED` per generator
@@ -218,6 +218,14 @@ fn check_finite(session: &Session, _ok: bool) {
             b.y[i],
             b.vx[i],
             b.vy[i]
+        );
+        // Its spins too (a state file would write a non-finite one as null).
+        assert!(
+            b.wx[i].is_finite() && b.wy[i].is_finite() && b.omega[i].is_finite(),
+            "ball {i}'s spin is not finite after a run: (wx, wy, omega) = ({}, {}, {})",
+            b.wx[i],
+            b.wy[i],
+            b.omega[i]
         );
     }
 }

@@ -50,8 +50,9 @@ impl Reader<'_> {
 
 /// The scene the bytes describe: a table of 50 to 1000 a side, walled or periodic on
 /// each axis, one to six balls, gravity, table friction and contact friction on or
-/// off, and the spring model's integrator.
-fn scene(r: &mut Reader) -> (Value, u64) {
+/// off, and the spring model's integrator; with `on_cloth`, then the cloth's keys
+/// ([`cloth`]).
+fn scene(r: &mut Reader, on_cloth: bool) -> (Value, u64) {
     let width = r.value(50.0, 1000.0);
     let height = r.value(50.0, 1000.0);
     let boundary = match r.pick(4) {
@@ -99,7 +100,7 @@ fn scene(r: &mut Reader) -> (Value, u64) {
     }
     let speed = [0.0, 1.0, 10.0, 100.0, 1e4][usize::from(r.pick(5))];
     let n = 1 + r.pick(6);
-    let balls: Vec<Value> = (0..n)
+    let mut balls: Vec<Value> = (0..n)
         .map(|_| {
             let mut b = json!({
                 "x": r.unit() * width,
@@ -122,20 +123,103 @@ fn scene(r: &mut Reader) -> (Value, u64) {
         })
         .collect();
     let steps = 1 + u64::from(r.pick(20));
-    let scene = json!({
+    let walls = if on_cloth {
+        cloth(r, &mut physics, &mut balls, width, height, speed)
+    } else {
+        Vec::new()
+    };
+    let mut scene = json!({
         "name": "fuzz",
         "table": { "width": width, "height": height, "boundary": boundary },
         "physics": physics,
         "balls": balls,
     });
+    if !walls.is_empty() {
+        scene["walls"] = Value::Array(walls);
+    }
     (scene, steps)
+}
+
+/// Pool balls on cloth (`short_run_cloth`), decoded after the rest of the scene:
+/// cloth friction with its four coefficients (table friction replaced); each ball may
+/// carry spins about the table's axes, a cue strike instead of its velocity, or a
+/// cue strike beside a velocity or on a kinematic ball (refused, by name); and a
+/// wall with its own cushion height may stand in the table. Returns the walls.
+fn cloth(
+    r: &mut Reader,
+    physics: &mut Value,
+    balls: &mut [Value],
+    width: f64,
+    height: f64,
+    speed: f64,
+) -> Vec<Value> {
+    physics["friction"] = json!({
+        "kind": "cloth",
+        "sliding_mu": r.value(0.0, 1.0),
+        "rolling_mu": r.value(0.0, 0.1),
+        "spinning_mu": r.value(0.0, 0.1),
+        "g_normal": r.value(0.0, 20.0),
+    });
+    for b in balls.iter_mut() {
+        let pick = r.pick(5);
+        if pick == 1 {
+            b["wx"] = json!(r.value(-50.0, 50.0));
+            b["wy"] = json!(r.value(-50.0, 50.0));
+        }
+        if pick >= 2 {
+            let mut cue = json!({
+                "speed": r.value(0.0, 2.0 * speed + 1.0),
+                "aim": r.value(-360.0, 360.0),
+            });
+            for (key, lo, hi) in [
+                ("english", -0.7, 0.7),
+                ("follow", -0.7, 0.7),
+                ("elevation", 0.0, 89.0),
+            ] {
+                if r.pick(2) == 1 {
+                    cue[key] = json!(r.value(lo, hi));
+                }
+            }
+            b["cue"] = cue;
+            // Mostly a well-formed strike: the velocity and spin it replaces go.
+            if pick < 4 {
+                if let Some(o) = b.as_object_mut() {
+                    for key in ["vx", "vy", "omega", "kinematic"] {
+                        o.remove(key);
+                    }
+                }
+            }
+        }
+    }
+    if r.pick(2) == 0 {
+        return Vec::new();
+    }
+    vec![json!({
+        "kind": "segment",
+        "points": [
+            [r.unit() * width, r.unit() * height],
+            [r.unit() * width, r.unit() * height],
+        ],
+        "cushion_height": r.value(0.0, 80.0),
+    })]
 }
 
 /// The scene (JSON scenario text) and the step count `short_run` decodes from the
 /// bytes: what a finding's regression test replays.
 pub fn short_run_scene(data: &[u8]) -> (String, u64) {
+    scene_text(data, false)
+}
+
+/// The scene and step count `short_run_cloth` decodes: `short_run`'s scene on cloth.
+/// A target of its own, so that `short_run`'s inputs (its findings among them) keep
+/// decoding to the scenes they were found with.
+pub fn short_run_cloth_scene(data: &[u8]) -> (String, u64) {
+    scene_text(data, true)
+}
+
+fn scene_text(data: &[u8], on_cloth: bool) -> (String, u64) {
     let mut r = Reader { data, pos: 0 };
-    let (scene, steps) = scene(&mut r);
+    let (scene, steps) = scene(&mut r, on_cloth);
     // Serialising a value made of finite numbers and strings cannot fail.
     (
         serde_json::to_string_pretty(&scene).unwrap_or_default(),
@@ -148,7 +232,15 @@ pub fn short_run_scene(data: &[u8]) -> (String, u64) {
 /// event budget), is a fine outcome; a panic, a non-finite ball after a run, or a
 /// state that does not load again is not.
 pub fn short_run(data: &[u8]) {
-    let (text, steps) = short_run_scene(data);
+    run_scene(short_run_scene(data));
+}
+
+/// [`short_run`] on cloth: spins, cue strikes, cushion heights.
+pub fn short_run_cloth(data: &[u8]) {
+    run_scene(short_run_cloth_scene(data));
+}
+
+fn run_scene((text, steps): (String, u64)) {
     let src = Source::text("fuzz-scene.json", text, Format::Json);
     for model in ModelKind::ALL {
         let loaded = match build(&src, &[Override::model(model)]) {

@@ -108,7 +108,10 @@ fn default_inertia_that_underflows_or_overflows_is_refused() {
             x = side / 2.0
         )
     };
-    for (r, side, shown) in [(1e-300, 100.0, "= 0,"), (1e200, 1e300, "= inf,")] {
+    for (r, side, shown) in [
+        (1e-300, 100.0, "inertia 0,"),
+        (1e200, 1e300, "inertia inf,"),
+    ] {
         let err = load(&ball(r, "", side)).err().expect("refused");
         assert!(
             err.contains("balls[1]") && err.contains("moment of inertia") && err.contains(shown),
@@ -571,4 +574,88 @@ fn event_gravity_beyond_the_arithmetic_fails_the_step() {
     );
     // The whole fuzz body: no panic, finite balls, and a state that loads again.
     carom_fuzz_harness::short_run(data);
+}
+
+/// Finding 15 (short_run_cloth, `cue-speed-beyond-floating-point`): a ball struck by a
+/// cue at the largest float's speed (`1.8e308`). Every key of the strike is finite, so
+/// the check let it through, but the strike's impulse `2 V / (...)` overflows: the ball
+/// loaded with an infinite velocity and the run could only stop with it (its "last
+/// good state" already not finite). The load now refuses a strike whose velocity or
+/// spins are not finite, naming `balls[k].cue.speed`; any strike that the arithmetic
+/// can carry loads as before.
+#[test]
+fn a_cue_strike_beyond_floating_point_is_refused_by_name() {
+    let scene = |speed: &str| {
+        format!(
+            r#"{{ "table": {{ "width": 300.0, "height": 300.0 }},
+                 "physics": {{ "model": "impulse", "friction": {{ "kind": "cloth" }} }},
+                 "balls": [ {{ "x": 150.0, "y": 150.0, "r": 10.0, "m": 2.0,
+                              "cue": {{ "speed": {speed}, "aim": 30.0 }} }} ] }}"#
+        )
+    };
+    // The impulse's numerator 2 V overflows for V above half the largest float
+    // (1.8e308 is); 5e307 strikes a solid sphere through its centre at
+    // v = 2 V / (1 + 3/10) = 7.7e307, still a number.
+    let err = load(&scene("1.7976931348623157e308"))
+        .err()
+        .expect("refused");
+    assert!(
+        err.contains("balls[0].cue.speed")
+            && err.contains("beyond floating point (got 1.7976931348623157e308)"),
+        "{err}"
+    );
+    assert!(!err.contains('\n'));
+    let ok = load(&scene("5e307")).expect("a large but representable strike loads");
+    let v = ok.world.balls().vx[0].hypot(ok.world.balls().vy[0]);
+    // A few roundings in the strike and in the hypotenuse.
+    assert!((v / (5e307 / 1.3 * 2.0) - 1.0).abs() < 1e-12, "{v}");
+    // The whole fuzz body on the fuzzer's input: no panic, finite balls and spins.
+    let data =
+        include_bytes!("../../../fuzz/regressions/short_run_cloth/cue-speed-beyond-floating-point");
+    carom_fuzz_harness::short_run_cloth(data);
+}
+
+/// Finding 16 (short_run_cloth, `frictionless-cloth-tiny-ball-spin-snap`, three inputs
+/// alike): cloth with `g_normal = 0` (or `sliding_mu = 0`) and a ball of radius
+/// 2.2e-308. Without sliding friction the cloth took a slipping ball for a rolling one
+/// and locked its spins to its velocity, `v / r`: infinite for that radius, and for any
+/// ball a spin (and rotational energy) made from nothing: a unit ball sliding at 1
+/// without spin gained `I v^2 / (2 r^2)` = 0.2 of energy at its first step. A slipping
+/// ball on frictionless cloth now slides on, its spins untouched (`cloth.rs`). And on
+/// cloth a spin about the table's axes that is no longer finite (a rolling ball's
+/// `v / r` beyond floating point) now stops the run as one that is not finite would,
+/// the state left at the last good one (`World::check_physical`).
+#[test]
+fn frictionless_cloth_leaves_a_sliding_ball_its_spins() {
+    for cloth in [r#""g_normal": 0.0"#, r#""sliding_mu": 0.0"#] {
+        let scene = format!(
+            r#"{{ "table": {{ "width": 100.0, "height": 50.0 }},
+                 "physics": {{ "model": "impulse", "dt": 0.01,
+                              "friction": {{ "kind": "cloth", {cloth} }} }},
+                 "balls": [ {{ "x": 20.0, "y": 25.0, "vx": 1.0, "r": 1.0 }} ] }}"#
+        );
+        let mut s = load(&scene).expect("loads");
+        let before = s.world.diagnostics().kinetic_energy;
+        s.advance(10, 0, |_| {}).expect("runs");
+        let b = s.world.balls();
+        // No friction at the contact: no torque, so no spin; the rolling resistance
+        // (0.01 g = 0 here, or, with sliding_mu 0, decelerating a slide it does not
+        // act on) leaves the velocity too.
+        assert_eq!([b.wx[0], b.wy[0], b.omega[0]], [0.0; 3], "{cloth}");
+        assert_eq!(b.vx[0], 1.0, "{cloth}");
+        assert_eq!(s.world.diagnostics().kinetic_energy, before, "{cloth}");
+    }
+    // A non-finite spin about the table's axes on cloth fails the check a run makes.
+    let scene = r#"{ "table": { "width": 100.0, "height": 50.0 },
+                     "physics": { "model": "impulse", "friction": { "kind": "cloth" } },
+                     "balls": [ { "x": 20.0, "y": 25.0, "vx": 1.0 } ] }"#;
+    let mut s = load(scene).expect("loads");
+    s.world.balls_mut().wy[0] = f64::INFINITY;
+    let e = s.world.check_physical().expect_err("refused");
+    assert!(e.to_string().contains("spin about the table's axes"), "{e}");
+    // The fuzzer's input: no panic, finite balls and spins, a state that reloads.
+    let data = include_bytes!(
+        "../../../fuzz/regressions/short_run_cloth/frictionless-cloth-tiny-ball-spin-snap"
+    );
+    carom_fuzz_harness::short_run_cloth(data);
 }

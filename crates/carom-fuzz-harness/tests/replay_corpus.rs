@@ -70,3 +70,8 @@ fn set_override_corpus() {
 fn short_run_corpus() {
     replay_all("short_run", carom_fuzz_harness::short_run);
 }
+
+#[test]
+fn short_run_cloth_corpus() {
+    replay_all("short_run_cloth", carom_fuzz_harness::short_run_cloth);
+}

@@ -189,12 +189,38 @@ pub(crate) fn column<'py>(py: Python<'py>, a: &[f64]) -> PyResult<Bound<'py, PyA
     Ok(PyArray1::from_slice(py, a).into_any())
 }
 
+/// Interleaved (a, b, c) rows as an (N, 3) float64 array: a fresh writable copy (see
+/// [`pairs`]).
+pub(crate) fn triples<'py>(
+    py: Python<'py>,
+    a: &[f64],
+    b: &[f64],
+    c: &[f64],
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut v = Vec::with_capacity(3 * a.len());
+    for ((x, y), z) in a.iter().zip(b).zip(c) {
+        v.extend([*x, *y, *z]);
+    }
+    Ok(PyArray1::from_vec(py, v).reshape([a.len(), 3])?.into_any())
+}
+
 /// Any array-like of N rows of 2 numbers, as a flat float64 vector.
 pub(crate) fn flat_pairs(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     what: &str,
     n: usize,
+) -> PyResult<Vec<f64>> {
+    flat_rows(py, value, what, n, 2)
+}
+
+/// Any array-like of N rows of `width` numbers, as a flat float64 vector.
+pub(crate) fn flat_rows(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    n: usize,
+    width: usize,
 ) -> PyResult<Vec<f64>> {
     let np = py.import("numpy")?;
     let kw = PyDict::new(py);
@@ -206,21 +232,32 @@ pub(crate) fn flat_pairs(
         .cast::<numpy::PyArrayDyn<f64>>()
         .map_err(|e| scenario_error(format!("{what}: {e}")))?;
     let shape = arr.shape().to_vec();
-    if shape != [n, 2] {
+    if shape != [n, width] {
         return Err(scenario_error(format!(
-            "{what}: expected shape ({n}, 2), one row per ball, got {shape:?}"
+            "{what}: expected shape ({n}, {width}), one row per ball, got {shape:?}"
         )));
     }
     Ok(arr.readonly().as_slice()?.to_vec())
 }
 
-pub(crate) fn push_sample(w: &carom::World, xy: &mut Vec<f64>, v: &mut Vec<f64>) {
+/// One sample of `record()`: positions, velocities and, when asked, the spins.
+pub(crate) fn push_sample(
+    w: &carom::World,
+    xy: &mut Vec<f64>,
+    v: &mut Vec<f64>,
+    spins: Option<&mut Vec<f64>>,
+) {
     let b = w.balls();
     for i in 0..b.len() {
         xy.push(b.x[i]);
         xy.push(b.y[i]);
         v.push(b.vx[i]);
         v.push(b.vy[i]);
+    }
+    if let Some(s) = spins {
+        for i in 0..b.len() {
+            s.extend([b.wx[i], b.wy[i], b.omega[i]]);
+        }
     }
 }
 

@@ -10,8 +10,13 @@
 
 mod compare;
 mod convert;
+mod cue;
+mod picture;
 
-use convert::{build, column, flat_pairs, len_of, pairs, push_sample, source_of, step_count};
+use convert::{
+    build, column, flat_pairs, flat_rows, len_of, pairs, push_sample, source_of, step_count,
+    triples,
+};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -222,10 +227,11 @@ impl PyWorld {
     }
 
     /// Runs for `time` and returns the samples as numpy arrays: `time` (T,),
-    /// `positions` (T, N, 2) and `velocities` (T, N, 2), float64. The first sample is
-    /// the state before the run; then every `every` steps and the last step, as
-    /// `--trajectory --every` samples. Filled in Rust while the run goes on, without
-    /// the GIL.
+    /// `positions` (T, N, 2) and `velocities` (T, N, 2), float64, and when the balls
+    /// are spheres (on cloth: `carom::state::spheres_in_play` at the start) `spins`
+    /// (T, N, 3), `(wx, wy, omega)`. The first sample is the state before the run;
+    /// then every `every` steps and the last step, as `--trajectory --every` samples.
+    /// Filled in Rust while the run goes on, without the GIL.
     #[pyo3(signature = (time, every=1))]
     fn record<'py>(&self, py: Python<'py>, time: f64, every: u64) -> PyResult<Bound<'py, PyDict>> {
         guarded(|| {
@@ -234,18 +240,22 @@ impl PyWorld {
             }
             let steps = self.steps_of(py, Some(time), None)?;
             let samples = 1 + steps / every + u64::from(steps % every != 0);
-            let (mut t, mut xy, mut v) = {
+            let (mut t, mut xy, mut v, mut spins) = {
                 let g = self.lock(py)?;
                 let w = &g.session.world;
                 let n = w.balls().len();
                 let cap = samples as usize * n * 2;
                 let (mut xy, mut v) = (Vec::with_capacity(cap), Vec::with_capacity(cap));
-                push_sample(w, &mut xy, &mut v);
-                (vec![w.time], xy, v)
+                // Spins only where the state file writes them: every other recording
+                // keeps the keys it had.
+                let mut spins = carom::state::spheres_in_play(w)
+                    .then(|| Vec::with_capacity(samples as usize * n * 3));
+                push_sample(w, &mut xy, &mut v, spins.as_mut());
+                (vec![w.time], xy, v, spins)
             };
             self.advance(py, steps, every, |w| {
                 t.push(w.time);
-                push_sample(w, &mut xy, &mut v);
+                push_sample(w, &mut xy, &mut v, spins.as_mut());
             })?;
             let n = len_of(&t, &xy);
             let out = PyDict::new(py);
@@ -253,6 +263,9 @@ impl PyWorld {
             out.set_item("time", PyArray1::from_vec(py, t))?;
             out.set_item("positions", PyArray1::from_vec(py, xy).reshape([k, n, 2])?)?;
             out.set_item("velocities", PyArray1::from_vec(py, v).reshape([k, n, 2])?)?;
+            if let Some(w) = spins {
+                out.set_item("spins", PyArray1::from_vec(py, w).reshape([k, n, 3])?)?;
+            }
             Ok(out)
         })
     }
@@ -424,6 +437,42 @@ impl PyWorld {
         guarded(|| column(py, &self.lock(py)?.session.world.balls().omega))
     }
 
+    /// Angular velocities of the balls as spheres, `(wx, wy, omega)` about the table's
+    /// x and y axes and the vertical (z into the table), float64 array of shape (N, 3):
+    /// a fresh writable copy; assign a whole (N, 3) array of finite values back to
+    /// change them. `wx`, `wy` are zero and unused without cloth friction.
+    #[getter]
+    fn get_spins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let g = self.lock(py)?;
+            let b = g.session.world.balls();
+            triples(py, &b.wx, &b.wy, &b.omega)
+        })
+    }
+
+    #[setter]
+    fn set_spins(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        guarded(|| {
+            let n = self.lock(py)?.session.world.balls().len();
+            let w = flat_rows(py, value, "spins", n, 3)?;
+            for (i, row) in w.chunks_exact(3).enumerate() {
+                for (name, c) in ["wx", "wy", "omega"].into_iter().zip(row) {
+                    if !c.is_finite() {
+                        return Err(scenario_error(format!(
+                            "spins: balls[{i}].{name}: must be finite (got {c})"
+                        )));
+                    }
+                }
+            }
+            let mut g = self.lock(py)?;
+            let b = g.session.world.balls_mut();
+            for (i, row) in w.chunks_exact(3).enumerate() {
+                (b.wx[i], b.wy[i], b.omega[i]) = (row[0], row[1], row[2]);
+            }
+            Ok(())
+        })
+    }
+
     /// Ball orientations in radians (same sense as `omega`), float64 array of shape
     /// (N,) (a copy).
     #[getter]
@@ -442,6 +491,12 @@ impl PyWorld {
             let b = g.session.world.balls();
             pairs(py, &b.ix, &b.iy)
         })
+    }
+
+    /// Whether the balls are spheres (on cloth, or given spins about the table's axes),
+    /// so that state files, trajectories and `record()` carry their spins.
+    fn _spheres(&self, py: Python<'_>) -> PyResult<bool> {
+        guarded(|| Ok(carom::state::spheres_in_play(&self.lock(py)?.session.world)))
     }
 
     /// Whether each ball is still in play (it has not left through a pocket or an
@@ -637,64 +692,6 @@ impl PyWorld {
     }
 }
 
-impl PyWorld {
-    /// Draws the world (after running it for `time`, if given) in `format`.
-    fn picture(
-        &self,
-        py: Python<'_>,
-        format: carom_render::ImageFormat,
-        time: Option<f64>,
-        size: Option<(u32, u32)>,
-    ) -> PyResult<Vec<u8>> {
-        use carom_render::{AnimationOptions, Frame, Recording};
-        let steps = match time {
-            Some(t) => self.steps_of(py, Some(t), None)?,
-            None => 0,
-        };
-        let mut options = AnimationOptions::default();
-        if let Some(s) = size {
-            options.picture.size = s;
-        }
-        let (first, every, label) = {
-            let g = self.lock(py)?;
-            let w = &g.session.world;
-            let every = carom_render::steps_per_frame(
-                w.physics().dt,
-                options.fps,
-                carom_render::DEFAULT_SPEED,
-            );
-            let label = format!(
-                "{} · {}",
-                w.name,
-                carom::compare::variant_label(w.physics())
-            );
-            (Frame::from_world(w), every, label)
-        };
-        let render_err = |e: carom_render::RenderError| scenario_error(e.to_string());
-        let mut rec = Recording::new(
-            Vec::new(),
-            format,
-            std::slice::from_ref(&first),
-            &[label],
-            &options,
-        )
-        .map_err(render_err)?;
-        // The recording takes every sampled state, the first one included.
-        let mut pushed = rec.push(std::slice::from_ref(&first));
-        let mut frame = first;
-        let result = self.advance(py, steps, every, |w| {
-            if pushed.is_ok() {
-                frame.update_from_world(w);
-                pushed = rec.push(std::slice::from_ref(&frame));
-            }
-        });
-        result?;
-        pushed.map_err(render_err)?;
-        let (bytes, _) = rec.finish().map_err(render_err)?;
-        Ok(bytes)
-    }
-}
-
 /// Rebuilds a pickled world from its state file's text.
 #[pyfunction]
 fn _world_from_state(text: &str, threads: usize) -> PyResult<PyWorld> {
@@ -734,6 +731,7 @@ fn _carom(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(preset_summaries, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(cue::cue_strike, m)?)?;
     m.add_function(wrap_pyfunction!(_world_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;

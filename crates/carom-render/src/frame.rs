@@ -16,6 +16,27 @@ pub struct BallView {
     /// The ball's orientation when rotation is in play: drawn as a mark, a radius from
     /// the centre to the rim. `None`: no mark (pictures as before rotation existed).
     pub angle: Option<f64>,
+    /// The spin about the table's axes `(wx, wy)` of a sphere (balls on cloth): drawn
+    /// as the spin dot ([`BallView::spin_dot`]). `None`: no dot (every other scene).
+    pub spin: Option<[f64; 2]>,
+}
+
+/// The spin dot's radius, as a fraction of the ball's.
+pub const SPIN_DOT_RADIUS: f64 = 0.2;
+
+/// The spin dot's offset from the centre of a ball of radius `r`, velocity `v` and
+/// spin `(wx, wy)` about the table's axes: `r s / (|v| + |s|)` with `s = r (-wy, wx)`,
+/// the top point's velocity relative to the centre (see [`BallView::spin_dot`]; the
+/// viewer draws the same dot). Zero for no spin, and for spins too large to measure.
+pub fn spin_dot_offset(r: f64, v: [f64; 2], [wx, wy]: [f64; 2]) -> [f64; 2] {
+    let s = [-r * wy, r * wx];
+    let (speed, top) = (v[0].hypot(v[1]), s[0].hypot(s[1]));
+    if top > 0.0 && (speed + top).is_finite() {
+        let f = r / (speed + top);
+        [f * s[0], f * s[1]]
+    } else {
+        [0.0, 0.0]
+    }
 }
 
 /// A wall inside the table, as drawn: a line through points, or an arc.
@@ -118,7 +139,31 @@ impl BallView {
             vy: 0.0,
             color: None,
             angle: None,
+            spin: None,
         }
+    }
+
+    /// Where the spin dot of a sphere is drawn (its centre), if the ball carries spins.
+    ///
+    /// The dot reads as a pool player reads a cue ball: it sits where the top of the
+    /// ball is being carried by the spin about the table's axes, relative to the
+    /// ball's own travel. The top point (facing the viewer, at `-r z`) moves relative
+    /// to the centre at `s = w x (-r z) = r (-wy, wx)`; the dot is offset from the
+    /// centre by `r s / (|v| + |s|)`:
+    ///
+    /// - a stun ball (sliding without spin) shows it at the centre;
+    /// - a ball rolling naturally (`s = v`) half a radius ahead, along its travel;
+    /// - follow beyond natural roll further ahead, draw (backspin) behind the centre,
+    ///   a masse's sideways spin to the side;
+    /// - a ball spinning in place about a horizontal axis at the rim.
+    ///
+    /// Always inside the ball, continuous in the spins and velocity, and defined for a
+    /// ball at rest (the centre). Side spin (`omega`, about the vertical) is not part
+    /// of it: the rotation mark ([`BallView::mark_end`]) turns with it.
+    pub fn spin_dot(&self) -> Option<(f64, f64)> {
+        let [dx, dy] = spin_dot_offset(self.r, [self.vx, self.vy], self.spin?);
+        let dot = (self.x + dx, self.y + dy);
+        (dot.0.is_finite() && dot.1.is_finite()).then_some(dot)
     }
 
     /// The end of the rotation mark on the rim, if the ball has one.
@@ -246,6 +291,7 @@ impl Frame {
         self.time = world.time;
         self.open = [table.is_open(0), table.is_open(1)];
         let rotation = carom::state::rotation_in_play(world);
+        let sphere = carom::state::spheres_in_play(world);
         let b = world.balls();
         self.balls.clear();
         // Balls out of play are not drawn; the others keep their index (their default
@@ -262,6 +308,7 @@ impl Frame {
             vy: b.vy[i],
             color: b.color[i],
             angle: rotation.then_some(b.angle[i]),
+            spin: sphere.then_some([b.wx[i], b.wy[i]]),
         }));
         let walls = world.walls();
         self.walls = wall_views(walls);
@@ -328,6 +375,36 @@ mod tests {
         );
         // Clear of both edges: one copy.
         assert_eq!(f.images(&BallView::new(50.0, 25.0, 2.0)).1, 1);
+    }
+
+    #[test]
+    fn the_spin_dot_sits_where_the_spin_carries_the_top_of_the_ball() {
+        let (r, v) = (2.0, 3.0);
+        let ball = |vx: f64, vy: f64, wx: f64, wy: f64| BallView {
+            vx,
+            vy,
+            spin: Some([wx, wy]),
+            ..BallView::new(10.0, 20.0, r)
+        };
+        // No spins: no dot.
+        assert_eq!(BallView::new(10.0, 20.0, r).spin_dot(), None);
+        // Stun (sliding without spin), and a ball at rest: the centre.
+        assert_eq!(ball(v, 0.0, 0.0, 0.0).spin_dot(), Some((10.0, 20.0)));
+        assert_eq!(ball(0.0, 0.0, 0.0, 0.0).spin_dot(), Some((10.0, 20.0)));
+        // Rolling along +x: wy = -v / r, and along +y: wx = v / r. Half a radius ahead.
+        assert_eq!(ball(v, 0.0, 0.0, -v / r).spin_dot(), Some((11.0, 20.0)));
+        assert_eq!(ball(0.0, v, v / r, 0.0).spin_dot(), Some((10.0, 21.0)));
+        // Draw: spun backwards as fast as it goes, half a radius behind.
+        assert_eq!(ball(v, 0.0, 0.0, v / r).spin_dot(), Some((9.0, 20.0)));
+        // Spinning in place about a horizontal axis: on the rim.
+        assert_eq!(ball(0.0, 0.0, 0.0, -1.0).spin_dot(), Some((12.0, 20.0)));
+        // Never outside the ball, whatever the spin: |s| / (|v| + |s|) <= 1, up to the
+        // few roundings of the offset and of measuring it (a handful of ulps of r).
+        for (wx, wy) in [(1e300, -1e300), (-5.0, 7.0), (1e-300, 0.0), (0.0, 1e6)] {
+            let (x, y) = ball(v, -v, wx, wy).spin_dot().unwrap();
+            let d = (x - 10.0).hypot(y - 20.0);
+            assert!(d <= r * (1.0 + 8.0 * f64::EPSILON), "{wx} {wy}: {d}");
+        }
     }
 
     #[test]

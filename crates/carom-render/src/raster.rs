@@ -270,6 +270,15 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
                     );
                 }
             }
+            // A sphere's spin dot (balls on cloth), moved with its image likewise.
+            if let (Some((dx, dy)), true) = (b.spin_dot(), r >= 3.0) {
+                let (px, py) = vp.to_pixel(dx + (x - b.x), dy + (y - b.y));
+                let dot = (crate::frame::SPIN_DOT_RADIUS * r).max(1.0);
+                if let Some(path) = PathBuilder::from_circle(px as f32, py as f32, dot as f32) {
+                    let paint = paint(b.mark_color(i), 1.0);
+                    pixmap.fill_path(&path, &paint, FillRule::Winding, id, clip.as_ref());
+                }
+            }
         }
     }
     draw_periodic_edges(pixmap, frame, (x0, y0, x1, y1), style);

@@ -140,6 +140,17 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
                             0.18 * b.r
                         );
                     }
+                    // A sphere's spin dot (balls on cloth).
+                    if let Some((dx, dy)) = b.spin_dot() {
+                        let _ = writeln!(
+                            s,
+                            r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                            dx + x - b.x,
+                            dy + y - b.y,
+                            crate::frame::SPIN_DOT_RADIUS * b.r,
+                            hex(b.mark_color(i))
+                        );
+                    }
                 }
             }
         }

@@ -62,7 +62,7 @@ fn draw(c: &mut Criterion) {
                 ..Default::default()
             };
             let out = ctx.run_ui(input, |ui| {
-                view.paint(ui.painter(), world.balls(), None, false, &[])
+                view.paint(ui.painter(), world.balls(), None, false, false, &[])
             });
             let triangles = ctx.tessellate(out.shapes, out.pixels_per_point);
             std::hint::black_box(triangles.len())

@@ -6,7 +6,9 @@
 //! [`sim::Sim`], which needs no window and is what the unit tests drive.
 
 pub mod app;
+pub mod cue_ui;
 pub mod sim;
+pub mod table_view;
 
 use std::cell::RefCell;
 use std::path::PathBuf;

@@ -131,7 +131,10 @@ impl Cloth {
             .abs()
             .max(s.v[1].abs())
             .max(b.r * s.w[0].abs().max(s.w[1].abs()));
-        if u[0].abs().max(u[1].abs()) > SLIP_TOLERANCE * scale && self.sliding > 0.0 {
+        // Without sliding friction (`sliding_mu` or `g_normal` 0) a slipping ball
+        // slides for ever, its spins untouched: nothing can bring it to roll, and
+        // locking its spins to its velocity would make rotational energy from nothing.
+        if u[0].abs().max(u[1].abs()) > SLIP_TOLERANCE * scale {
             Phase::Sliding
         } else if s.v != [0.0, 0.0] {
             Phase::Rolling

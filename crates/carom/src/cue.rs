@@ -55,8 +55,9 @@ pub fn check(c: &CueSpec) -> Result<(), (&'static str, String)> {
         return Err((
             "english",
             format!(
-                "and follow put the tip {offset} radii from the centre; a strike beyond \
-                 {MAX_TIP_OFFSET} misses the ball"
+                "with follow ({}) puts the tip {offset} radii from the centre; beyond \
+                 {MAX_TIP_OFFSET} it misses the ball",
+                c.follow
             ),
         ));
     }
@@ -85,8 +86,7 @@ pub fn strike(c: &CueSpec, m: f64, r: f64, inertia: f64) -> Sphere {
     let (e, f) = (c.english, c.follow);
     let depth = (1.0 - e * e - f * f).max(0.0).sqrt();
     let rho: [f64; 3] = std::array::from_fn(|k| r * (e * right[k] + f * up[k] - depth * d[k]));
-    let j =
-        2.0 * c.speed / (1.0 / (CUE_MASS_RATIO * m) + 1.0 / m + r * r * (e * e + f * f) / inertia);
+    let j = 2.0 * c.speed / (1.0 / (CUE_MASS_RATIO * m) + 1.0 / m + r * r * (e * e + f * f) / inertia);
     let torque = [
         rho[1] * d[2] - rho[2] * d[1],
         rho[2] * d[0] - rho[0] * d[2],

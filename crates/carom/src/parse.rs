@@ -249,6 +249,17 @@ pub fn ball_from_spec(b: &BallSpec, field: &str, sphere: bool) -> Result<Ball, S
         }
         if ball.inertia.is_finite() && ball.inertia > 0.0 {
             let s = crate::cue::strike(cue, b.m, b.r, ball.inertia);
+            // A speed near the largest float (or a ball light against its inertia)
+            // strikes beyond floating point: refused by name, never loaded as inf.
+            if !s.v.iter().chain(&s.w).all(|c| c.is_finite()) {
+                return Err(ScenarioError::field(
+                    format!("{field}.cue.speed"),
+                    format!(
+                        "gives this ball a velocity or spin beyond floating point (got {:e})",
+                        cue.speed
+                    ),
+                ));
+            }
             (ball.vx, ball.vy) = (s.v[0], s.v[1]);
             (ball.wx, ball.wy, ball.omega) = (s.w[0], s.w[1], s.w[2]);
         }

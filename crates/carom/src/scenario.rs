@@ -230,7 +230,12 @@ impl Integrator {
 
 /// Friction against the table (tutorial level 7).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    deny_unknown_fields,
+    expecting = "a table { kind = \"none\" | \"dry\" | \"drag\" | \"linear\" | \"cloth\", ... }"
+)]
 pub enum Friction {
     #[default]
     None,
@@ -440,7 +445,10 @@ pub struct BallSpec {
 /// `english` positive to the shooter's right, `follow` positive up) and how far it is
 /// raised from the table (degrees, 0 level, below 90).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table { speed, aim, english, follow, elevation }"
+)]
 pub struct CueSpec {
     pub speed: f64,
     pub aim: f64,
