@@ -36,25 +36,29 @@ its no-slip branch adds nothing either). Both models take equal masses and radii
 
 One pooltool constant is changed for the comparison: before resolving an impact pooltool
 moves the two balls back along their paths until their surfaces are `MIN_DIST` = 1e-6 m
-apart (`make_kiss`), a guard against re-detecting the same contact; time is not moved
-back, so every impact shifts the balls by about MIN_DIST / (approach speed) times their
-speeds, and the line of centres turns by about MIN_DIST tan(cut angle) / (2R), which a
-metre of travel after a 30-degree cut makes 3e-5 m (measured: 3.3e-5 at 30 degrees,
-1.3e-4 at 60, 1.0e-6 head-on, at rest). That is pooltool's own deviation from the exact
-contact, not a difference of physics, so the comparisons run with MIN_DIST = 1e-12 m
-(pooltool needs it above 0: at 0 it re-detects the contact it has just resolved and
-never ends); the shift it leaves is below 1e-10 m.
+apart (`make_kiss`), a guard against detecting the same contact again; the clock is not
+moved back, so each ball is displaced by about MIN_DIST / (approach speed) times its
+speed, and the line of centres turns by about MIN_DIST tan(cut angle) / (2R) radians.
+That is pooltool's own departure from the exact contact, not a difference of physics:
+against pooltool with a spacer of 1e-12 m the balls come to rest 1.0e-6 m away on a
+head-on hit, 3.3e-5 m on a 30-degree cut and 1.3e-4 m on a 60-degree one, and against
+carom the 40-degree stun cut differs by 5e-4 (a spin), proportional to the spacer
+(`test_the_difference_pooltools_contact_spacer_makes`). So the comparisons run with
+MIN_DIST = 1e-12 m, which leaves at most 5e-10 (1e-14 leaves 6e-12; below that pooltool
+detects the contact it has just resolved again and never ends).
 
-Tolerance 1e-6 (metres, m/s, rad/s). Both sides evaluate the same polynomials: a phase's
-position is a quadratic in time of numbers below 10, so round-off is ~1e-15 relative per
-phase, ~1e-14 after the few phases of a shot. The impact and phase-change times are
-roots: a phase change is a ratio (exact to round-off) and an impact a quartic root,
-found by pooltool's Algorithm 1010 and by carom's own solver, each to ~1e-13 s or better
-for the well-separated roots of these shots; a time error dt moves a ball after the
-event by its velocity jump times dt, below 1e-12 m. The spins are velocities divided by
-R, 35 times larger, still far below 1e-6. So 1e-6 leaves six orders of magnitude for
-round-off and catches any wrong constant, sign or phase rule (the smallest effect
-checked, u_sp's decay over 0.02 s, is 1e-2 rad/s)."""
+Tolerance 1e-6 (metres, m/s, rad/s; event times 1e-9 s). Both sides evaluate the same
+polynomials: a phase's position is a quadratic in time of numbers below 50, round-off
+~1e-15 relative per phase and ~1e-14 after the few phases of a shot. The event times
+are a ratio (a phase change, exact to round-off) or a quartic's root (an impact, by
+pooltool's Algorithm 1010 and by carom's own solver, each to ~1e-15 s for the
+well-separated roots of these shots); a time error dt moves a ball after the event by
+its velocity jump times dt. Spins are velocities over R, 35 times larger. Measured:
+one ball 2.3e-13 at most, two balls 5e-10 (the spacer above), impact times 1e-15 s
+apart, phase changes 1.2e-10 s. 1e-6 leaves three orders of magnitude above the
+spacer's share and catches any wrong constant, sign or phase rule (the smallest effect
+checked, the spin decay over 0.02 s, is 0.2 rad/s).
+"""
 
 from __future__ import annotations
 
@@ -92,7 +96,7 @@ M = 0.170097
 R = 0.028575
 U_S = 0.2
 U_R = 0.01
-U_SP_PROPORTIONALITY = 10 * 2 / 5 / 9
+U_SP_PROPORTIONALITY = 4 / 9  # per metre: pooltool stores u_sp / R
 U_SP = U_SP_PROPORTIONALITY * R  # pooltool's BallParams.u_sp; carom's spinning_mu
 G = 9.81
 
