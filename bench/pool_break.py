@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -66,17 +67,20 @@ def carom_rest_time(preset: str, chunk: float, limit: float) -> float:
 
 
 def time_carom(preset: str, t_rest: float, runs: int):
-    """Wall times of `w.run` to t_rest; the number of logged events (impacts, phase
-    changes, pocketings), the time of the last, the balls pocketed."""
+    """Wall times of `w.run` to t_rest (the event log off, as a user runs it); then,
+    from one more run with the log on, the number of events (impacts, phase changes,
+    pocketings), the time of the last and the balls pocketed."""
     import carom
 
     times = []
     for _ in range(runs):
         w = carom.World.load(preset)
-        w.log_events(True)
         t0 = time.perf_counter()
         w.run(time=t_rest)
         times.append(time.perf_counter() - t0)
+    w = carom.World.load(preset)
+    w.log_events(True)
+    w.run(time=t_rest)
     log = w.events()["time"]
     pocketed = sum("removed" in b for b in w.state()["balls"])
     return times, len(log), float(max(log, default=0.0)), pocketed
@@ -225,6 +229,7 @@ def main() -> None:
         sys.exit(0)
     import carom
 
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     physics = carom.World.load(a.preset).state()["physics"]
     label = f"carom, {a.preset} ({physics['model']}, {physics['friction']['kind']})"
     rows = []
