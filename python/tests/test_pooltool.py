@@ -65,7 +65,8 @@ its velocity jump times dt. Spins are velocities over R, 35 times larger. Measur
 ball 2.3e-13 at most, two balls 5e-10 (the spacer above), impact times 1e-15 s apart,
 phase changes 1.2e-10 s. 1e-6 leaves three orders of magnitude above the spacer's share
 and catches any wrong constant, sign or phase rule (the smallest effect checked, the
-spin decay over 0.02 s, is 0.2 rad/s)."""
+spin decay over 0.02 s, is 0.2 rad/s).
+"""
 
 from __future__ import annotations
 
