@@ -86,7 +86,8 @@ pub fn strike(c: &CueSpec, m: f64, r: f64, inertia: f64) -> Sphere {
     let (e, f) = (c.english, c.follow);
     let depth = (1.0 - e * e - f * f).max(0.0).sqrt();
     let rho: [f64; 3] = std::array::from_fn(|k| r * (e * right[k] + f * up[k] - depth * d[k]));
-    let j = 2.0 * c.speed / (1.0 / (CUE_MASS_RATIO * m) + 1.0 / m + r * r * (e * e + f * f) / inertia);
+    let j =
+        2.0 * c.speed / (1.0 / (CUE_MASS_RATIO * m) + 1.0 / m + r * r * (e * e + f * f) / inertia);
     let torque = [
         rho[1] * d[2] - rho[2] * d[1],
         rho[2] * d[0] - rho[0] * d[2],
