@@ -25,6 +25,7 @@
 //! acceleration, so positions are parabolas in time and the event model can find
 //! contact times exactly; the stepping models take [`Cloth::evolve`] over each step.
 
+use crate::balls::Balls;
 use crate::scenario::Friction;
 
 /// Cloth friction's decelerations (coefficient times `g_normal`).
@@ -81,6 +82,12 @@ impl Body {
             k: m * r * r / inertia,
         }
     }
+
+    /// Ball `i`'s.
+    #[inline]
+    pub fn of(b: &Balls, i: usize) -> Body {
+        Body::new(b.r[i], b.m[i], b.inertia[i])
+    }
 }
 
 /// How small a slip counts as none: relative to the ball's speeds, a few thousand
@@ -90,6 +97,22 @@ impl Body {
 const SLIP_TOLERANCE: f64 = 1e-12;
 
 impl Sphere {
+    /// Ball `i`'s velocity and angular velocity.
+    #[inline]
+    pub fn of(b: &Balls, i: usize) -> Sphere {
+        Sphere {
+            v: [b.vx[i], b.vy[i]],
+            w: [b.wx[i], b.wy[i], b.omega[i]],
+        }
+    }
+
+    /// Writes this velocity and these spins into ball `i`.
+    #[inline]
+    pub fn store(&self, b: &mut Balls, i: usize) {
+        (b.vx[i], b.vy[i]) = (self.v[0], self.v[1]);
+        (b.wx[i], b.wy[i], b.omega[i]) = (self.w[0], self.w[1], self.w[2]);
+    }
+
     /// The contact point's slip over the cloth, `v + r (wy, -wx)`.
     #[inline]
     pub fn slip(&self, r: f64) -> [f64; 2] {

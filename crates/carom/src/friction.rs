@@ -81,11 +81,10 @@ pub fn apply(balls: &mut Balls, friction: &Friction, dt: f64) {
             let f = (1.0 - mu).powf(dt);
             scale_speeds(balls, |_| f);
         }
-        Friction::Cloth { .. } => {
-            if let Some(cloth) = Cloth::of(friction) {
-                roll_on_cloth(balls, &cloth, dt);
-            }
-        }
+        // Every model moves its balls on cloth itself, as its free flight
+        // ([`cloth_motion`], and the event model's phases): nothing is left to do
+        // after the step.
+        Friction::Cloth { .. } => {}
     }
 }
 
@@ -150,12 +149,9 @@ pub fn cloth_motion<const LOG: bool>(
             }
             continue;
         }
-        let s = Sphere {
-            v,
-            w: [balls.wx[i], balls.wy[i], balls.omega[i]],
-        };
+        let s = Sphere::of(balls, i);
         let mark = log.len();
-        let body = Body::new(balls.r[i], balls.m[i], balls.inertia[i]);
+        let body = Body::of(balls, i);
         let (e, d) = if s.v == [0.0, 0.0] && s.w == [0.0; 3] {
             // At rest: nothing to evolve (and nothing to log).
             (s, [0.0, 0.0])
@@ -187,29 +183,6 @@ pub fn cloth_motion<const LOG: bool>(
         d2max = d2max.max(moved[0] * moved[0] + moved[1] * moved[1]);
     }
     d2max
-}
-
-/// Each dynamic ball's velocity and spins over `dt` on cloth, by the closed form
-/// through its phases ([`Cloth::evolve`]). The positions are the model's (operator
-/// splitting, as for the other frictions): what the world applies for a model that
-/// does not move its balls on cloth itself.
-fn roll_on_cloth(balls: &mut Balls, cloth: &Cloth, dt: f64) {
-    for i in 0..balls.len() {
-        if balls.inv_m[i] == 0.0 {
-            continue;
-        }
-        let s = Sphere {
-            v: [balls.vx[i], balls.vy[i]],
-            w: [balls.wx[i], balls.wy[i], balls.omega[i]],
-        };
-        if s.v == [0.0, 0.0] && s.w == [0.0; 3] {
-            continue;
-        }
-        let body = Body::new(balls.r[i], balls.m[i], balls.inertia[i]);
-        let (e, _) = cloth.evolve(&s, body, dt, |_, _, _| {});
-        (balls.vx[i], balls.vy[i]) = (e.v[0], e.v[1]);
-        (balls.wx[i], balls.wy[i], balls.omega[i]) = (e.w[0], e.w[1], e.w[2]);
-    }
 }
 
 /// Multiplies each dynamic, moving ball's velocity by `factor(|v|)`.

@@ -141,21 +141,16 @@ fn hit(
     surface: [f64; 2],
     reach: Reach,
 ) -> Option<(f64, f64)> {
-    let s = Sphere {
-        v: [balls.vx[i], balls.vy[i]],
-        w: [balls.wx[i], balls.wy[i], balls.omega[i]],
-    };
+    let s = Sphere::of(balls, i);
     let approach = s.v[0] * n[0] + s.v[1] * n[1];
     if approach <= reach.approach * s.v[0].hypot(s.v[1]) {
         return None;
     }
-    let body = Body::new(balls.r[i], balls.m[i], balls.inertia[i]);
+    let body = Body::of(balls, i);
     let out = rebound(&s, body, n, h, e, mu, surface);
     if out.impulse_per_mass <= 0.0 {
         return None;
     }
-    let o = out.sphere;
-    (balls.vx[i], balls.vy[i]) = (o.v[0], o.v[1]);
-    (balls.wx[i], balls.wy[i], balls.omega[i]) = (o.w[0], o.w[1], o.w[2]);
+    out.sphere.store(balls, i);
     Some((balls.m[i] * out.impulse_per_mass, out.approach))
 }

@@ -90,20 +90,6 @@ pub(super) struct OnCloth {
     pub(super) undo: Vec<[f64; 4]>,
 }
 
-/// Ball `i`'s sphere: velocity and angular velocity.
-#[inline]
-fn sphere(b: &Balls, i: usize) -> Sphere {
-    Sphere {
-        v: [b.vx[i], b.vy[i]],
-        w: [b.wx[i], b.wy[i], b.omega[i]],
-    }
-}
-
-#[inline]
-fn body(b: &Balls, i: usize) -> Body {
-    Body::new(b.r[i], b.m[i], b.inertia[i])
-}
-
 impl OnCloth {
     pub(super) fn new(law: Cloth) -> OnCloth {
         OnCloth {
@@ -140,7 +126,7 @@ impl OnCloth {
             self.end[i] = f64::INFINITY;
             return before;
         }
-        let (s, body) = (sphere(b, i), body(b, i));
+        let (s, body) = (Sphere::of(b, i), Body::of(b, i));
         let p = self.law.phase(&s, body);
         self.phase[i] = p;
         self.acc[i] = self.law.accel(p, &s, body);
@@ -169,7 +155,7 @@ impl OnCloth {
         b.y[i] += s * (b.vy[i] + 0.5 * a[1] * s);
         b.vx[i] += a[0] * s;
         b.vy[i] += a[1] * s;
-        let body = body(b, i);
+        let body = Body::of(b, i);
         match self.phase[i] {
             Phase::Sliding => {
                 // The friction torque's spin change, (m r / I)(-a_y, a_x) per unit time.
@@ -443,7 +429,9 @@ impl Event {
         if !soft::is_soft(approach, press, sigma, &cloth.law) {
             return false;
         }
-        let held = |k: usize| soft::Held::new(sphere(b, k), body(b, k), b.inv_m[k], cloth.phase[k]);
+        let held = |k: usize| {
+            soft::Held::new(Sphere::of(b, k), Body::of(b, k), b.inv_m[k], cloth.phase[k])
+        };
         let left = cloth.end[i].min(cloth.end[j]) - t0;
         let meeting = soft::Meeting {
             n,
@@ -453,8 +441,8 @@ impl Event {
             left,
         };
         let out = soft::pair(&cloth.law, &held(i), &held(j), &meeting);
-        set_sphere(b, i, &out.a);
-        set_sphere(b, j, &out.b);
+        out.a.store(b, i);
+        out.b.store(b, j);
         self.collisions += 1;
         self.pair_virial += out.impulse * d;
         if let Some(log) = self.log.as_mut() {
@@ -513,11 +501,11 @@ impl Event {
             left: cloth.end[i] - t0,
             inv_m: b.inv_m[i],
         };
-        let out = rebound(&sphere(b, i), body(b, i), &press, &cushion);
+        let out = rebound(&Sphere::of(b, i), Body::of(b, i), &press, &cushion);
         if out.impulse_per_mass <= 0.0 {
             return;
         }
-        set_sphere(b, i, &out.sphere);
+        out.sphere.store(b, i);
         self.collisions += 1;
         if let Some(log) = self.log.as_mut() {
             let id = super::resolve::ball_id(&self.order, i);
@@ -531,13 +519,6 @@ impl Event {
             ));
         }
     }
-}
-
-/// Writes a sphere's velocity and spins into ball `i`.
-#[inline]
-pub(super) fn set_sphere(b: &mut Balls, i: usize, s: &Sphere) {
-    (b.vx[i], b.vy[i]) = (s.v[0], s.v[1]);
-    (b.wx[i], b.wy[i], b.omega[i]) = (s.w[0], s.w[1], s.w[2]);
 }
 
 /// One contact of a ball with a cushion: the unit normal from the cushion towards the
@@ -565,13 +546,13 @@ pub(super) fn cushions(
     if b.inv_m[i] == 0.0 {
         return 0;
     }
-    let body = body(b, i);
+    let body = Body::of(b, i);
     for _ in 0..CUSHION_PASSES {
         let mut any = false;
         for (k, cushion) in touches.iter().enumerate() {
-            let out = rebound(&sphere(b, i), body, press, cushion);
+            let out = rebound(&Sphere::of(b, i), body, press, cushion);
             if out.impulse_per_mass > 0.0 {
-                set_sphere(b, i, &out.sphere);
+                out.sphere.store(b, i);
                 impulses[k] += out.impulse_per_mass;
                 any = true;
             }
