@@ -256,9 +256,9 @@ impl Event {
         ))
     }
 
-    /// The error for a ball come to rest on a wall inside the table under gravity,
-    /// which the model does not continue yet; puts the balls back as they were at the
-    /// start of the interval.
+    /// The error for a ball that would roll over a corner of a wall inside the table or
+    /// swing inside one of its arcs under gravity, which the model does not follow;
+    /// puts the balls back as they were at the start of the interval.
     pub(super) fn settled_on(
         &mut self,
         b: &mut Balls,
@@ -268,12 +268,14 @@ impl Event {
         wall: u32,
     ) -> StepError {
         let id = self.order.get(i as usize).copied().unwrap_or(i);
+        let into = now - self.step_start;
         self.rewind(b, before);
         StepError::Unmodelled(format!(
-            "ball {id} comes to rest on walls[{wall}] at t = {now:.6e}: the event model does \
-             not yet continue a ball resting on a wall inside the table under gravity (it \
-             does on the table's own walls; the spring, impulse and simultaneous models do \
-             on any wall; the state is left at the start of the interval)"
+            "ball {id} comes to rest against a corner or an arc of walls[{wall}] \
+             {into:.6e} into the output interval: rolling over a corner or swinging inside an arc under gravity is \
+             not a parabola, and the event model does not follow it (it does follow balls \
+             resting and sliding on straight faces; the spring, impulse and simultaneous \
+             models follow all of it; the state is left at the start of the interval)"
         ))
     }
 
@@ -307,6 +309,9 @@ impl Event {
             cloth.undo.clear();
         }
         self.undo.clear();
+        if let Some(inner) = self.inner.as_deref_mut() {
+            inner.put_faces_back();
+        }
         // Every ball to the start of the interval, as a successful step would have
         // left them; then the predictions, now void, are redone at the next step.
         let start = self.step_start;

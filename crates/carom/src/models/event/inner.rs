@@ -27,14 +27,12 @@
 //! predicted no more; the world records it from [`super::Event::take_exits`].
 //!
 //! Under gravity the times of impact are those of parabolic flights (up to quartic for
-//! an end or an arc, a pocket's rim), exact as without it. Not yet: a ball coming to
-//! rest on a wall inside the table (its rebound so slow that it would be back within
-//! `tc`, the rule by which it rests on the table's own walls). Resting there, it would
-//! slide along a face, roll over a corner or round an arc, on curves that are not the
-//! parabolas the model moves balls on; the step then fails, naming the ball and the
-//! wall ([`Inner::resting`]).
+//! an end or an arc, a pocket's rim), exact as without it. A ball that comes to rest on
+//! a straight face slides along it (`on_face.rs`); one that would roll over a corner or
+//! swing inside an arc stops the step, naming the ball and the wall.
 
 use super::cells::Cells;
+use super::on_face::{OnFace, NO_FACE};
 use crate::balls::Balls;
 use crate::contact;
 use crate::physics::ContactFriction;
@@ -46,7 +44,7 @@ pub(super) const PIECE: usize = 4;
 pub(super) const EXIT: usize = 5;
 
 /// Marks a pocket among a cell's items (the rest are pieces).
-const POCKET: u32 = 1 << 31;
+pub(super) const POCKET: u32 = 1 << 31;
 
 /// A ball taken out of play within the current step.
 #[derive(Debug, Clone, Copy)]
@@ -68,11 +66,16 @@ pub(super) struct Inner {
     size: [f64; 2],
     /// `start[c]..start[c + 1]` indexes `items` for cell `c` of the grid (border
     /// included): pieces by index, pockets as `POCKET | k`, ascending.
-    start: Vec<u32>,
-    items: Vec<u32>,
+    pub(super) start: Vec<u32>,
+    pub(super) items: Vec<u32>,
     /// Balls out of play, by the model's index.
     pub(super) out: Vec<bool>,
     pub(super) taken: Vec<Taken>,
+    /// Under gravity, the faces each ball rests on (`on_face.rs`), by the model's index.
+    pub(super) on: Vec<OnFace>,
+    /// What `on` held before each change in the current interval (ball, faces), for a
+    /// failed step to put back.
+    pub(super) on_undo: Vec<(u32, OnFace)>,
     /// Scratch: one ball's contacts with the pieces, and their impulses.
     touches: Vec<(Touch, f64, f64)>,
     /// Scratch on cloth: the contacts as cushions (normal, restitution, friction,
@@ -148,7 +151,14 @@ impl Inner {
     /// there, an open edge) of a ball of radius `r` on flight `f`: its time from now
     /// and its code ([`PIECE`] or [`EXIT`]).
     #[inline(never)]
-    pub(super) fn next(&self, c: u32, f: &Flight, r: f64, horizon: f64) -> Option<(f64, usize)> {
+    pub(super) fn next(
+        &self,
+        c: u32,
+        f: &Flight,
+        r: f64,
+        horizon: f64,
+        skip: [u32; 2],
+    ) -> Option<(f64, usize)> {
         let mut best: Option<(f64, usize)> = None;
         let mut offer = |t: Option<f64>, code: usize| {
             if let Some(t) = t {
@@ -161,7 +171,7 @@ impl Inner {
             if item & POCKET != 0 {
                 let p = self.walls.pockets()[(item & !POCKET) as usize];
                 offer(p.entry(f, horizon), EXIT);
-            } else {
+            } else if skip[0] == NO_FACE || !skip.contains(&item) {
                 offer(
                     self.walls.pieces()[item as usize].impact(f, r, horizon),
                     PIECE,
@@ -310,35 +320,6 @@ impl Inner {
                 self.touches.push((t, e_k, u));
             }
         }
-    }
-
-    /// Under gravity `g`: the wall (`[[walls]]` entry) ball `i`, at cell `c`, now rests
-    /// on, if any: a contact within round-off of touching that gravity presses the ball
-    /// into, left with a normal speed so small that the ball would be back within `tc`
-    /// (the rule by which a ball comes to rest on the table's own walls). Such a ball
-    /// would slide along the wall, or roll over its corners and round its arcs, on
-    /// curves that are not the parabolas the model moves balls on.
-    pub(super) fn resting(&self, b: &Balls, i: usize, c: u32, g: [f64; 2], tc: f64) -> Option<u32> {
-        if b.inv_m[i] == 0.0 {
-            return None;
-        }
-        let p = [b.x[i], b.y[i]];
-        let reach = b.r[i] * (1.0 + 1e-9);
-        let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
-        for &k in &self.items[start as usize..end as usize] {
-            if k & POCKET != 0 {
-                continue;
-            }
-            let Some(t) = self.walls.pieces()[k as usize].touch(k, p, reach) else {
-                continue;
-            };
-            let gn = g[0] * t.normal[0] + g[1] * t.normal[1];
-            let vn = b.vx[i] * t.normal[0] + b.vy[i] * t.normal[1];
-            if gn < 0.0 && vn <= -gn * tc {
-                return Some(t.wall);
-            }
-        }
-        None
     }
 
     /// The contacts of the last [`Inner::hit`], for the event log: each one's wall

@@ -3,6 +3,7 @@
 //! read, every prediction made afresh.
 
 use super::motion::{settle, touches_wall};
+use super::on_face::{OnFace, ON_FACE};
 use super::queue::{Ev, Kind, MAX_BALLS};
 use super::{Event, History, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
 use crate::balls::Balls;
@@ -86,6 +87,9 @@ impl Event {
         self.undo.clear();
         if let Some(cloth) = self.cloth.as_deref_mut() {
             cloth.undo.clear();
+        }
+        if let Some(inner) = self.inner.as_deref_mut() {
+            inner.on_undo.clear();
         }
 
         if self.needs_rebuild {
@@ -259,6 +263,22 @@ impl Event {
             if n > 0 {
                 inner.bin(&self.cells, b.max_radius() * (1.0 + 1e-6));
             }
+            // The faces each ball rests on, found afresh from its position and velocity
+            // as the table's walls are (`on_face.rs`).
+            inner.on.iter_mut().for_each(|o| *o = OnFace::NONE);
+            if self.gravity != [0.0, 0.0] && self.cloth.is_none() && inner.walls.has_walls() {
+                for i in 0..n {
+                    let c = self.cells.cell_of(i);
+                    // A ball that would turn round a corner is left flying: its next
+                    // impact there meets the verdict again, where the step can fail.
+                    let rest = &mut self.hist[i].rest;
+                    let _ = inner.settle_faces(b, i, c, self.gravity, self.tc, &self.table, rest);
+                    if inner.on[i] != OnFace::NONE {
+                        self.hist[i].rest |= ON_FACE;
+                    }
+                }
+            }
+            inner.on_undo.clear();
         }
         let out: &[bool] = self.inner.as_deref().map_or(&[], |inner| &inner.out);
         let is_out = |i: usize| out.get(i).copied().unwrap_or(false);

@@ -3,6 +3,7 @@
 //! its first change in an interval, which a failed step puts back.
 
 use super::motion::accel_of;
+use super::on_face::ON_FACE;
 use super::Event;
 use crate::balls::Balls;
 
@@ -88,7 +89,11 @@ impl Event {
         }
         let tau = t - self.t[i];
         if tau != 0.0 {
-            let [gx, gy] = accel_of(b.inv_m[i], self.hist[i].rest, self.gravity);
+            let rest = self.hist[i].rest;
+            let [gx, gy] = match self.inner.as_deref() {
+                Some(inner) if rest & ON_FACE != 0 => inner.accel_on(i, rest, self.gravity),
+                _ => accel_of(b.inv_m[i], rest, self.gravity),
+            };
             b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
             b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
             b.vx[i] += gx * tau;

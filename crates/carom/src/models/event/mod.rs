@@ -50,9 +50,11 @@
 //! wall. Its acceleration loses the part into the wall, it slides along it, and the wall
 //! joins every impact the ball takes part in (struck from above, the floor pushes back in
 //! the same instant); an impact that sends it off the wall lifts it off. Without this, a
-//! ball bouncing ever lower (`e < 1`) would need endlessly many bounces. Balls resting
-//! on other balls are not modelled (see the budget), nor yet balls resting on walls
-//! inside the table (`inner.rs`: the step fails, naming the ball and the wall).
+//! ball bouncing ever lower (`e < 1`) would need endlessly many bounces. The straight
+//! faces of walls inside the table are rested on the same way (`on_face.rs`, with the
+//! face's end one more event); rolling over a corner or swinging inside an arc is not a
+//! parabola and is not modelled (the step fails, naming the ball and the wall), nor are
+//! balls resting on other balls (see the budget).
 //!
 //! Friction and outside edits change velocities between intervals: edits come through
 //! [`CollisionModel::invalidate`] (the world's `balls_mut`), friction is known from the
@@ -142,6 +144,7 @@ mod interval;
 mod lazy;
 mod motion;
 mod on_cloth;
+mod on_face;
 mod queue;
 mod renumber;
 mod resolve;
@@ -687,6 +690,7 @@ impl CollisionModel for Event {
             let n = balls.len();
             if inner.out.len() != n {
                 inner.out = vec![false; n];
+                inner.on = vec![on_face::OnFace::NONE; n];
                 self.needs_rebuild = true;
             }
             if let Some(mask) = in_play.filter(|_| self.needs_rebuild) {

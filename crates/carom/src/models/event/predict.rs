@@ -3,6 +3,7 @@
 
 use super::cells::{Cells, Dir, GATHER};
 use super::motion::{accel_of, has_wall};
+use super::on_face::ON_FACE;
 use super::queue::{Ev, CROSS, WALL};
 use super::{times, History, PARTNERS_OVERFLOW};
 use crate::models::Wall;
@@ -77,7 +78,13 @@ impl Kin<'_> {
         if let Some(cloth) = self.cloth {
             return cloth.acc[i];
         }
-        accel_of(self.inv_m[i], self.hist[i].rest, self.g)
+        let rest = self.hist[i].rest;
+        if rest & ON_FACE != 0 {
+            if let Some(inner) = self.inner {
+                return inner.accel_on(i, rest, self.g);
+            }
+        }
+        accel_of(self.inv_m[i], rest, self.g)
     }
 
     /// The epoch time up to which ball `i`'s parabola holds: its phase's end on cloth,
@@ -87,10 +94,15 @@ impl Kin<'_> {
         self.cloth.map_or(f64::INFINITY, |c| c.end[i])
     }
 
-    /// The end of ball `i`'s phase as one of its events, if a phase ends (cloth).
+    /// The end of ball `i`'s phase as one of its events, if a phase ends (cloth), or
+    /// the end of the face it rests on (`on_face.rs`; the same slot: cloth and gravity in
+    /// the table's plane never meet).
     #[inline]
     fn phase_end(&self, i: usize) -> Option<Ev> {
-        let t = self.cloth?.end[i];
+        let Some(cloth) = self.cloth else {
+            return super::on_face::face_end_event(self, i);
+        };
+        let t = cloth.end[i];
         t.is_finite().then(|| Ev {
             t,
             i: i as u32,
@@ -312,7 +324,14 @@ impl Kin<'_> {
         } else {
             self.horizon - now
         };
-        let Some((tau, code)) = inner.next(self.cells.cell_of(i), &f, self.r[i], horizon) else {
+        // A ball resting on a face does not meet it: its ends are its face-end event.
+        let skip = if self.hist[i].rest & ON_FACE != 0 {
+            inner.faces_of(i)
+        } else {
+            [super::on_face::NO_FACE; 2]
+        };
+        let Some((tau, code)) = inner.next(self.cells.cell_of(i), &f, self.r[i], horizon, skip)
+        else {
             return table;
         };
         let t = now + tau;
@@ -426,7 +445,7 @@ impl Kin<'_> {
         }
         scratch.clear();
         scratch.extend(self.wall(i, si, now));
-        if self.cloth.is_some() {
+        if self.cloth.is_some() || self.hist[i].rest & ON_FACE != 0 {
             scratch.extend(self.phase_end(i));
         }
         let c = self.cells.cell_of(i);

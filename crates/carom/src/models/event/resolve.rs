@@ -4,6 +4,7 @@
 
 use super::inner::PIECE;
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
+use super::on_face::ON_FACE;
 use super::queue::Kind;
 use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
@@ -102,6 +103,7 @@ impl Event {
         }
         self.contacts.sort_unstable();
         self.contacts.dedup();
+        let on_faces = !CLOTH && self.inner.is_some() && self.add_resting_faces();
 
         if CLOTH
             && (self.contacts.len() > 1 || matches!(self.contacts.first(), Some(Contact::Wall(..))))
@@ -119,6 +121,15 @@ impl Event {
         if !self.piece_hits.is_empty() {
             self.resolve_piece_hits::<CLOTH>(b, s, t0);
         }
+        if on_faces {
+            // Rests on, or lifts off (`on_face.rs`).
+            for k in 0..self.involved.len() {
+                let i = self.involved[k] as usize;
+                if self.hist[i].rest & ON_FACE != 0 {
+                    self.settle_on_faces::<CLOTH>(b, i, s, t0);
+                }
+            }
+        }
 
         // Bookkeeping for every ball whose velocity the impact could have changed.
         for k in 0..self.contacts.len() {
@@ -134,6 +145,9 @@ impl Event {
                     add_partner(&mut self.hist[j as usize], i);
                 }
                 // Landed for good, still resting, or lifted off.
+                // (A ball resting on a face inside the table had its walls judged with
+                // its faces, in `resolve_piece_hits`.)
+                Contact::Wall(i, _) if self.hist[i as usize].rest & ON_FACE != 0 => {}
                 Contact::Wall(i, w) => {
                     if settle(
                         b,
@@ -207,13 +221,8 @@ impl Event {
                     self.after_impact::<CLOTH>(b, i, s, t0);
                 }
             }
-            if self.gravity != [0.0, 0.0] && self.settled.is_none() {
-                let Some(inner) = self.inner.as_deref() else {
-                    return;
-                };
-                if let Some(wall) = inner.resting(b, i, c, self.gravity, self.tc) {
-                    self.settled = Some((i as u32, wall));
-                }
+            if self.gravity != [0.0, 0.0] {
+                self.settle_on_faces::<CLOTH>(b, i, s, t0);
             }
         }
     }
@@ -439,7 +448,7 @@ impl Event {
             let approach: Vec<f64> = if self.log.is_some() {
                 self.solver.start_log();
                 (self.contacts[start..end].iter())
-                    .map(|&c| approach_speed(b, &self.table, c, &[]))
+                    .map(|&c| approach_speed(b, &self.table, c, self.solver.pieces()))
                     .collect()
             } else {
                 Vec::new()
@@ -472,7 +481,7 @@ impl Event {
             let c = self.contacts[start + k];
             let lambda = impulses.get(k).copied().unwrap_or(0.0);
             if lambda > 0.0 {
-                let row = contact_row(t, self.identified(c), &[], lambda, u);
+                let row = contact_row(t, self.identified(c), self.solver.pieces(), lambda, u);
                 if let Some(log) = self.log.as_mut() {
                     log.push(row);
                 }

@@ -70,7 +70,10 @@ impl Event {
                     if ev.other == EXIT_CODE {
                         self.take_out(balls, ev);
                     } else {
-                        self.phase_end(balls, ev);
+                        self.end_of_course(balls, ev);
+                        if let Some((i, wall)) = self.settled.take() {
+                            return Err(self.settled_on(balls, ev.t, before, i, wall));
+                        }
                     }
                     continue;
                 }
@@ -134,7 +137,7 @@ impl Event {
                         if e.other == EXIT_CODE {
                             self.take_out(balls, e);
                         } else {
-                            self.phase_end(balls, e);
+                            self.end_of_course(balls, e);
                         }
                     }
                 }
@@ -179,6 +182,15 @@ const EXIT_CODE: u32 = queue::WALL + super::inner::EXIT as u32;
 const _: () = assert!(super::on_cloth::PHASE == super::inner::EXIT + 1);
 
 impl Event {
+    /// The end of ball `ev.i`'s course: its phase on cloth, or the face it rests on.
+    fn end_of_course(&mut self, b: &mut Balls, ev: super::queue::Ev) {
+        if self.cloth.is_some() {
+            self.phase_end(b, ev);
+        } else {
+            self.face_end(b, ev);
+        }
+    }
+
     /// Ball `ev.i` leaves play at `ev.t` (its centre enters a pocket or crosses an
     /// open edge): frozen there, out of the grid and the schedule; the world records
     /// it after the step.
@@ -201,6 +213,9 @@ impl Event {
             cloth.derive(b, i, ev.t);
         }
         self.hist[i].rest = 0;
+        if let Some(inner) = self.inner.as_deref_mut() {
+            inner.let_go(i);
+        }
         self.cells.remove(i);
         self.queue
             .set_both(i, super::queue::Ev::NONE, super::queue::Ev::NONE);

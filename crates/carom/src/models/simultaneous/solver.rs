@@ -125,6 +125,11 @@ impl ContactSolver {
         &mut self.pieces
     }
 
+    /// The contacts with walls inside the table of the latest call.
+    pub fn pieces(&self) -> &[PieceContact] {
+        &self.pieces
+    }
+
     pub fn new() -> ContactSolver {
         ContactSolver::default()
     }
