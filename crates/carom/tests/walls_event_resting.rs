@@ -168,6 +168,32 @@ fn a_ball_too_slow_to_leave_a_corner_stops_the_run_by_name() {
     assert_eq!(w.balls().vx, before.vx);
 }
 
+/// A failed step puts back what its impacts counted too: a ball strikes another on a
+/// shelf (an impulse, a collision, a pair virial) and the struck one then comes too
+/// slowly to the shelf's end, within one output interval. After the failure the
+/// collision count and the virial (from which the pressure is averaged) are what they
+/// were at the interval's start: zero.
+#[test]
+fn a_failed_step_puts_back_its_collisions_and_virial() {
+    let balls = r#"
+        [[balls]]
+        x = 90.0
+        y = 49.0
+        vx = 1.0
+        r = 1.0
+        [[balls]]
+        x = 97.0
+        y = 49.0
+        r = 1.0
+    "#;
+    // B meets A at t = 5, A reaches the end at t = 8 at speed 1 < sqrt(g r).
+    let mut w = scene(balls, SHELF, 1.0, 10.0);
+    let e = w.run_steps(1).expect_err("the corner is not followed");
+    assert!(e.to_string().contains("ball 1"), "{e}");
+    assert_eq!((w.collisions(), w.virial()), (0, 0.0));
+    assert_eq!((w.balls().x[0], w.balls().x[1]), (90.0, 97.0));
+}
+
 /// Dropped into a V of two faces at 45 degrees (a polyline), off its axis so that it
 /// bounces from face to face, a ball (e = 1/2) comes to rest wedged: centre on the
 /// axis, `r sqrt(2)` above the vertex, velocity exactly zero.

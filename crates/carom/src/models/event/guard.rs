@@ -280,8 +280,10 @@ impl Event {
     }
 
     /// Puts every ball changed in the current interval back as it was at its start,
-    /// and the collision and crossing counts with them.
+    /// and the collision and crossing counts and the virial with them.
     fn rewind(&mut self, b: &mut Balls, before: (u64, u64)) {
+        self.pair_virial = self.virial_at_start.0;
+        self.solver.set_virial(self.virial_at_start.1);
         // Newest first, so that a ball recorded twice ends with its oldest record.
         for k in (0..self.undo.len()).rev() {
             let u = self.undo[k];

@@ -369,6 +369,9 @@ pub struct Event {
     /// Sum of `r_ij . J_ij` over the pair collisions resolved two balls at a time (the
     /// contact solver keeps its own for groups).
     pair_virial: f64,
+    /// `pair_virial` and the solver's virial at the start of the interval, which a
+    /// failed step puts back with the balls.
+    virial_at_start: (f64, f64),
 }
 
 impl Event {
@@ -451,6 +454,7 @@ impl Event {
             crossings: 0,
             worst_overlap: 0.0,
             pair_virial: 0.0,
+            virial_at_start: (0.0, 0.0),
         })
     }
 

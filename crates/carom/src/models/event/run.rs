@@ -18,6 +18,7 @@ impl Event {
     #[inline(always)]
     fn run_events_body(&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError> {
         let before = (self.collisions, self.crossings);
+        self.virial_at_start = (self.pair_virial, self.solver.virial());
         // Where the events of the interval (and the solver's extra passes) are next
         // looked at: the end of the stall guard's window or the hard cap, whichever
         // comes first. One comparison per event, as the former budget took.

@@ -149,6 +149,11 @@ impl ContactSolver {
         self.virial
     }
 
+    /// Puts the virial back to `v` (a failed step undoing its impulses).
+    pub fn set_virial(&mut self, v: f64) {
+        self.virial = v;
+    }
+
     /// [`resolve_contacts`](super::resolve_contacts) with an optional thread pool: clusters are then solved in
     /// parallel when there is enough work. Results are bit-identical with or without it.
     pub fn resolve(
