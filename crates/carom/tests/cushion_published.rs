@@ -229,7 +229,11 @@ fn a_smooth_cushion_at_the_equator_gives_the_plain_rebound() {
             let out = off_on_table(shot, flat);
             let a = alpha.to_radians();
             let want = e * shot.v0 * a.sin();
-            assert!((out.away - want).abs() < 1e-13 * shot.v0, "{} {want}", out.away);
+            assert!(
+                (out.away - want).abs() < 1e-13 * shot.v0,
+                "{} {want}",
+                out.away
+            );
             assert!((out.along - shot.v0 * a.cos()).abs() < 1e-13 * shot.v0);
             let w0 = shot.sphere().w;
             for k in 0..3 {
@@ -351,7 +355,10 @@ fn a_rolling_balls_rebound_angle_does_not_depend_on_its_speed() {
             for v0 in [0.25, 0.5, 2.0, 2.5] {
                 let out = off(Shot::rolling(v0, alpha), c);
                 assert!((out.angle() - base.angle()).abs() < 1e-12, "{alpha} {v0}");
-                assert!((out.speed() / v0 - base.speed()).abs() < 1e-14, "{alpha} {v0}");
+                assert!(
+                    (out.speed() / v0 - base.speed()).abs() < 1e-14,
+                    "{alpha} {v0}"
+                );
             }
         }
     }
