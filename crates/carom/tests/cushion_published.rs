@@ -6,12 +6,12 @@
 //! What the paper states in numbers:
 //! - p. 1864: the plain rebound it starts from: `e V0 sin(alpha)` off the cushion and
 //!   `V0 cos(alpha)` along it (alpha the incident angle from the cushion's line).
-//! - p. 1868 (section 3.3) and p. 1869 (3.5), its Fig. 7: a snooker ball rolling
+//! - p. 1868 (section 3.3), pp. 1869-1870 (3.5, Fig. 7): a snooker ball rolling
 //!   (`omegaT = V0 / R`, no side spin) square into the cushion of a Riley table, tracked
 //!   by a high-speed camera, comes back with 0.818 of its speed "on average".
 //! - p. 1870: fitting its own model to that experiment below 1.5 m/s gives
-//!   `e_e = 0.98`, `mu_w = 0.14` (table friction 0.212, `h = 7 R / 5`); above 2.5 m/s
-//!   the rigid-cushion assumption fails.
+//!   `e_e = 0.98`, `mu_w = 0.14` (with table friction 0.212, p. 1867, and the nose at
+//!   `h = 7 R / 5`, p. 1865); above 2.5 m/s its rigid cushion may no longer hold.
 //! - p. 1871 (Figs 8 and 9, its model): a rolling ball's rebound angle depends on the
 //!   incident angle only, not its speed; the speed loss is largest for incident angles
 //!   around 40 degrees; with topspin `2 V0 / R` a square hit comes back at `V0`.
@@ -269,21 +269,21 @@ fn a_smooth_cushion_at_the_equator_gives_the_plain_rebound() {
     }
 }
 
-/// p. 1868 (section 3.3), from the experiment of its Fig. 7 (p. 1869, section 3.5: no
+/// p. 1868 (section 3.3), from the experiment of its Fig. 7 (pp. 1869-1870: no
 /// side spin, square on, rolling, Riley snooker table): "the equivalent coefficient of
 /// restitution for a rolling ball perpendicularly colliding with the cushion has a
 /// value of 0.818, on average". The `pool` preset's cushion (nose 1.27 r, 0.85, 0.2)
 /// returns 0.8113 of the speed, the same at every speed (Han's impulse is linear in
 /// the state), checked at speeds up to the 2.5 m/s the paper gives as the rigid
-/// cushion's limit (p. 1870). Those coefficients come from elsewhere (docs/pool.md), not
-/// from a fit to this number.
+/// cushion's limit (p. 1870). Those coefficients were not fitted to this number.
 ///
 /// Tolerance 0.02. The paper gives one three-digit average and not its spread. A pool
 /// cushion is itself defined only to the WPA's range of nose heights, 62.5 to 64.5 %
 /// of the ball's height (1.25 to 1.29 r): over it this shot's ratio runs from 0.797 to
-/// 0.824 (friction at its cap, then sticking), so 0.02 is about that range's half width
-/// plus the paper's last digit. It catches a wrong nose convention (the equator: 0.85),
-/// a dropped friction (0.715) or a reversed one (0.62).
+/// 0.824 (friction at its cap, then sticking), within 0.021 of 0.818. We ask the
+/// standard nose to come as close to the measurement as any cushion built to that
+/// specification does. It catches a wrong nose convention (the equator: 0.85), a
+/// dropped friction (0.715) or a reversed one (0.62).
 ///
 /// Note, not a check: the paper's text and its fit disagree for this shot. Its
 /// equations (14) to (17), integrated with its fitted 0.98 and 0.14, return 0.911 of
