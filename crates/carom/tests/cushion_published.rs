@@ -236,8 +236,8 @@ fn a_smooth_cushion_at_the_equator_gives_the_plain_rebound() {
             );
             assert!((out.along - shot.v0 * a.cos()).abs() < 1e-13 * shot.v0);
             let w0 = shot.sphere().w;
-            for k in 0..3 {
-                assert!((out.w[k] - w0[k]).abs() <= 1e-11 * shot.v0 / R);
+            for (got, was) in out.w.iter().zip(w0) {
+                assert!((got - was).abs() <= 1e-11 * shot.v0 / R);
             }
         }
     }
@@ -262,8 +262,8 @@ fn a_smooth_cushion_at_the_equator_gives_the_plain_rebound() {
         for c in [POOL, PAPER] {
             let (a, b) = (off_on_table(shot, c), off(shot, c));
             assert!((a.along - b.along).abs() < 1e-13 && (a.away - b.away).abs() < 1e-13);
-            for k in 0..3 {
-                assert!((a.w[k] - b.w[k]).abs() < 1e-11 / R, "{shot:?} {c:?}");
+            for (x, y) in a.w.iter().zip(b.w) {
+                assert!((x - y).abs() < 1e-11 / R, "{shot:?} {c:?}");
             }
         }
     }
