@@ -501,7 +501,8 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
 }
 
 /// Checks a state file's `tangential_springs` against `n` balls and converts them:
-/// indices in range, `i < j`, `axis` 0 or 1, finite stretches, no contact twice.
+/// indices in range, `i < j`, `axis` 0 or 1, finite stretches, no contact twice (in
+/// one list: a pair on cloth may have both an in-plane and a vertical stretch).
 fn contact_history(
     springs: &TangentialSprings,
     n: usize,
@@ -517,22 +518,31 @@ fn contact_history(
             ))
         }
     };
-    let mut h = ContactHistory::default();
-    for (k, &(i, j, xi)) in springs.pairs.iter().enumerate() {
-        let field = format!("tangential_springs.pairs[{k}]");
-        let (i, j) = (
-            ball(format!("{field}[0]"), i)?,
-            ball(format!("{field}[1]"), j)?,
-        );
-        if i >= j {
-            return Err(ScenarioError::field(
-                field,
-                format!("a pair is written lower ball first, i < j (got [{i}, {j}])"),
-            ));
+    // Ball-ball entries, in-plane (`pairs`) or vertical (`vertical`) alike.
+    let pairs = |key: &str, list: &[(u64, u64, f64)]| {
+        let mut out = Vec::with_capacity(list.len());
+        for (k, &(i, j, xi)) in list.iter().enumerate() {
+            let field = format!("tangential_springs.{key}[{k}]");
+            let (i, j) = (
+                ball(format!("{field}[0]"), i)?,
+                ball(format!("{field}[1]"), j)?,
+            );
+            if i >= j {
+                return Err(ScenarioError::field(
+                    field,
+                    format!("a pair is written lower ball first, i < j (got [{i}, {j}])"),
+                ));
+            }
+            finite(format!("{field}[2]"), xi)?;
+            out.push((i, j, xi));
         }
-        finite(format!("{field}[2]"), xi)?;
-        h.pairs.push((i, j, xi));
-    }
+        Ok(out)
+    };
+    let mut h = ContactHistory {
+        pairs: pairs("pairs", &springs.pairs)?,
+        vertical: pairs("vertical", &springs.vertical)?,
+        ..ContactHistory::default()
+    };
     for (k, &(i, axis, xi)) in springs.walls.iter().enumerate() {
         let field = format!("tangential_springs.walls[{k}]");
         let i = ball(format!("{field}[0]"), i)?;
@@ -567,6 +577,12 @@ fn contact_history(
     if let Some(k) = first_repeat(h.pairs.iter().map(|p| (p.0, p.1))) {
         return Err(ScenarioError::field(
             format!("tangential_springs.pairs[{k}]"),
+            "this pair is listed twice",
+        ));
+    }
+    if let Some(k) = first_repeat(h.vertical.iter().map(|p| (p.0, p.1))) {
+        return Err(ScenarioError::field(
+            format!("tangential_springs.vertical[{k}]"),
             "this pair is listed twice",
         ));
     }

@@ -55,8 +55,10 @@ pub struct Scenario {
 /// `tangential_springs = { pairs = [[i, j, xi], ...], walls = [[i, axis, xi], ...] }`:
 /// the stretch `xi` of the tangential spring of each loaded contact, ball-ball
 /// (`i < j`, indices in scenario order) and ball-wall (`axis` 0: the left or right
-/// wall, 1: the top or bottom one; a ball touches at most one per axis). Stretches left
-/// out are zero. A model that keeps no tangential springs ignores the key.
+/// wall, 1: the top or bottom one; a ball touches at most one per axis); on cloth the
+/// ball-ball springs are two-component and `vertical = [[i, j, xi_z], ...]` holds their
+/// vertical parts. Stretches left out are zero. A model that keeps no tangential
+/// springs ignores the key.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TangentialSprings {
@@ -69,6 +71,10 @@ pub struct TangentialSprings {
     /// order, an arc or circle one piece).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pieces: Vec<(u64, u64, f64)>,
+    /// On cloth, the vertical part `xi_z` of ball-ball stretches: `[i, j, xi_z]`
+    /// (`i < j`; z into the table), written only when some is loaded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vertical: Vec<(u64, u64, f64)>,
 }
 
 fn default_name() -> String {

@@ -4,9 +4,9 @@
 //! Besides the balls, a state holds whatever memory the next step depends on, so that
 //! a resumed run continues bit for bit: a `spring` run with contact friction writes its
 //! loaded tangential springs (Cundall-Strack stretches) under `tangential_springs`,
-//! `{ "pairs": [[i, j, xi], ...], "walls": [[i, axis, xi], ...] }` (see
-//! [`TangentialSprings`]), and nothing when none is loaded, so every other state file
-//! is as it was before the key existed. The hard models keep no per-contact memory.
+//! `{ "pairs": [[i, j, xi], ...], "walls": [[i, axis, xi], ...] }`, on cloth also
+//! `"vertical": [[i, j, xi_z], ...]` (see [`TangentialSprings`]), and nothing when none
+//! is loaded, so every other state file is as it was before the key existed. The hard models keep no per-contact memory.
 
 use crate::balls::solid_disk_inertia;
 use crate::diagnostics::Diagnostics;
@@ -212,6 +212,11 @@ fn tangential_springs(world: &World) -> Option<TangentialSprings> {
             .pieces
             .iter()
             .map(|&(i, piece, xi)| (u64::from(i), u64::from(piece), xi))
+            .collect(),
+        vertical: h
+            .vertical
+            .iter()
+            .map(|&(i, j, xi)| (u64::from(i), u64::from(j), xi))
             .collect(),
     })
 }

@@ -732,8 +732,19 @@ impl World {
     /// friction, or by a model that keeps none).
     pub fn restore_contact_history(&mut self, history: &models::ContactHistory) {
         self.synchronise();
-        if self.physics.contact_friction.is_active() {
+        if !self.physics.contact_friction.is_active() {
+            return;
+        }
+        if self.physics.friction.is_cloth() || history.vertical.is_empty() {
             self.model.restore_contact_history(history, &self.balls);
+        } else {
+            // Only spheres on cloth have vertical stretches: off cloth they are ignored,
+            // as a model without springs ignores them all.
+            let planar = models::ContactHistory {
+                vertical: Vec::new(),
+                ..history.clone()
+            };
+            self.model.restore_contact_history(&planar, &self.balls);
         }
     }
 

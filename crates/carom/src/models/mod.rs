@@ -166,8 +166,9 @@ pub trait CollisionModel: Send {
 
 /// Loaded tangential springs (contact friction in `spring`): the stretch `xi` of each
 /// ball-ball contact `(i, j, xi)` with `i < j`, and of each ball-wall contact
-/// `(i, axis, xi)` (axis 0: an x wall, left or right; 1: a y wall). Only nonzero
-/// stretches are listed, pairs ascending by `(i, j)`, walls by `(i, axis)`.
+/// `(i, axis, xi)` (axis 0: an x wall, left or right; 1: a y wall); on cloth also the
+/// vertical part `xi_z` of each ball-ball contact's stretch, `(i, j, xi_z)`. Only
+/// nonzero stretches are listed, pairs ascending by `(i, j)`, walls by `(i, axis)`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ContactHistory {
     pub pairs: Vec<(u32, u32, f64)>,
@@ -175,11 +176,17 @@ pub struct ContactHistory {
     /// Springs on pieces of the walls inside the table: `(i, piece, xi)`, by ball,
     /// then as the ball met its pieces.
     pub pieces: Vec<(u32, u32, f64)>,
+    /// On cloth, the vertical part of the ball-ball stretches: `(i, j, xi_z)`,
+    /// ascending by `(i, j)` as `pairs` (a pair may be in either list or both).
+    pub vertical: Vec<(u32, u32, f64)>,
 }
 
 impl ContactHistory {
     pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty() && self.walls.is_empty() && self.pieces.is_empty()
+        self.pairs.is_empty()
+            && self.walls.is_empty()
+            && self.pieces.is_empty()
+            && self.vertical.is_empty()
     }
 }
 

@@ -556,6 +556,12 @@ impl Spring {
 }
 
 impl Spring {
+    /// Whether steps take the frictional path (`rough.rs`): tangential springs at
+    /// contacts, which carry a history.
+    fn is_rough(physics: &Physics, walls: &Walls) -> bool {
+        physics.contact_friction.is_active() || walls.any_own_friction()
+    }
+
     fn step_model(&mut self, ctx: StepContext<'_>) -> Result<(), StepError> {
         let StepContext {
             balls,
@@ -583,7 +589,7 @@ impl Spring {
         };
         // The largest squared displacement of any ball in this step.
         let mut step2: f64 = 0.0;
-        if physics.contact_friction.is_active() || walls.any_own_friction() {
+        if Self::is_rough(physics, walls) {
             // The physics check allows only the semi-implicit Euler step here.
             let began = self
                 .step_rough(balls, table, physics, pool, walls)

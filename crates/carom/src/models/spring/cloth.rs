@@ -58,6 +58,13 @@ impl Spring {
         };
         // The correction moved the balls beyond what the step counted.
         self.list.moved(moved.sqrt());
-        self.refresh_list(balls, table, pool);
+        if Self::is_rough(physics, walls) {
+            // A rebuild here must carry the tangential springs to the new list.
+            let mut rough = std::mem::take(&mut self.rough);
+            rough.refresh(self, balls, table, pool, true);
+            self.rough = rough;
+        } else {
+            self.refresh_list(balls, table, pool);
+        }
     }
 }

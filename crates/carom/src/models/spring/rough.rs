@@ -24,6 +24,8 @@
 //! Only the semi-implicit Euler step has this path (the physics check refuses the
 //! other integrators with contact friction); the frictionless step is untouched.
 
+mod tilt;
+
 use rayon::prelude::*;
 
 use super::walls::{WallSprings, NO_SPRINGS};
@@ -51,29 +53,42 @@ struct RoughForce {
 pub(super) struct Rough {
     /// Stretch per neighbour-list entry, block by block, aligned with the pairs.
     xi: Vec<Vec<f64>>,
+    /// On cloth, the stretch's vertical component per entry, aligned as `xi` is (see
+    /// `tilt.rs`); each block's empty otherwise.
+    xi_z: Vec<Vec<f64>>,
+    /// Whether the balls are spheres on cloth (the springs are then two-component).
+    cloth: bool,
+    /// On cloth: the scratch of the vertical part (see `tilt.rs`).
+    tilt: tilt::Tilt,
     /// Per ball: the stretch of its spring on an x wall and on a y wall.
     wall_xi: Vec<[f64; 2]>,
     /// Overlapping pairs of the latest step, per block.
     contacts: Vec<Vec<RoughForce>>,
     /// Per ball: summed pair force and torque; zero between steps.
     acc: Vec<[f64; 3]>,
-    /// Loaded springs saved across a list rebuild: per block, `(i, j, xi)` ascending.
-    carry: Vec<Vec<(u32, u32, f64)>>,
+    /// Loaded springs saved across a list rebuild: per block, ascending by pair.
+    carry: Vec<Vec<Carried>>,
     /// Per block: the pair virial `sum r_ij . f_ij` of the latest step, summed in block
     /// order afterwards so that the total does not depend on the thread count.
     virial: Vec<f64>,
     /// Ball count the history belongs to.
     balls: usize,
-    /// Springs handed over by a restore (a run resumed from its state file), `(i, j,
-    /// xi)` ascending: the list they belonged to is gone, so they wait here for the next
+    /// Springs handed over by a restore (a run resumed from its state file), ascending
+    /// by pair: the list they belonged to is gone, so they wait here for the next
     /// rebuild to put them back on their pairs, as `carry` does across a rebuild.
-    restored: Vec<(u32, u32, f64)>,
+    restored: Vec<Carried>,
 }
+
+/// A loaded pair spring away from the list: `(i, j, xi, xi_z)`, `xi_z` zero off cloth.
+type Carried = (u32, u32, f64, f64);
 
 /// One block of the new list, its stretches to fill, and the springs carried to it.
 type RestoreBlock<'a> = (
-    (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
-    &'a mut Vec<(u32, u32, f64)>,
+    (
+        (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
+        &'a mut Vec<f64>,
+    ),
+    &'a mut Vec<Carried>,
 );
 
 /// The constants of the tangential law.
@@ -105,18 +120,27 @@ impl Tangential {
 
 impl Rough {
     /// Makes the neighbour list current, carrying loaded springs over a rebuild.
-    fn refresh(
+    /// `cloth`: the balls are spheres on cloth, whose springs have a vertical part.
+    pub(super) fn refresh(
         &mut self,
         spring: &mut Spring,
         balls: &Balls,
         table: &Table,
         pool: Option<&rayon::ThreadPool>,
+        cloth: bool,
     ) {
         let n = balls.len();
         let list_current = spring.list.is_current(n);
+        if self.cloth != cloth {
+            // The law changed under the springs (an edit of the physics): the vertical
+            // parts start from zero, or are forgotten.
+            self.cloth = cloth;
+            self.xi_z.iter_mut().for_each(Vec::clear);
+        }
         if self.balls != n {
             // New balls: no history to keep.
             self.xi.clear();
+            self.xi_z.clear();
             self.carry.clear();
             self.restored.clear();
             self.wall_xi.clear();
@@ -137,9 +161,9 @@ impl Rough {
             // `save` would have left it. Once per restore, not per step.
             let bl = spring.list.block_len();
             self.carry.resize_with(blocks.len(), Vec::new);
-            for &(i, j, s) in &self.restored {
-                if let Some(c) = self.carry.get_mut(i as usize / bl) {
-                    c.push((i, j, s));
+            for &c in &self.restored {
+                if let Some(carry) = self.carry.get_mut(c.0 as usize / bl) {
+                    carry.push(c);
                 }
             }
             self.restored.clear();
@@ -151,13 +175,26 @@ impl Rough {
                 .zip(blocks)
                 .all(|(x, b)| x.len() == b.pairs().len());
         if list_current && aligned {
+            if cloth && !self.tilt_aligned(blocks) {
+                // Cloth just switched on over a current list: no vertical stretch yet.
+                self.xi_z.resize_with(blocks.len(), Vec::new);
+                for (z, b) in self.xi_z.iter_mut().zip(blocks) {
+                    z.clear();
+                    z.resize(b.pairs().len(), 0.0);
+                }
+            }
             return;
         }
         self.xi.resize_with(blocks.len(), Vec::new);
+        self.xi_z.resize_with(blocks.len(), Vec::new);
         self.carry.resize_with(blocks.len(), Vec::new);
-        let restore = |((block, xi), carry): RestoreBlock| {
+        let restore = |(((block, xi), xi_z), carry): RestoreBlock| {
             xi.clear();
             xi.resize(block.pairs().len(), 0.0);
+            xi_z.clear();
+            if cloth {
+                xi_z.resize(block.pairs().len(), 0.0);
+            }
             let mut c = 0;
             for (k, &(i, j)) in block.pairs().iter().enumerate() {
                 while c < carry.len() && (carry[c].0, carry[c].1) < (i, j) {
@@ -165,6 +202,9 @@ impl Rough {
                 }
                 if c < carry.len() && (carry[c].0, carry[c].1) == (i, j) {
                     xi[k] = carry[c].2;
+                    if let Some(z) = xi_z.get_mut(k) {
+                        *z = carry[c].3;
+                    }
                 }
             }
             carry.clear();
@@ -173,12 +213,14 @@ impl Rough {
             None => blocks
                 .iter()
                 .zip(self.xi.iter_mut())
+                .zip(self.xi_z.iter_mut())
                 .zip(self.carry.iter_mut())
                 .for_each(restore),
             Some(pool) => pool.install(|| {
                 blocks
                     .par_iter()
                     .zip(self.xi.par_iter_mut())
+                    .zip(self.xi_z.par_iter_mut())
                     .zip(self.carry.par_iter_mut())
                     .for_each(restore)
             }),
@@ -192,26 +234,32 @@ impl Rough {
         for (b, block) in blocks.iter().enumerate() {
             let carry = &mut self.carry[b];
             carry.clear();
-            if let Some(xi) = self.xi.get(b) {
-                if xi.len() == block.pairs().len() {
-                    for (&(i, j), &s) in block.pairs().iter().zip(xi) {
-                        if s != 0.0 {
-                            carry.push((i, j, s));
-                        }
-                    }
+            let Some(xi) = self.xi.get(b).filter(|x| x.len() == block.pairs().len()) else {
+                continue;
+            };
+            // Off cloth (or out of line) there is no vertical part: zeros.
+            let z = self
+                .xi_z
+                .get(b)
+                .filter(|z| z.len() == xi.len())
+                .map_or(&[][..], |z| &z[..]);
+            for (k, (&(i, j), &s)) in block.pairs().iter().zip(xi).enumerate() {
+                let sz = z.get(k).copied().unwrap_or(0.0);
+                if s != 0.0 || sz != 0.0 {
+                    carry.push((i, j, s, sz));
                 }
             }
         }
     }
 
     /// The loaded springs, for the state file: pairs ascending (list order), then walls
-    /// by ball and axis.
+    /// by ball and axis; on cloth the pairs' vertical parts as well.
     pub(super) fn history(&self, list: &NeighbourList) -> ContactHistory {
         let mut h = ContactHistory::default();
         if self.restored.is_empty() {
             // Between steps the stretches are aligned with the list (the step ends with
             // a refresh); a block that is not holds nothing loaded.
-            for (block, xi) in list.blocks().iter().zip(&self.xi) {
+            for (b, (block, xi)) in list.blocks().iter().zip(&self.xi).enumerate() {
                 if xi.len() == block.pairs().len() {
                     for (&(i, j), &s) in block.pairs().iter().zip(xi) {
                         if s != 0.0 {
@@ -219,10 +267,24 @@ impl Rough {
                         }
                     }
                 }
+                if let Some(z) = self.xi_z.get(b).filter(|z| z.len() == block.pairs().len()) {
+                    for (&(i, j), &s) in block.pairs().iter().zip(z) {
+                        if s != 0.0 {
+                            h.vertical.push((i, j, s));
+                        }
+                    }
+                }
             }
         } else {
             // Restored and not stepped since: give back what was handed over.
-            h.pairs.clone_from(&self.restored);
+            for &(i, j, s, sz) in &self.restored {
+                if s != 0.0 {
+                    h.pairs.push((i, j, s));
+                }
+                if sz != 0.0 {
+                    h.vertical.push((i, j, sz));
+                }
+            }
         }
         for (i, w) in self.wall_xi.iter().enumerate() {
             for (axis, &s) in w.iter().enumerate() {
@@ -239,6 +301,7 @@ impl Rough {
     /// springs go straight to their balls. Entries out of range are dropped.
     pub(super) fn restore(&mut self, h: &ContactHistory, n: usize) {
         self.xi.clear();
+        self.xi_z.clear();
         self.carry.clear();
         self.wall_xi.clear();
         self.wall_xi.resize(n, [0.0; 2]);
@@ -246,13 +309,28 @@ impl Rough {
         self.acc.resize(n, [0.0; 3]);
         self.balls = n;
         self.restored.clear();
-        self.restored.extend(
-            h.pairs
-                .iter()
-                .filter(|&&(i, j, s)| i < j && (j as usize) < n && s != 0.0),
-        );
-        // The merge in `refresh` needs each block's pairs ascending.
-        self.restored.sort_unstable_by_key(|&(i, j, _)| (i, j));
+        let valid = |&&(i, j, s): &&(u32, u32, f64)| i < j && (j as usize) < n && s != 0.0;
+        let pairs = h
+            .pairs
+            .iter()
+            .filter(valid)
+            .map(|&(i, j, s)| (i, j, s, 0.0));
+        let vertical = h
+            .vertical
+            .iter()
+            .filter(valid)
+            .map(|&(i, j, s)| (i, j, 0.0, s));
+        self.restored.extend(pairs.chain(vertical));
+        // The merge in `refresh` needs each block's pairs ascending, and a pair loaded
+        // in both parts is one entry (a stable sort keeps its in-plane part first).
+        self.restored.sort_by_key(|&(i, j, ..)| (i, j));
+        self.restored.dedup_by(|later, kept| {
+            let same = (later.0, later.1) == (kept.0, kept.1);
+            if same && later.3 != 0.0 {
+                kept.3 = later.3;
+            }
+            same
+        });
         for &(i, axis, s) in &h.walls {
             if let Some(w) = self.wall_xi.get_mut(i as usize) {
                 if let Some(slot) = w.get_mut(axis as usize) {
@@ -262,7 +340,7 @@ impl Rough {
         }
     }
 
-    /// Energy stored in the tangential springs, `k_t xi^2 / 2` each.
+    /// Energy stored in the tangential springs, `k_t |xi|^2 / 2` each.
     pub(super) fn energy(&self, physics: &Physics) -> f64 {
         let k_t = physics
             .contact_friction
@@ -273,11 +351,19 @@ impl Rough {
             .xi
             .iter()
             .flatten()
-            .chain(self.restored.iter().map(|(_, _, s)| s))
+            .chain(self.restored.iter().map(|(_, _, s, _)| s))
+            .map(|x| x * x)
+            .sum();
+        // Off cloth this is exactly zero, which leaves the sum's bits as they were.
+        let vertical: f64 = self
+            .xi_z
+            .iter()
+            .flatten()
+            .chain(self.restored.iter().map(|(.., s)| s))
             .map(|x| x * x)
             .sum();
         let walls: f64 = self.wall_xi.iter().map(|w| w[0] * w[0] + w[1] * w[1]).sum();
-        0.5 * k_t * (pairs + walls)
+        0.5 * k_t * (pairs + vertical + walls)
     }
 }
 
@@ -472,7 +558,8 @@ impl Spring {
         pool: Option<&rayon::ThreadPool>,
         walls: &Walls,
     ) -> Result<u64, ()> {
-        rough.refresh(self, balls, table, pool);
+        let cloth = physics.friction.is_cloth();
+        rough.refresh(self, balls, table, pool, cloth);
         let law = Law::new(table, physics);
         let cf = &physics.contact_friction;
         let tan = Tangential {
@@ -513,6 +600,9 @@ impl Spring {
                 view.block(block.pairs(), xi, b * bl, acc, out, virial)
             };
             match pool {
+                // Spheres: the springs have a vertical part (`tilt.rs`). Decided once
+                // per step; the pass off cloth is untouched.
+                _ if cloth => rough.cloth_pairs(&view, (&balls.wx, &balls.wy), blocks, bl, pool),
                 None => blocks
                     .iter()
                     .zip(rough.xi.iter_mut())
@@ -655,12 +745,16 @@ impl Spring {
         if !finite {
             return Err(());
         }
+        if cloth {
+            let spins = (&mut balls.wx[..], &mut balls.wy[..]);
+            rough.apply_tilts(spins, &balls.inv_inertia, law.dt);
+        }
         // The pair forces acted over the whole step (semi-implicit Euler): their virial
         // integrates as force times dt, summed in block order.
         self.virial += law.dt * rough.virial.iter().sum::<f64>();
         self.list.moved(law.dt * v2max.sqrt());
         super::wrap_positions(balls, table);
-        rough.refresh(self, balls, table, pool);
+        rough.refresh(self, balls, table, pool, cloth);
         Ok(began + began_walls)
     }
 }
