@@ -260,9 +260,7 @@ const DT_SOFT: f64 = 1e-4;
 fn touching(w: &World) -> bool {
     let b = w.balls();
     let n = b.x.len();
-    (0..n).any(|i| {
-        (i + 1..n).any(|j| (b.x[j] - b.x[i]).hypot(b.y[j] - b.y[i]) < b.r[i] + b.r[j])
-    })
+    (0..n).any(|i| (i + 1..n).any(|j| (b.x[j] - b.x[i]).hypot(b.y[j] - b.y[i]) < b.r[i] + b.r[j]))
 }
 
 /// A small break with every kind of spin: a cue ball with follow and english into a
@@ -308,7 +306,10 @@ fn energy_never_rises_with_follow_draw_and_english() {
     }
     assert!(highest <= e0 + slack, "energy reached {highest} from {e0}");
     // Otherwise the test would prove nothing.
-    assert!(loaded > 50, "steps with a vertical stretch loaded: {loaded}");
+    assert!(
+        loaded > 50,
+        "steps with a vertical stretch loaded: {loaded}"
+    );
     assert!(w.collisions() > 10, "impacts: {}", w.collisions());
     assert!(free < 0.5 * e0, "the cloth took energy");
 }
@@ -405,7 +406,11 @@ fn a_cloth_run_resumed_from_its_state_continues_bit_for_bit() {
         assert_eq!(vertical.len(), h.vertical.len());
 
         let mut resumed = crowd_world(&text, threads);
-        assert_eq!(resumed.contact_history(), h, "{threads} threads: round trip");
+        assert_eq!(
+            resumed.contact_history(),
+            h,
+            "{threads} threads: round trip"
+        );
         assert_eq!(
             resumed.diagnostics().potential_energy.to_bits(),
             first.diagnostics().potential_energy.to_bits(),
@@ -439,7 +444,10 @@ fn bad_vertical_stretches_name_their_field() {
         ("[[0, 2, 0.1]]", "tangential_springs.vertical[0][1]"),
         ("[[1, 1, 0.1]]", "tangential_springs.vertical[0]"),
         ("[[1, 0, 0.1]]", "tangential_springs.vertical[0]"),
-        ("[[0, 1, 0.1], [0, 1, 0.2]]", "tangential_springs.vertical[1]"),
+        (
+            "[[0, 1, 0.1], [0, 1, 0.2]]",
+            "tangential_springs.vertical[1]",
+        ),
         ("[[0, 1, nan]]", "tangential_springs.vertical[0][2]"),
     ] {
         let toml = format!("{base}\n[tangential_springs]\nvertical = {vertical}\n");

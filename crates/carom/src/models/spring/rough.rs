@@ -10,7 +10,9 @@
 //! and the stretch set back to `|xi| = mu f_n / k_t`, so that the spring stores only
 //! what it can give back. In 2D the tangent is a single direction, so `xi` is a scalar
 //! and follows the contact as it turns without any rotation of the history. A contact
-//! that stops overlapping forgets its stretch. Wall contacts see the wall at rest.
+//! that stops overlapping forgets its stretch. Wall contacts see the wall at rest. On
+//! cloth the balls are spheres, and a ball-ball stretch gets a vertical part from their
+//! spins about the table's axes (`rough/tilt.rs`); off cloth that code never runs.
 //!
 //! The history lives with the neighbour list, one stretch per listed pair (aligned with
 //! the block's pairs), so a step reads and writes it in list order without a lookup.
