@@ -117,6 +117,27 @@ fn bad_tangential_springs_exit_2_naming_the_field_and_write_nothing() {
             serde_json::json!([[3, 1, null]]),
             "tangential_springs.walls[0]",
         ),
+        // The vertical stretches of balls on cloth, read by the same rules.
+        (
+            "vertical",
+            serde_json::json!([[0, 400, 0.01]]),
+            "tangential_springs.vertical[0][1]",
+        ),
+        (
+            "vertical",
+            serde_json::json!([[5, 5, 0.01]]),
+            "tangential_springs.vertical[0]",
+        ),
+        (
+            "vertical",
+            serde_json::json!([[1, 2, 0.01], [1, 2, 0.02]]),
+            "tangential_springs.vertical[1]",
+        ),
+        (
+            "vertical",
+            serde_json::json!([[1, 2, "x"]]),
+            "tangential_springs.vertical[0]",
+        ),
     ];
     for (key, value, field) in cases {
         let mut doc = good.clone();
