@@ -15,6 +15,34 @@
 //!   `u_n` by `-j_n k_n` and `u_t` by `j_t k_t`, with the compliances
 //!   `k_n = 1/m_i + 1/m_j` and `k_t = k_n + r_i^2/I_i + r_j^2/I_j` (kinematic balls and
 //!   walls contribute 0).
+//!
+//! **Spheres on cloth** (`physics.friction` of kind `cloth`) meet at a point of the table
+//! plane on the line of centres, where the surfaces also slip vertically: the spins
+//! about the table's axes `w = (wx, wy)` move the point on `i` at `-r_i (w_i . t)` along
+//! z (into the table) and on `j` at `+r_j (w_j . t)`, so the slip has a second
+//! tangential component `u_z = -(r_i w_i + r_j w_j) . t`. The rough-sphere law
+//! ([`sphere_pair_state`], [`sphere_tangential_impulse`], [`collide_spheres_rough`])
+//! puts the friction impulse `j_t t + j_z z` (on `i`) in that tangent plane against the
+//! slip `(u_t, u_z)`: the sticking impulse `-(1 + beta) (u_t, u_z) / k_t`, or `mu j_n`
+//! against the slip's direction when that is more. Its `t` part acts as the disk law's;
+//! its `z` part turns both balls' `w` by `-r j_z t / I` (the torque `r n x (j_z z)`),
+//! and its linear part, which would move the balls vertically, is taken by the cloth.
+//!
+//! The `z` direction's compliance is `k_t` too, as in Alciatore's throw analysis
+//! (technical proof A.14) and pooltool: the tangent plane treated isotropically, then the
+//! vertical velocity change dropped. Held on the table, the balls really have the
+//! smaller compliance `k_z = r_i^2/I_i + r_j^2/I_j` along z (no `k_n` term), so a
+//! sticking contact reverses the vertical slip by less than `beta` (`u_z' = u_z (1 -
+//! (1 + beta) k_z / k_t)`, `2/7 u_z` for equal solid spheres and `beta = 0`). The
+//! literature's choice is kept so that its throw formulas and pooltool check this law;
+//! it is energy-safe: with the compliances diagonal in `(n, t, z)` the friction impulse
+//! `J = (j_t, j_z)` changes the kinetic energy by `J . u + (k_t j_t^2 + k_z j_z^2) / 2 <=
+//! J . u + k_t |J|^2 / 2`. Sticking, `J = -c u / k_t` with `c = 1 + beta` in `[0, 2]`,
+//! gives at most `c (c / 2 - 1) |u|^2 / k_t <= 0`; sliding, `J = -s u / |u|` with
+//! `s = mu j_n < c |u| / k_t`, gives at most `s (k_t s / 2 - |u|) < 0`. The vertical
+//! impulse the cloth takes does no work (the ball's lowest point does not move
+//! vertically). With `u_z = 0` (no spin about the table's axes at the contact) the law
+//! is the disk law to the bit; with `mu = 0` no friction impulse at all.
 
 use crate::balls::Balls;
 use crate::physics::ContactFriction;
@@ -101,6 +129,125 @@ pub fn apply_pair(b: &mut Balls, i: usize, j: usize, n: [f64; 2], j_n: f64, j_t:
     b.vy[j] -= py * b.inv_m[j];
     b.omega[i] += b.r[i] * j_t * b.inv_inertia[i];
     b.omega[j] += b.r[j] * j_t * b.inv_inertia[j];
+}
+
+/// The state of a contact of spheres on cloth (see the module's notes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SphereContact {
+    /// Normal slip, positive approaching.
+    pub u_n: f64,
+    /// Tangential slip `[u_t, u_z]`: along `t` and along z (into the table).
+    pub u: [f64; 2],
+    pub k_n: f64,
+    /// The tangent plane's compliance, taken in both directions (module's notes).
+    pub k_t: f64,
+}
+
+/// [`pair_state`] for spheres on cloth: the slip along z added, from the spins about
+/// the table's axes.
+#[inline]
+pub fn sphere_pair_state(b: &Balls, i: usize, j: usize, n: [f64; 2]) -> SphereContact {
+    let (u_n, u_t, k_n, k_t) = pair_state(b, i, j, n);
+    let t = [-n[1], n[0]];
+    let (ri, rj) = (b.r[i], b.r[j]);
+    let wx = ri * b.wx[i] + rj * b.wx[j];
+    let wy = ri * b.wy[i] + rj * b.wy[j];
+    SphereContact {
+        u_n,
+        u: [u_t, -(wx * t[0] + wy * t[1])],
+        k_n,
+        k_t,
+    }
+}
+
+/// The friction impulse `[j_t, j_z]` of the rough-sphere law for the slip `u`, given
+/// the normal impulse `j_n`: the slip reversed by beta with the compliance `k_t` in
+/// both directions, or, if that needs more than `mu |j_n|`, `mu |j_n|` against the
+/// slip; and whether the cap bound it. With `u[1] = 0` it is [`tangential_impulse`]
+/// exactly (`[j_t, 0]`).
+#[inline]
+pub fn sphere_tangential_impulse(
+    j_n: f64,
+    u: [f64; 2],
+    k_t: f64,
+    friction: &ContactFriction,
+) -> ([f64; 2], bool) {
+    if !friction.is_active() || k_t <= 0.0 {
+        return ([0.0, 0.0], false);
+    }
+    // Each component as the disk law computes it, to the bit.
+    let c = 1.0 + friction.tangential_restitution;
+    let stick = [-c * u[0] / k_t, -c * u[1] / k_t];
+    let size = stick[0].hypot(stick[1]);
+    let cap = friction.mu * j_n.abs();
+    if size <= cap {
+        (stick, false)
+    } else {
+        // Along the sticking impulse, of length cap: `stick / size` is exactly the
+        // sign of `stick[0]` when `stick[1] = 0`, as in the disk law.
+        ([cap * (stick[0] / size), cap * (stick[1] / size)], true)
+    }
+}
+
+/// [`apply_pair`] for spheres on cloth: the impulse `-j_n n + j[0] t` in the plane as
+/// there, and the vertical part `j[1]` turning both balls' spins about the table's
+/// axes by `-r j[1] t / I` (its linear part taken by the cloth).
+#[inline]
+pub fn apply_sphere_pair(b: &mut Balls, i: usize, j: usize, n: [f64; 2], j_n: f64, jt: [f64; 2]) {
+    apply_pair(b, i, j, n, j_n, jt[0]);
+    if jt[1] == 0.0 {
+        // No vertical part: the spins stay as they are (a signed zero included).
+        return;
+    }
+    let t = [-n[1], n[0]];
+    let (si, sj) = (
+        -b.r[i] * jt[1] * b.inv_inertia[i],
+        -b.r[j] * jt[1] * b.inv_inertia[j],
+    );
+    b.wx[i] += si * t[0];
+    b.wy[i] += si * t[1];
+    b.wx[j] += sj * t[0];
+    b.wy[j] += sj * t[1];
+}
+
+/// The impulses of one rough-sphere collision: `j_n` along `-n` on ball `i`, the
+/// friction `j = [j_t, j_z]` along `t` and z on ball `i` (see the module's notes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SphereImpulse {
+    pub j_n: f64,
+    pub j: [f64; 2],
+    /// True when the Coulomb cap bound the friction impulse (the contact slid).
+    pub sliding: bool,
+}
+
+/// One rough collision of spheres `i` and `j` on cloth (normal `n` from `i` to `j`):
+/// the normal impulse of [`rough_impulse`] and the rough-sphere friction impulse,
+/// applied to both. Nothing when the surfaces do not approach or neither ball moves.
+#[inline]
+pub fn collide_spheres_rough(
+    b: &mut Balls,
+    i: usize,
+    j: usize,
+    n: [f64; 2],
+    e: f64,
+    friction: &ContactFriction,
+) -> SphereImpulse {
+    let s = sphere_pair_state(b, i, j, n);
+    if s.u_n <= 0.0 || s.k_n <= 0.0 {
+        return SphereImpulse {
+            j_n: 0.0,
+            j: [0.0, 0.0],
+            sliding: false,
+        };
+    }
+    let j_n = (1.0 + e) * s.u_n / s.k_n;
+    let (jt, sliding) = sphere_tangential_impulse(j_n, s.u, s.k_t, friction);
+    apply_sphere_pair(b, i, j, n, j_n, jt);
+    SphereImpulse {
+        j_n,
+        j: jt,
+        sliding,
+    }
 }
 
 /// [`pair_state`] for ball `i` against a wall at rest, `n` pointing from the ball into

@@ -290,6 +290,7 @@ impl Impulse {
                     e,
                     glitch_prevention,
                     friction,
+                    cloth,
                 ) {
                     self.collisions += 1;
                     self.virial += v;
@@ -605,7 +606,10 @@ fn reflect(v: &mut f64, pos: f64, r: f64, size: f64, e: f64, glitch_prevention: 
 /// prevention, is pulled together as in the smooth rule) and the rough-disk tangential
 /// impulse, capped at `mu |j_n|`. Minimum image on a periodic axis. Returns the pair
 /// virial `r_ij . J_ij` of the impulse applied (the tangential part is perpendicular
-/// to the line of centres and adds nothing), `None` if none was.
+/// to the line of centres and adds nothing), `None` if none was. Spheres on cloth
+/// (`cloth`) take the rough-sphere law instead (`contact`'s notes): the same normal
+/// impulse, the friction with the vertical slip too.
+#[allow(clippy::too_many_arguments)]
 pub fn collide_pair_rough(
     balls: &mut Balls,
     table: &Table,
@@ -614,6 +618,7 @@ pub fn collide_pair_rough(
     e: f64,
     glitch_prevention: bool,
     friction: &ContactFriction,
+    cloth: bool,
 ) -> Option<f64> {
     let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
     let d = dx.hypot(dy);
@@ -621,6 +626,16 @@ pub fn collide_pair_rough(
         return None;
     }
     let n = [dx / d, dy / d];
+    if cloth {
+        let s = contact::sphere_pair_state(balls, i, j, n);
+        if glitch_prevention && s.u_n <= 0.0 {
+            return None;
+        }
+        let j_n = (1.0 + e) * s.u_n / s.k_n;
+        let (jt, _) = contact::sphere_tangential_impulse(j_n, s.u, s.k_t, friction);
+        contact::apply_sphere_pair(balls, i, j, n, j_n, jt);
+        return Some(d * j_n);
+    }
     let (u_n, u_t, k_n, k_t) = contact::pair_state(balls, i, j, n);
     if glitch_prevention && u_n <= 0.0 {
         return None;

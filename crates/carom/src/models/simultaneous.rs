@@ -443,6 +443,7 @@ fn resolve(
             contacts,
             physics.restitution,
             &physics.contact_friction,
+            physics.friction.is_cloth(),
             pool,
         )
     } else {

@@ -141,7 +141,9 @@ pub(super) fn collide_pair(
 
 /// [`collide_pair`] for rough disks: the impulse of [`contact::rough_impulse`], exact
 /// at the contact point, spins included (minimum image; the normal impulse times the
-/// distance goes into the virial).
+/// distance goes into the virial). Spheres on cloth (`cloth`) take the rough-sphere law
+/// ([`contact::collide_spheres_rough`]).
+#[allow(clippy::too_many_arguments)]
 fn collide_pair_rough(
     b: &mut Balls,
     table: &Table,
@@ -149,6 +151,7 @@ fn collide_pair_rough(
     j: usize,
     e: f64,
     f: &ContactFriction,
+    cloth: bool,
     virial: &mut f64,
 ) -> u64 {
     let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
@@ -156,9 +159,14 @@ fn collide_pair_rough(
     if d == 0.0 || b.inv_m[i] + b.inv_m[j] == 0.0 {
         return 0;
     }
-    let c = contact::collide_pair_rough(b, i, j, [dx / d, dy / d], e, f);
-    *virial += c.j_n * d;
-    u64::from(c.j_n > 0.0)
+    let n = [dx / d, dy / d];
+    let j_n = if cloth {
+        contact::collide_spheres_rough(b, i, j, n, e, f).j_n
+    } else {
+        contact::collide_pair_rough(b, i, j, n, e, f).j_n
+    };
+    *virial += j_n * d;
+    u64::from(j_n > 0.0)
 }
 
 /// [`collide_wall`] for rough disks (the wall's normal into the table, reversed, is the
@@ -188,24 +196,28 @@ pub(super) fn collide_wall(b: &mut Balls, i: usize, w: Wall, e: f64) -> bool {
 /// contact is the two-ball formula (or a wall reflection), which is what the contact
 /// solver reduces to for one contact, without its set-up cost on the hot path; several
 /// go to the exact simultaneous solver. Returns the contacts that received an impulse.
+/// With contact friction, balls on cloth (`cloth`) meet by the rough-sphere law.
 /// (Always inlined: it runs at every event, where a call costs more than its body.)
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve_cluster(
     b: &mut Balls,
     table: &Table,
     contacts: &[Contact],
     e: f64,
     friction: &ContactFriction,
+    cloth: bool,
     solver: &mut ContactSolver,
     pair_virial: &mut f64,
 ) -> u64 {
     if friction.is_active() {
         return match *contacts {
             [Contact::Pair(i, j)] => {
-                collide_pair_rough(b, table, i as usize, j as usize, e, friction, pair_virial)
+                let (i, j) = (i as usize, j as usize);
+                collide_pair_rough(b, table, i, j, e, friction, cloth, pair_virial)
             }
             [Contact::Wall(i, w)] => collide_wall_rough(b, i as usize, w, e, friction),
-            _ => solver.resolve_rough(b, contacts, e, friction, None) as u64,
+            _ => solver.resolve_rough(b, contacts, e, friction, cloth, None) as u64,
         };
     }
     match *contacts {

@@ -323,6 +323,7 @@ impl Event {
             std::slice::from_ref(&c),
             e,
             &self.friction,
+            CLOTH,
             &mut self.solver,
             &mut self.pair_virial,
         );
@@ -356,6 +357,7 @@ impl Event {
             std::slice::from_ref(&c),
             e,
             &self.friction,
+            self.cloth.is_some(),
             &mut self.solver,
             &mut self.pair_virial,
         );
@@ -459,6 +461,7 @@ impl Event {
                 &self.contacts[start..end],
                 e,
                 &self.friction,
+                self.cloth.is_some(),
                 &mut self.solver,
                 &mut self.pair_virial,
             );

@@ -23,13 +23,22 @@
 //! `beta <= 1` that is `<= 0`. So no step can gain energy. For a single contact the
 //! normal impulse does not change the slip, so 1 and 2 together are exactly the
 //! rough-disk law of `contact::rough_impulse` (step 3 then finds nothing to do).
-//! With `mu = 0` none of this runs: the caller takes the frictionless path. A wall
+//! With `mu = 0` none of this runs: the caller takes the frictionless path.
+//!
+//! Spheres on cloth (`cloth`) take the rough-sphere law of `contact` in step 2
+//! (`contact::sphere_tangential_impulse`): the slip has a vertical component too, from
+//! the spins about the table's axes, and the impulse's vertical part turns those spins.
+//! The soundness argument holds as it is: the tangential impulse `J` against the slip
+//! `u` changes the energy by at most `J . u + k_t |J|^2 / 2 <= 0` (the vertical
+//! direction's own compliance is the smaller `k_t - k_n`, see `contact`'s notes), and
+//! the vertical part changes no normal velocity, so step 3 sees only what the in-plane
+//! part turned. A wall
 //! inside the table with a `mu` of its own puts its contacts through this path with
 //! that `mu` (the others keep the scene's), against its surface's velocity.
 
 use super::{ContactSolver, NONE};
 use crate::balls::Balls;
-use crate::contact::tangential_impulse;
+use crate::contact::{sphere_tangential_impulse, tangential_impulse};
 use crate::models::Contact;
 use crate::physics::ContactFriction;
 
@@ -42,6 +51,7 @@ impl ContactSolver {
         contacts: &[Contact],
         restitution: f64,
         friction: &ContactFriction,
+        cloth: bool,
         pool: Option<&rayon::ThreadPool>,
     ) -> usize {
         let hits = self.resolve(balls, contacts, restitution, pool);
@@ -75,6 +85,16 @@ impl ContactSolver {
                 }
                 _ => (*friction, [0.0, 0.0]),
             };
+            if let (true, Some(a)) = (cloth, a) {
+                // Spheres on cloth: the friction with the vertical slip too.
+                let s = crate::contact::sphere_pair_state(balls, a, b, [nx, ny]);
+                let (jt, _) = sphere_tangential_impulse(lambda, s.u, s.k_t, &f);
+                if jt != [0.0, 0.0] {
+                    crate::contact::apply_sphere_pair(balls, a, b, [nx, ny], 0.0, jt);
+                    turned = true;
+                }
+                continue;
+            }
             let (u_t, k_t) = match a {
                 Some(a) => {
                     let (_, u_t, _, k_t) = crate::contact::pair_state(balls, a, b, [nx, ny]);
