@@ -31,7 +31,8 @@
 //! ([`super::cushions`]), in `impulse`'s order (by ball: the table's walls, then those
 //! inside the table). A ball sent back by a cushion into a ball it touches meets it at
 //! the next step's resolution: one step later than the disk law, which resolves both
-//! in one cluster.
+//! in one cluster. With contact friction the pairs' friction pass takes the
+//! rough-sphere law (`rough.rs`).
 //!
 //! In mass-weighted velocities `u = M^(1/2) v` the outcome of a solve is
 //! `u' = u + (1+e) p`, with `p` the projection of `-u` onto the convex cone spanned by

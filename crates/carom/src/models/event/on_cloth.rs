@@ -35,9 +35,10 @@
 //!   rolling), `omega` spins down at its constant rate and stops at zero (no event is
 //!   needed for that: the path does not change), and `angle` turns by the integral of
 //!   `omega`.
-//! - **Impacts**: ball-ball impacts act in the plane as without cloth (`wx`, `wy` pass
-//!   through; with `contact_friction` the rough-disk law throws the balls using
-//!   `omega`). A ball striking one of the table's walls or a wall inside the table takes
+//! - **Impacts**: ball-ball impacts take the normal impulse as without cloth and, with
+//!   `contact_friction`, the rough-sphere law of [`crate::contact`] (the slip's
+//!   vertical part from `wx`, `wy`, which the friction impulse turns); soft impacts
+//!   (`soft.rs`) carry no friction. A ball striking one of the table's walls or a wall inside the table takes
 //!   the cushion's impulse at the nose ([`crate::cushion::rebound`], Han 2005) instead of
 //!   a disk's reflection. After any impact each ball that took an impulse has its phase
 //!   derived afresh (a rolling ball struck starts sliding).

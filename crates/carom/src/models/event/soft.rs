@@ -26,6 +26,8 @@
 //!   ends the impulse itself moves: a press that ends leaves them touching, a hair
 //!   apart, and moving together, as a contact force would, instead of drifting apart at
 //!   the bouncing speed;
+//! - the impulse is along the line of centres only: contact friction, which the hard
+//!   impacts take (the rough-sphere law), does not act in a soft one;
 //! - a ball that is not sliding stays gripped by the cloth through such a slow push
 //!   (its spins stay locked to its velocity, its effective mass `m + I / r^2`), a
 //!   sliding one keeps its spins;
