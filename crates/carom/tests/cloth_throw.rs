@@ -360,7 +360,7 @@ fn without_friction_the_spins_pass_through_untouched() {
                 assert_eq!([b.wx[1], b.wy[1], b.omega[1]], [0.0; 3], "{model:?} {name}");
                 let mut alone = world(
                     (1.0, 1.0),
-                    rough.physics().clone(),
+                    *rough.physics(),
                     &[ball(0.5, 0.5, [cue[0], cue[1]], [cue[2], cue[3], cue[4]])],
                 );
                 alone.run_steps(1).unwrap();
