@@ -34,13 +34,7 @@ its no-slip branch adds nothing either). Both models take equal masses and radii
 `System` refuses others), so every shot here uses pooltool's ball: m = 0.170097 kg, R =
 0.028575 m.
 
-Not compared: friction between balls. With it both throw a stun object ball alike (a
-30-degree cut at u_b = mu = 0.05: 2.862 degrees in both), but pooltool's
-`FrictionalInelastic` takes the slip at the contact point in three dimensions, v1 - v2 +
-R (w1 + w2) x n, whose vertical part comes from the spins about the table's axes, while
-carom's `contact_friction` takes the disks' slip in the plane (those spins pass through
-unchanged): a rolling cue ball throws 1.43 degrees in pooltool and 2.86 in carom, and
-pooltool gives the object ball spin about the table's axes, carom none.
+Friction between balls (throw) is compared in `test_pooltool_throw.py`.
 
 One pooltool constant is changed for the comparison: before resolving an impact pooltool
 moves the two balls back along their paths until their surfaces are `MIN_DIST` = 1e-6 m
