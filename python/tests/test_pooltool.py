@@ -175,22 +175,32 @@ def pooltool_engine(e: float) -> PhysicsEngine:
     return PhysicsEngine(resolver=attrs.evolve(default_resolver(), ball_ball=ball_ball))
 
 
-def run_pooltool(balls: list[dict], e: float):
-    """Simulate to rest; returns the simulated System. Ball i is pooltool's ball "i"."""
-    table = pt.Table(
-        cushion_segments=CushionSegments(linear={}, circular={}),
-        pockets={},
-        table_type=pt.TableType.POCKET,
-    )
-    params = pt.BallParams(
+def pooltool_params(**extra) -> pt.BallParams:
+    """pooltool's ball with carom's mass, radius and cloth, and `extra` (restitutions,
+    cushion friction)."""
+    return pt.BallParams(
         m=M,
         R=R,
         u_s=U_S,
         u_r=U_R,
         u_sp_proportionality=U_SP_PROPORTIONALITY,
-        e_b=e,
         g=G,
+        **extra,
     )
+
+
+def run_pooltool(balls: list[dict], e: float, engine=None, table=None, params=None):
+    """Simulate to rest; returns the simulated System. Ball i is pooltool's ball "i".
+    By default on a table without cushions or pockets, with the ball-ball law of
+    `pooltool_engine(e)`; the other modules give their own engine, table or ball."""
+    if table is None:
+        table = pt.Table(
+            cushion_segments=CushionSegments(linear={}, circular={}),
+            pockets={},
+            table_type=pt.TableType.POCKET,
+        )
+    if params is None:
+        params = pooltool_params(e_b=e)
     pballs = {}
     for i, b in enumerate(balls):
         rvw = carom_to_rvw(b)
@@ -198,7 +208,7 @@ def run_pooltool(balls: list[dict], e: float):
         ball.state = pt.objects.BallState(rvw, motion_state(rvw), 0.0)
         pballs[str(i)] = ball
     system = pt.System(cue=pt.Cue(cue_ball_id="0"), table=table, balls=pballs)
-    return pt.simulate(system, engine=pooltool_engine(e))
+    return pt.simulate(system, engine=engine or pooltool_engine(e))
 
 
 def pooltool_states(system, times) -> np.ndarray:

@@ -93,13 +93,13 @@ from test_pooltool import (  # noqa: E402
     U_R,
     U_S,
     U_SP,
-    U_SP_PROPORTIONALITY,
     G,
     M,
     R,
     carom_to_rvw,
-    motion_state,
     needs_cloth,
+    pooltool_params,
+    run_pooltool,
     rvw_to_carom,
 )
 
@@ -249,30 +249,20 @@ def pooltool_table(s: dict, h: float):
     )
 
 
-def run_pooltool(s: dict, cushion=POOL):
+def run_pooltool_cushion(s: dict, cushion=POOL):
     h, e, mu = cushion
-    params = pt.BallParams(
-        m=M,
-        R=R,
-        u_s=U_S,
-        u_r=U_R,
-        u_sp_proportionality=U_SP_PROPORTIONALITY,
-        e_c=e,
-        f_c=mu,
-        g=G,
-    )
-    rvw = carom_to_rvw(s["ball"])
-    ball = pt.Ball("0", params=params)
-    ball.state = pt.objects.BallState(rvw, motion_state(rvw), 0.0)
-    system = pt.System(
-        cue=pt.Cue(cue_ball_id="0"), table=pooltool_table(s, h), balls={"0": ball}
-    )
     resolver = attrs.evolve(
         default_resolver(),
         ball_linear_cushion=Han2005Linear(),
         ball_circular_cushion=Han2005Circular(),
     )
-    return pt.simulate(system, engine=PhysicsEngine(resolver=resolver))
+    return run_pooltool(
+        [s["ball"]],
+        None,
+        engine=PhysicsEngine(resolver=resolver),
+        table=pooltool_table(s, h),
+        params=pooltool_params(e_c=e, f_c=mu),
+    )
 
 
 CUSHION_EVENTS = {pt.EventType.BALL_LINEAR_CUSHION, pt.EventType.BALL_CIRCULAR_CUSHION}
@@ -339,7 +329,7 @@ def carom_state(w) -> np.ndarray:
 
 def compare(s: dict, cushion=POOL) -> dict:
     """Runs the shot in both, asserts every comparison, returns what it measured."""
-    system = run_pooltool(s, cushion)
+    system = run_pooltool_cushion(s, cushion)
     impacts, p_phases, states = pooltool_events(system)
     assert impacts, "the ball never reached the cushion"
     # carom's steps end just after the first impact, then at a few later times and

@@ -54,7 +54,6 @@ pt = pytest.importorskip(
 carom = pytest.importorskip("carom")
 
 import attrs  # noqa: E402  (pooltool's dependency; imported only when pooltool is)
-from pooltool.objects.table.components import CushionSegments  # noqa: E402
 from pooltool.physics.engine import PhysicsEngine  # noqa: E402
 from pooltool.physics.resolve.ball_ball.frictional_inelastic import (  # noqa: E402
     FrictionalInelastic,
@@ -66,21 +65,15 @@ from test_pooltool import (  # noqa: E402
     T_EVENT,
     TIMES,
     TOL,
-    U_R,
-    U_S,
-    U_SP_PROPORTIONALITY,
-    G,
-    M,
     R,
     ball,
     carom_events,
-    carom_to_rvw,
     cloth_scenario,
     cut,
-    motion_state,
     needs_cloth,
     pooltool_events,
     pooltool_states,
+    run_pooltool,
     settled,
     turned,
 )
@@ -102,35 +95,14 @@ class ConstantFriction:
         return self.mu
 
 
-def run_pooltool(balls: list[dict], e: float, mu: float):
+def run_pooltool_rough(balls: list[dict], e: float, mu: float):
     """The shot simulated to rest by pooltool with ball-ball friction `mu`, on a table
     without cushions or pockets; ball i is pooltool's ball "i"."""
-    table = pt.Table(
-        cushion_segments=CushionSegments(linear={}, circular={}),
-        pockets={},
-        table_type=pt.TableType.POCKET,
-    )
-    params = pt.BallParams(
-        m=M,
-        R=R,
-        u_s=U_S,
-        u_r=U_R,
-        u_sp_proportionality=U_SP_PROPORTIONALITY,
-        e_b=e,
-        g=G,
-    )
-    pballs = {}
-    for i, b in enumerate(balls):
-        rvw = carom_to_rvw(b)
-        pb = pt.Ball(str(i), params=params)
-        pb.state = pt.objects.BallState(rvw, motion_state(rvw), 0.0)
-        pballs[str(i)] = pb
-    system = pt.System(cue=pt.Cue(cue_ball_id="0"), table=table, balls=pballs)
     ball_ball = FrictionalInelastic(friction=ConstantFriction(mu))
     engine = PhysicsEngine(
         resolver=attrs.evolve(default_resolver(), ball_ball=ball_ball)
     )
-    return pt.simulate(system, engine=engine)
+    return run_pooltool(balls, e, engine=engine)
 
 
 def run_carom(balls: list[dict], e: float, mu: float, times, t_end: float):
@@ -149,7 +121,7 @@ def run_carom(balls: list[dict], e: float, mu: float, times, t_end: float):
 
 
 def run_both(balls, e, mu_pooltool, mu_carom):
-    system = run_pooltool(balls, e, mu_pooltool)
+    system = run_pooltool_rough(balls, e, mu_pooltool)
     t_end = math.ceil((system.t + 0.5) / DT) * DT
     times = [t for t in TIMES if t < t_end]
     states, clock, log = run_carom(balls, e, mu_carom, times, t_end)
@@ -219,7 +191,7 @@ def test_a_rolling_cue_ball_at_30_degrees_throws_half_the_stun_balls_throw():
     for cue, want in ((ball(1.0, 0.0), 2.862), (ball(1.0, 0.0, wy=-1.0 / R), 1.432)):
         # Touching at the start: pooltool's impact is at once, carom's within 1e-12 m.
         obj = ball(0.0, 0.0, at=(2 * R * math.cos(th) + 1e-12, 2 * R * math.sin(th)))
-        system = run_pooltool([cue, obj], 1.0, 0.05)
+        system = run_pooltool_rough([cue, obj], 1.0, 0.05)
         t_hit = pooltool_events(system)[0][0][0]
         after = pooltool_states(system, [t_hit + 1e-12])[0, 1]
         thrown = 30.0 - math.degrees(math.atan2(after[3], after[2]))
