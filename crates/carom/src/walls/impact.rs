@@ -134,6 +134,27 @@ impl Piece {
     }
 }
 
+impl Piece {
+    /// [`Piece::impact`] without the piece's first point, for a ball sliding along the
+    /// segment before it towards the joint they share: it reaches that joint only
+    /// tangentially, at the end of its face (which its own model meets), and round-off
+    /// of a tangential touch must not read as an impact. The face and the last point
+    /// stay (a concave joint's next face is met before the joint).
+    pub fn impact_past_joint(&self, f: &Flight, r: f64, horizon: f64) -> Option<f64> {
+        match self.shape {
+            Shape::Segment { a, b } => {
+                let face = face_time(a, b, f, r, horizon);
+                if self.joint_after {
+                    face
+                } else {
+                    earliest(face, point_time(b, f, r, horizon))
+                }
+            }
+            Shape::Arc { .. } => self.impact(f, r, horizon),
+        }
+    }
+}
+
 impl Pocket {
     /// The earliest `tau` in `[0, horizon]` at which the centre of a ball on flight `f`
     /// comes within the pocket's radius (`Some(0.0)` if it is within it now).

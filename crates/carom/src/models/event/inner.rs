@@ -171,11 +171,24 @@ impl Inner {
             if item & POCKET != 0 {
                 let p = self.walls.pockets()[(item & !POCKET) as usize];
                 offer(p.entry(f, horizon), EXIT);
-            } else if skip[0] == NO_FACE || !skip.contains(&item) {
+            } else if skip[0] == NO_FACE {
                 offer(
                     self.walls.pieces()[item as usize].impact(f, r, horizon),
                     PIECE,
                 );
+            } else if !skip.contains(&item) {
+                // Resting on a face: the next segment's first point is the joint the
+                // ball slides to, met at the face's end (`on_face.rs`).
+                let piece = &self.walls.pieces()[item as usize];
+                let after_joint = item > 0
+                    && skip.contains(&(item - 1))
+                    && self.walls.pieces()[item as usize - 1].joint_after;
+                let t = if after_joint {
+                    piece.impact_past_joint(f, r, horizon)
+                } else {
+                    piece.impact(f, r, horizon)
+                };
+                offer(t, PIECE);
             }
         }
         for axis in 0..2 {

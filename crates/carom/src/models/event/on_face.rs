@@ -209,6 +209,23 @@ impl Inner {
         table: &Table,
         rest: &mut u8,
     ) -> Result<bool, u32> {
+        self.settle_faces_but(b, i, c, g, tc, table, rest, NO_FACE)
+    }
+
+    /// [`Inner::settle_faces`] passing over piece `left` (the face a ball has just
+    /// left at its end, which round-off may still show it touching).
+    #[allow(clippy::too_many_arguments)]
+    fn settle_faces_but(
+        &mut self,
+        b: &mut Balls,
+        i: usize,
+        c: u32,
+        g: [f64; 2],
+        tc: f64,
+        table: &Table,
+        rest: &mut u8,
+        left: u32,
+    ) -> Result<bool, u32> {
         if b.inv_m[i] == 0.0 || self.out.get(i).copied().unwrap_or(false) {
             return Ok(false);
         }
@@ -220,7 +237,7 @@ impl Inner {
         let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
         for idx in start..end {
             let k = self.items[idx as usize];
-            if k & super::inner::POCKET != 0 {
+            if k & super::inner::POCKET != 0 || k == left {
                 continue;
             }
             let piece = self.walls.pieces()[k as usize];
@@ -380,30 +397,47 @@ impl Inner {
     ) -> Result<(), u32> {
         let p = [b.x[i], b.y[i]];
         let mut on = self.on[i];
-        let mut corner: Option<([f64; 2], u32)> = None;
-        for slot in 0..2 {
+        // Where along its segment the centre stands (0 and 1 its ends), per face. The
+        // event came from the time a quadratic gave, so the face that ends is the one
+        // within round-off of an end (or, should round-off put every face a hair
+        // inside, the one nearest its end: the event is never lost).
+        let pieces = self.walls.pieces();
+        let along = on
+            .piece
+            .map(|k| match pieces.get(k as usize).map(|q| q.shape) {
+                Some(Shape::Segment { a, b: e }) => {
+                    let d = [e[0] - a[0], e[1] - a[1]];
+                    dot([p[0] - a[0], p[1] - a[1]], d) / dot(d, d)
+                }
+                _ => f64::NAN,
+            });
+        let edge = |s: f64| s.min(1.0 - s);
+        let nearest = if edge(along[1]) < edge(along[0]) {
+            1
+        } else {
+            0
+        };
+        let mut corner: Option<([f64; 2], u32, u32)> = None;
+        for (slot, &s) in along.iter().enumerate() {
             let k = on.piece[slot];
-            if k == NO_FACE {
+            if k == NO_FACE || !(edge(s) <= 1e-12 || slot == nearest) {
                 continue;
             }
             let piece = self.walls.pieces()[k as usize];
             let Shape::Segment { a, b: e } = piece.shape else {
                 continue;
             };
-            let d = [e[0] - a[0], e[1] - a[1]];
-            let s = dot([p[0] - a[0], p[1] - a[1]], d) / dot(d, d);
-            if s <= 0.0 || s >= 1.0 {
-                on.piece[slot] = NO_FACE;
-                corner = Some((if s <= 0.0 { a } else { e }, piece.wall));
-            }
+            on.piece[slot] = NO_FACE;
+            corner = Some((if s < 0.5 { a } else { e }, piece.wall, k));
         }
         if on.piece[0] == NO_FACE && on.piece[1] != NO_FACE {
             on.piece.swap(0, 1);
             on.normal.swap(0, 1);
         }
         self.set_on(i, on);
-        self.settle_faces(b, i, c, g, tc, table, rest)?;
-        if let Some((q, wall)) = corner.filter(|_| self.on[i].is_empty()) {
+        let left = corner.map_or(NO_FACE, |(_, _, k)| k);
+        self.settle_faces_but(b, i, c, g, tc, table, rest, left)?;
+        if let Some((q, wall, _)) = corner.filter(|_| self.on[i].is_empty()) {
             // What the table's walls it still rests on leave of gravity.
             let g = self.accel_on(i, *rest, g);
             let d = [p[0] - q[0], p[1] - q[1]];
