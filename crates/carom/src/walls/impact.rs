@@ -98,14 +98,11 @@ impl Piece {
     /// rather than miss the wall.
     pub fn impact(&self, f: &Flight, r: f64, horizon: f64) -> Option<f64> {
         match self.shape {
-            Shape::Segment { a, b } => {
-                let face = face_time(a, b, f, r, horizon);
-                let mut best = earliest(face, point_time(a, f, r, horizon));
-                if !self.joint_after {
-                    best = earliest(best, point_time(b, f, r, horizon));
-                }
-                best
-            }
+            // The face and the last point (if free), then the first point.
+            Shape::Segment { a, .. } => earliest(
+                self.impact_past_joint(f, r, horizon),
+                point_time(a, f, r, horizon),
+            ),
             Shape::Arc {
                 center,
                 radius,

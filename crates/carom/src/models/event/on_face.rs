@@ -89,6 +89,17 @@ pub(super) fn constrained(g: [f64; 2], ns: &[[f64; 2]]) -> [f64; 2] {
     [0.0, 0.0]
 }
 
+/// Whether a ball with velocity `v` and acceleration `a`, touching a corner or the
+/// outside of an arc whose normal towards it is `n`, stays on it: `a` presses it in, its
+/// rebound would be back within `tc`, and turning round the point at distance `rho` at
+/// its speed needs less than that press (`v_t^2 / rho < -a . n`; more, and it leaves
+/// in free flight).
+fn held_round(v: [f64; 2], n: [f64; 2], a: [f64; 2], rho: f64, tc: f64) -> bool {
+    let (an, vn) = (dot(a, n), dot(v, n));
+    let vt2 = (dot(v, v) - vn * vn).max(0.0);
+    an < 0.0 && vn <= -an * tc && vt2 / rho < -an
+}
+
 /// What a ball touches, for the resting rules.
 #[derive(Debug, Clone, Copy)]
 enum Touched {
@@ -298,7 +309,6 @@ impl Inner {
                 if rests[k] || an >= 0.0 || vn > -an * tc {
                     continue;
                 }
-                let vt2 = (dot(v, v) - vn * vn).max(0.0);
                 match kind {
                     Touched::Face(_) | Touched::Table(_) => {
                         rests[k] = true;
@@ -306,7 +316,9 @@ impl Inner {
                     }
                     // A point or the outside of an arc: left at once when the speed
                     // round it needs more than the pull into it.
-                    Touched::Round(wall) if vt2 / rho < -an => turns = turns.or(Some(wall)),
+                    Touched::Round(wall) if held_round(v, n, a, rho, tc) => {
+                        turns = turns.or(Some(wall))
+                    }
                     Touched::Round(_) => {}
                     Touched::Swing(wall) => turns = turns.or(Some(wall)),
                 }
@@ -444,9 +456,8 @@ impl Inner {
             let dist = d[0].hypot(d[1]);
             let n = [d[0] / dist, d[1] / dist];
             let v = [b.vx[i], b.vy[i]];
-            let (gn, vn) = (dot(g, n), dot(v, n));
-            let vt2 = (dot(v, v) - vn * vn).max(0.0);
-            if gn < 0.0 && vn <= -gn * tc && vt2 / dist < -gn {
+            let vn = dot(v, n);
+            if held_round(v, n, g, dist, tc) {
                 return Err(wall);
             }
             // It leaves the corner along the tangent, its gap growing as tau^2: set a
