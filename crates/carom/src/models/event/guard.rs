@@ -247,8 +247,8 @@ impl Event {
         self.overflow.set(false);
         let [gx, gy] = physics.gravity;
         StepError::Unstable(format!(
-            "a pair's meeting time (a quartic in time: a ball under gravity ({gx:e}, {gy:e}) \
-             meeting a resting or kinematic one) is beyond what the event model's arithmetic \
+            "a meeting time (a pair's quartic in time under gravity ({gx:e}, {gy:e}), or the \
+             approach of a ball held on a circle by a wall) is beyond what the event model's arithmetic \
              solves reliably over an output interval of {} (stopped {into:.3e} into it): the \
              scene's accelerations, speeds or distances are too large; use a weaker gravity, \
              a smaller dt or the spring model (the state is left at the start of the interval)",

@@ -28,8 +28,8 @@
 //!
 //! Under gravity the times of impact are those of parabolic flights (up to quartic for
 //! an end or an arc, a pocket's rim), exact as without it. A ball that comes to rest on
-//! a straight face slides along it (`on_face.rs`); one that would roll over a corner or
-//! swing inside an arc stops the step, naming the ball and the wall.
+//! a straight face slides along it (`on_face.rs`); one that rolls over a corner or a peg,
+//! or swings inside an arc, moves on a circle (`on_round.rs`).
 
 use super::cells::Cells;
 use super::on_face::{OnFace, NO_FACE};
@@ -62,8 +62,8 @@ pub(super) struct Taken {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Inner {
     pub(super) walls: Walls,
-    open: [bool; 2],
-    size: [f64; 2],
+    pub(super) open: [bool; 2],
+    pub(super) size: [f64; 2],
     /// `start[c]..start[c + 1]` indexes `items` for cell `c` of the grid (border
     /// included): pieces by index, pockets as `POCKET | k`, ascending.
     pub(super) start: Vec<u32>,
@@ -142,7 +142,7 @@ impl Inner {
     }
 
     #[inline]
-    fn near(&self, c: u32) -> &[u32] {
+    pub(super) fn near(&self, c: u32) -> &[u32] {
         let c = c as usize;
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
     }

@@ -4,6 +4,7 @@
 
 use super::motion::{settle, touches_wall};
 use super::on_face::{OnFace, ON_FACE};
+use super::on_round::ON_ROUND;
 use super::queue::{Ev, Kind, MAX_BALLS};
 use super::{Event, History, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
 use crate::balls::Balls;
@@ -273,8 +274,11 @@ impl Event {
                     // impact there meets the verdict again, where the step can fail.
                     let rest = &mut self.hist[i].rest;
                     let _ = inner.settle_faces(b, i, c, self.gravity, self.tc, &self.table, rest);
-                    if inner.on[i] != OnFace::NONE {
+                    if inner.on[i].has_faces() {
                         self.hist[i].rest |= ON_FACE;
+                    }
+                    if inner.on[i].round.is_some() {
+                        self.hist[i].rest |= ON_ROUND;
                     }
                 }
             }

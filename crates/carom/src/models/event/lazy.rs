@@ -4,6 +4,7 @@
 
 use super::motion::accel_of;
 use super::on_face::ON_FACE;
+use super::on_round::ON_ROUND;
 use super::Event;
 use crate::balls::Balls;
 
@@ -88,6 +89,21 @@ impl Event {
             return;
         }
         let tau = t - self.t[i];
+        if tau != 0.0 && self.hist[i].rest & ON_ROUND != 0 {
+            // On its circle (`on_round.rs`).
+            let round = self.inner.as_deref().and_then(|inner| inner.on[i].round);
+            if let Some(round) = round {
+                let p = [b.x[i], b.y[i]];
+                let v = [b.vx[i], b.vy[i]];
+                let s = crate::pendulum::Pendulum::new(round.center, p, v, self.gravity).state(tau);
+                [b.x[i], b.y[i], b.vx[i], b.vy[i]] = s;
+                if self.friction.is_active() {
+                    b.angle[i] += b.omega[i] * tau;
+                }
+                self.t[i] = t;
+                return;
+            }
+        }
         if tau != 0.0 {
             let rest = self.hist[i].rest;
             let [gx, gy] = match self.inner.as_deref() {

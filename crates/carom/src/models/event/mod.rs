@@ -145,6 +145,7 @@ mod lazy;
 mod motion;
 mod on_cloth;
 mod on_face;
+mod on_round;
 mod queue;
 mod renumber;
 mod resolve;

@@ -14,10 +14,9 @@
 //! quadratic. There the ball's contact moves to the corner: if a face of the next
 //! segment takes over (a straight joint), the ball rests on it; if gravity presses the
 //! ball into the corner harder than turning round it at its speed needs
-//! (`-g . n > v_t^2 / r`), the ball would roll over the corner on a circle, which is not
-//! a parabola and is not modelled: the step fails, naming the ball and the wall.
-//! Otherwise the ball leaves the corner in free flight, exactly. The same verdict holds
-//! for a ball come to rest against a corner, a peg, or inside an arc (a pendulum).
+//! (`-g . n > v_t^2 / r`), the ball rolls over the corner on a circle (`on_round.rs`).
+//! Otherwise the ball leaves the corner in free flight, exactly. A ball come to rest
+//! against a corner, a peg, or inside an arc moves on a circle in the same way.
 //!
 //! Struck by another ball, a resting ball takes the ball-ball impulse, then its faces'
 //! (in that order, as a ball touching a wall inside the table always does), and rests
@@ -25,6 +24,7 @@
 
 use super::inner::Inner;
 use super::motion::touches_wall;
+use super::on_round::{OnRound, ON_ROUND};
 use super::queue::{Ev, WALL};
 use super::Event;
 use crate::balls::Balls;
@@ -36,24 +36,34 @@ use crate::walls::{Feature, Shape};
 /// (bits 0 to 3 are the table's own walls).
 pub(super) const ON_FACE: u8 = 1 << 4;
 
+/// The bits of a ball held by a wall inside the table: on faces or on a circle.
+pub(super) const HELD: u8 = ON_FACE | ON_ROUND;
+
 /// No face in a slot of [`OnFace`].
 pub(super) const NO_FACE: u32 = u32::MAX;
 
-/// The faces (pieces) a ball rests on, each with its unit normal towards the ball.
+/// The faces (pieces) a ball rests on, each with its unit normal towards the ball, or
+/// the circle it is held on (`on_round.rs`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct OnFace {
     pub(super) piece: [u32; 2],
     pub(super) normal: [[f64; 2]; 2],
+    pub(super) round: Option<OnRound>,
 }
 
 impl OnFace {
     pub(super) const NONE: OnFace = OnFace {
         piece: [NO_FACE; 2],
         normal: [[0.0; 2]; 2],
+        round: None,
     };
 
-    fn is_empty(&self) -> bool {
-        self.piece == [NO_FACE; 2]
+    pub(super) fn is_empty(&self) -> bool {
+        self.piece == [NO_FACE; 2] && self.round.is_none()
+    }
+
+    pub(super) fn has_faces(&self) -> bool {
+        self.piece != [NO_FACE; 2]
     }
 
     fn holds(&self, piece: u32) -> bool {
@@ -107,11 +117,11 @@ enum Touched {
     Face(u32),
     /// One of the table's own walls (`Wall as u8`).
     Table(u8),
-    /// A corner, an arc's end or the outside of an arc (`[[walls]]` entry): a point or
-    /// curve it would roll round.
-    Round(u32),
-    /// The inside of an arc (`[[walls]]` entry): it would swing along it.
-    Swing(u32),
+    /// A corner, an arc's end or the outside of an arc (the contact): a point or curve
+    /// it would roll round.
+    Round(crate::walls::Touch),
+    /// The inside of an arc (the contact): it would swing along it.
+    Swing(crate::walls::Touch),
 }
 
 impl Inner {
@@ -192,7 +202,7 @@ impl Inner {
         }
     }
 
-    fn set_on(&mut self, i: usize, on: OnFace) {
+    pub(super) fn set_on(&mut self, i: usize, on: OnFace) {
         if self.on[i] != on {
             self.on_undo.push((i as u32, self.on[i]));
             self.on[i] = on;
@@ -260,12 +270,12 @@ impl Inner {
                 (Feature::Face, Shape::Arc { center, radius, .. }) => {
                     let d = (p[0] - center[0]).hypot(p[1] - center[1]);
                     if d < radius {
-                        Touched::Swing(t.wall)
+                        Touched::Swing(t)
                     } else {
-                        Touched::Round(t.wall)
+                        Touched::Round(t)
                     }
                 }
-                _ => Touched::Round(t.wall),
+                _ => Touched::Round(t),
             };
             if m < found.len() {
                 // The distance to the point turned round: a corner's, or the arc's
@@ -291,7 +301,7 @@ impl Inner {
         // The resting contacts, grown until what they leave of gravity presses no other
         // contact in (at most a few rounds: each adds one).
         let mut rests = [false; 8];
-        let mut turns = None;
+        let mut a = g;
         for _ in 0..found.len() + 1 {
             let mut ns = [[0.0; 2]; 8];
             let mut q = 0;
@@ -301,42 +311,68 @@ impl Inner {
                     q += 1;
                 }
             }
-            let a = constrained(g, &ns[..q]);
+            a = constrained(g, &ns[..q]);
             let mut grew = false;
-            turns = None;
             for (k, &(kind, n, rho)) in found.iter().enumerate() {
                 let (an, vn) = (dot(a, n), dot(v, n));
-                if rests[k] || an >= 0.0 || vn > -an * tc {
-                    continue;
-                }
-                match kind {
-                    Touched::Face(_) | Touched::Table(_) => {
-                        rests[k] = true;
-                        grew = true;
-                    }
+                let holds = match kind {
+                    Touched::Face(_) | Touched::Table(_) => an < 0.0 && vn <= -an * tc,
                     // A point or the outside of an arc: left at once when the speed
                     // round it needs more than the pull into it.
-                    Touched::Round(wall) if held_round(v, n, a, rho, tc) => {
-                        turns = turns.or(Some(wall))
+                    Touched::Round(_) => held_round(v, n, a, rho, tc),
+                    // Inside an arc the wall pushes while the speed round it needs
+                    // more than gravity pulls the ball off it (`v^2 / rho > a . n`).
+                    Touched::Swing(_) => {
+                        let vt2 = (dot(v, v) - vn * vn).max(0.0);
+                        let push = vt2 / rho - an;
+                        push > 0.0 && vn <= push * tc
                     }
-                    Touched::Round(_) => {}
-                    Touched::Swing(wall) => turns = turns.or(Some(wall)),
+                };
+                if !rests[k] && holds {
+                    rests[k] = true;
+                    grew = true;
                 }
             }
             if !grew {
                 break;
             }
         }
-        if let Some(wall) = turns {
-            return Err(wall);
+        let round = |k: usize| matches!(found[k].0, Touched::Round(_) | Touched::Swing(_));
+        let held: usize = rests[..found.len()].iter().map(|&r| usize::from(r)).sum();
+        if held == 1 {
+            if let Some(k) = (0..found.len()).find(|&k| rests[k] && round(k)) {
+                // Held by one corner or arc alone: it moves on a circle (`on_round.rs`),
+                // on no face and no wall of the table.
+                let (Touched::Round(t) | Touched::Swing(t)) = found[k].0 else {
+                    return Ok(false);
+                };
+                *rest &= !0x0f;
+                return Ok(self.hold_round(b, i, t, found[k].1));
+            }
+        }
+        if a != [0.0, 0.0] {
+            // Not wedged: a corner or an arc the final acceleration does not press into
+            // is no resting contact (the ball slides away from it on its faces).
+            for k in 0..found.len() {
+                if round(k) && dot(a, found[k].1) >= 0.0 {
+                    rests[k] = false;
+                }
+            }
         }
         let before = self.on[i];
         let mut on = OnFace::NONE;
         let mut q = 0;
         for (k, &(kind, n, _)) in found.iter().enumerate() {
-            if let (true, Touched::Face(piece)) = (rests[k], kind) {
+            // A corner or an arc among two wedging contacts holds the ball at rest as a
+            // face would: its normal is fixed while the ball does not move.
+            let piece = match kind {
+                Touched::Face(piece) => piece,
+                Touched::Round(t) | Touched::Swing(t) => t.piece,
+                Touched::Table(_) => continue,
+            };
+            if rests[k] {
                 if q == 2 {
-                    // A third face at once: only a degenerate joint does that.
+                    // A third contact at once: only a degenerate joint does that.
                     return Err(self.walls.pieces()[piece as usize].wall);
                 }
                 on.piece[q] = piece;
@@ -393,6 +429,38 @@ impl Inner {
         Ok(changed)
     }
 
+    /// Ball `i` held on the circle of contact `t` (unit normal `n` towards it): its
+    /// speed into the wall is set to zero (when more than round-off). Returns whether
+    /// its velocity or its circle changed.
+    fn hold_round(&mut self, b: &mut Balls, i: usize, t: crate::walls::Touch, n: [f64; 2]) -> bool {
+        let p = [b.x[i], b.y[i]];
+        let round = OnRound::of(self.walls.pieces(), t.piece, t.feature, t.point, p);
+        let mut changed = false;
+        let (vx, vy) = (b.vx[i], b.vy[i]);
+        let vn = vx * n[0] + vy * n[1];
+        if vn.abs() > 4.0 * f64::EPSILON * vx.hypot(vy) {
+            b.vx[i] -= vn * n[0];
+            b.vy[i] -= vn * n[1];
+            changed = true;
+        }
+        let before = self.on[i];
+        let same = !before.has_faces()
+            && before
+                .round
+                .is_some_and(|r| r.piece == round.piece && r.center == round.center);
+        if !same {
+            self.set_on(
+                i,
+                OnFace {
+                    round: Some(round),
+                    ..OnFace::NONE
+                },
+            );
+            changed = true;
+        }
+        changed
+    }
+
     /// Ball `i`, at a face's end: the faces whose segment its centre has left are let
     /// go. Then, as [`Inner::settle_faces`], what it touches now; if no face took over,
     /// the corner it left is judged as any corner is (it turns round it or flies off).
@@ -429,7 +497,7 @@ impl Inner {
         } else {
             0
         };
-        let mut corner: Option<([f64; 2], u32, u32)> = None;
+        let mut corner: Option<([f64; 2], u32, u32, Feature)> = None;
         for (slot, &s) in along.iter().enumerate() {
             let k = on.piece[slot];
             if k == NO_FACE || !(edge(s) <= 1e-12 || slot == nearest) {
@@ -440,16 +508,20 @@ impl Inner {
                 continue;
             };
             on.piece[slot] = NO_FACE;
-            corner = Some((if s < 0.5 { a } else { e }, piece.wall, k));
+            corner = Some(if s < 0.5 {
+                (a, piece.wall, k, Feature::Start)
+            } else {
+                (e, piece.wall, k, Feature::End)
+            });
         }
         if on.piece[0] == NO_FACE && on.piece[1] != NO_FACE {
             on.piece.swap(0, 1);
             on.normal.swap(0, 1);
         }
         self.set_on(i, on);
-        let left = corner.map_or(NO_FACE, |(_, _, k)| k);
+        let left = corner.map_or(NO_FACE, |(_, _, k, _)| k);
         self.settle_faces_but(b, i, c, g, tc, table, rest, left)?;
-        if let Some((q, wall, _)) = corner.filter(|_| self.on[i].is_empty()) {
+        if let Some((q, _, k, feature)) = corner.filter(|_| self.on[i].is_empty()) {
             // What the table's walls it still rests on leave of gravity.
             let g = self.accel_on(i, *rest, g);
             let d = [p[0] - q[0], p[1] - q[1]];
@@ -458,7 +530,18 @@ impl Inner {
             let v = [b.vx[i], b.vy[i]];
             let vn = dot(v, n);
             if held_round(v, n, g, dist, tc) {
-                return Err(wall);
+                // It rolls over the corner (`on_round.rs`).
+                let t = crate::walls::Touch {
+                    piece: k,
+                    wall: self.walls.pieces()[k as usize].wall,
+                    feature,
+                    point: q,
+                    normal: n,
+                    distance: dist,
+                    tangent: [-n[1], n[0]],
+                };
+                self.hold_round(b, i, t, n);
+                return Ok(());
             }
             // It leaves the corner along the tangent, its gap growing as tau^2: set a
             // part in 1e12 of a radius off the corner with no speed into it, so that the
@@ -493,7 +576,11 @@ impl Event {
             return;
         };
         let rest = &mut self.hist[i].rest;
-        let verdict = inner.leave_faces(b, i, c, self.gravity, self.tc, &self.table, rest);
+        let verdict = if inner.on[i].round.is_some() {
+            inner.leave_round(b, i, c, self.gravity, self.tc, &self.table, rest)
+        } else {
+            inner.leave_faces(b, i, c, self.gravity, self.tc, &self.table, rest)
+        };
         self.mark_faces(i);
         if let Err(wall) = verdict {
             self.settled = self.settled.or(Some((i as u32, wall)));
@@ -534,7 +621,7 @@ impl Event {
     /// ball on a shelf is pushed back by it in the same instant, and a ball sliding down
     /// a slope into a wall meets both at once, as a concave corner. Returns whether any
     /// was added.
-    pub(super) fn add_resting_faces(&mut self) -> bool {
+    pub(super) fn add_resting_faces(&mut self, bs: &Balls) -> bool {
         let Some(inner) = self.inner.as_deref() else {
             return false;
         };
@@ -549,11 +636,25 @@ impl Event {
             };
             for i in balls.into_iter().flatten() {
                 let added = |c: &Contact| matches!(*c, Contact::Piece(b, _) if b == i);
-                if self.hist[i as usize].rest & ON_FACE == 0 || self.contacts[n..].iter().any(added)
+                if self.hist[i as usize].rest & HELD == 0 || self.contacts[n..].iter().any(added)
                 {
                     continue;
                 }
                 let on = inner.on[i as usize];
+                if let Some(round) = on.round {
+                    // Its circle pushes back as a face would (no surface speed).
+                    let surface = inner.walls.surfaces()[round.wall as usize];
+                    let p = [bs.x[i as usize], bs.y[i as usize]];
+                    pieces.push(PieceContact {
+                        normal: round.normal(p),
+                        restitution: surface.restitution.unwrap_or(self.restitution),
+                        mu: surface.mu.unwrap_or(self.friction.mu),
+                        surface: [0.0, 0.0],
+                        wall: round.wall,
+                    });
+                    self.contacts
+                        .push(Contact::Piece(i, pieces.len() as u32 - 1));
+                }
                 for slot in 0..2 {
                     let k = on.piece[slot];
                     if k == NO_FACE {
@@ -592,20 +693,20 @@ impl Event {
         true
     }
 
-    /// Sets ball `i`'s [`ON_FACE`] bit from its faces, and lists it among the balls
-    /// predicted afresh at every interval while it rests.
+    /// Sets ball `i`'s [`ON_FACE`] and [`ON_ROUND`] bits from its faces and circle, and
+    /// lists it among the balls predicted afresh at every interval while it rests.
     pub(super) fn mark_faces(&mut self, i: usize) {
         let Some(inner) = self.inner.as_deref() else {
             return;
         };
-        if inner.on[i].is_empty() {
-            self.hist[i].rest &= !ON_FACE;
-        } else {
-            if self.hist[i].rest & ON_FACE == 0 {
-                self.quartic.push(i as u32);
-            }
-            self.hist[i].rest |= ON_FACE;
+        let on = inner.on[i];
+        let was = self.hist[i].rest & HELD;
+        let bits = if on.has_faces() { ON_FACE } else { 0 }
+            | if on.round.is_some() { ON_ROUND } else { 0 };
+        if was == 0 && bits != 0 {
+            self.quartic.push(i as u32);
         }
+        self.hist[i].rest = (self.hist[i].rest & !HELD) | bits;
     }
 }
 

@@ -3,7 +3,8 @@
 
 use super::cells::{Cells, Dir, GATHER};
 use super::motion::{accel_of, has_wall};
-use super::on_face::ON_FACE;
+use super::on_face::{HELD, ON_FACE};
+use super::on_round::ON_ROUND;
 use super::queue::{Ev, CROSS, WALL};
 use super::{times, History, PARTNERS_OVERFLOW};
 use crate::models::Wall;
@@ -100,6 +101,9 @@ impl Kin<'_> {
     #[inline]
     fn phase_end(&self, i: usize) -> Option<Ev> {
         let Some(cloth) = self.cloth else {
+            if self.hist[i].rest & ON_ROUND != 0 {
+                return super::on_round::round_end_event(self, i);
+            }
             return super::on_face::face_end_event(self, i);
         };
         let t = cloth.end[i];
@@ -124,6 +128,11 @@ impl Kin<'_> {
                 self.vx[i],
                 self.vy[i],
             ];
+        }
+        if self.hist[i].rest & ON_ROUND != 0 {
+            if let Some(s) = self.round_state(i, t) {
+                return s;
+            }
         }
         let a = self.accel(i);
         [
@@ -157,6 +166,9 @@ impl Kin<'_> {
         }
         if self.inv_m[i] == 0.0 && self.inv_m[j] == 0.0 {
             return None;
+        }
+        if (self.hist[i].rest | self.hist[j].rest) & ON_ROUND != 0 {
+            return self.round_pair(i, j, now);
         }
         let acc = if self.flat {
             [0.0, 0.0]
@@ -278,6 +290,8 @@ impl Kin<'_> {
         }
         let table = if self.flat {
             self.wall_line(i, si, now)
+        } else if self.hist[i].rest & ON_ROUND != 0 {
+            return self.round_walls(i, now);
         } else {
             self.wall_curve(i, si, now)
         };
@@ -297,6 +311,9 @@ impl Kin<'_> {
         si: &[f64; 4],
         now: f64,
     ) -> Option<Ev> {
+        if self.hist[i].rest & ON_ROUND != 0 {
+            return self.round_walls(i, now);
+        }
         self.inner_wall(inner, i, si, now, None)
     }
 
@@ -445,7 +462,7 @@ impl Kin<'_> {
         }
         scratch.clear();
         scratch.extend(self.wall(i, si, now));
-        if self.cloth.is_some() || self.hist[i].rest & ON_FACE != 0 {
+        if self.cloth.is_some() || self.hist[i].rest & HELD != 0 {
             scratch.extend(self.phase_end(i));
         }
         let c = self.cells.cell_of(i);
@@ -593,6 +610,9 @@ impl Kin<'_> {
     /// [`Kin::cross`] under gravity: each side's gap is a quadratic in time.
     #[inline(never)]
     fn cross_curve(&self, i: usize, si: &[f64; 4], now: f64) -> Option<Ev> {
+        if self.hist[i].rest & ON_ROUND != 0 {
+            return self.round_cross(i, now);
+        }
         let [x, y, vx, vy] = *si;
         let (bounds, open) = self.cells.bounds(self.cells.cell_of(i));
         let [ax, ay] = self.accel(i);

@@ -4,7 +4,7 @@
 
 use super::inner::PIECE;
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
-use super::on_face::ON_FACE;
+use super::on_face::HELD;
 use super::queue::Kind;
 use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
@@ -103,7 +103,7 @@ impl Event {
         }
         self.contacts.sort_unstable();
         self.contacts.dedup();
-        let on_faces = !CLOTH && self.inner.is_some() && self.add_resting_faces();
+        let on_faces = !CLOTH && self.inner.is_some() && self.add_resting_faces(b);
 
         if CLOTH
             && (self.contacts.len() > 1 || matches!(self.contacts.first(), Some(Contact::Wall(..))))
@@ -125,7 +125,7 @@ impl Event {
             // Rests on, or lifts off (`on_face.rs`).
             for k in 0..self.involved.len() {
                 let i = self.involved[k] as usize;
-                if self.hist[i].rest & ON_FACE != 0 {
+                if self.hist[i].rest & HELD != 0 {
                     self.settle_on_faces::<CLOTH>(b, i, s, t0);
                 }
             }
@@ -147,7 +147,7 @@ impl Event {
                 // Landed for good, still resting, or lifted off.
                 // (A ball resting on a face inside the table had its walls judged with
                 // its faces, in `resolve_piece_hits`.)
-                Contact::Wall(i, _) if self.hist[i as usize].rest & ON_FACE != 0 => {}
+                Contact::Wall(i, _) if self.hist[i as usize].rest & HELD != 0 => {}
                 Contact::Wall(i, w) => {
                     if settle(
                         b,

@@ -1,0 +1,522 @@
+//! Balls rolling over a corner or a peg, or swinging inside an arc, under gravity.
+//!
+//! A ball that comes to rest against a corner (a free end, a convex joint of a
+//! polyline), the outside of an arc or a circle, or the inside of an arc, keeps touching
+//! it while the wall pushes: its centre moves on a circle about the corner (radius `r`)
+//! or the arc's centre (`R + r` outside, `R - r` inside), frictionless, with only the
+//! tangential part of gravity moving it. That is a pendulum, followed in closed form
+//! ([`crate::pendulum`]), so the model stays exact. The rules that decide it are those
+//! of a face (`on_face.rs`): the ball's rebound would be back within `tc`, and the wall
+//! pushes (`v^2 / rho < -g . n` round a corner or outside an arc; `v^2 / rho > g . n`
+//! inside one, so a fast ball is also carried over the top of a loop).
+//!
+//! The motion ends, as one more event of the ball (the face-end slot), at the first of:
+//! - the push vanishing (`cos theta` reaching [`Pendulum::release_cos`]): the ball flies
+//!   off along its tangent;
+//! - the centre leaving the region in which this corner or arc is the wall's nearest
+//!   feature (a joint's or an end's half planes, an arc's angular span): the ball is
+//!   then judged afresh, and rests on the face it reaches, turns round the next corner,
+//!   or flies.
+//!
+//! Both are angles the pendulum reaches at a time it gives exactly
+//! ([`Pendulum::reaches`]). Its times of impact with everything else (other balls, the
+//! other walls, pockets, open edges, the sides of its cell) are not roots of
+//! polynomials: each is found by [`first_touch`], stepping only as far as bounds on
+//! the speeds and accelerations prove free of contact, up to the end of the output
+//! interval (the ball is predicted afresh at every interval, as a resting ball is).
+
+use super::inner::{Inner, EXIT, PIECE, POCKET};
+use super::on_face::NO_FACE;
+use super::predict::Kin;
+use super::queue::{Ev, CROSS, WALL};
+use crate::balls::Balls;
+use crate::models::Wall;
+use crate::pendulum::{first_touch, wrap_angle, Pendulum};
+use crate::walls::{Feature, Piece, Shape};
+
+/// `History::rest` bit of a ball held on a circle by a wall inside the table.
+pub(super) const ON_ROUND: u8 = 1 << 5;
+
+/// A ball's circle: what it turns round, and where that contact's region ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct OnRound {
+    pub(super) center: [f64; 2],
+    /// Pushed outwards (a corner, the outside of an arc) or inwards (inside an arc).
+    pub(super) outside: bool,
+    /// The piece turned round, and a second piece passed over in predictions (the
+    /// segment that ends at a joint), or [`NO_FACE`].
+    pub(super) piece: u32,
+    pub(super) also: u32,
+    pub(super) wall: u32,
+    /// The ends of the contact's region: the angle of the ball's centre about `center`
+    /// (radians from +x) at which it leaves, and whether it leaves there turning
+    /// anticlockwise (angle growing).
+    pub(super) ends: [(f64, bool); 4],
+    pub(super) n_ends: u8,
+}
+
+#[inline]
+fn dot(a: [f64; 2], b: [f64; 2]) -> f64 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+impl OnRound {
+    /// The circle of a ball touching feature `feature` of piece `k` (`point`: the
+    /// feature's nearest point to the ball, `p`: the ball's centre).
+    pub(super) fn of(pieces: &[Piece], k: u32, feature: Feature, point: [f64; 2], p: [f64; 2]) -> OnRound {
+        let piece = pieces[k as usize];
+        let mut round = OnRound {
+            center: point,
+            outside: true,
+            piece: k,
+            also: NO_FACE,
+            wall: piece.wall,
+            ends: [(0.0, false); 4],
+            n_ends: 0,
+        };
+        // A region `dir . c >= 0` (dir the direction from the centre to the ball)
+        // ends at the two directions perpendicular to `c`.
+        let half_plane = |r: &mut OnRound, c: [f64; 2]| {
+            let beta = c[1].atan2(c[0]);
+            let n = r.n_ends as usize;
+            r.ends[n] = (beta + std::f64::consts::FRAC_PI_2, true);
+            r.ends[n + 1] = (beta - std::f64::consts::FRAC_PI_2, false);
+            r.n_ends += 2;
+        };
+        match (piece.shape, feature) {
+            (Shape::Segment { a, b }, Feature::Start) => {
+                half_plane(&mut round, [a[0] - b[0], a[1] - b[1]]);
+                if let Some(prev) = piece.joint_before {
+                    half_plane(&mut round, prev);
+                    round.also = k.wrapping_sub(1);
+                }
+            }
+            (Shape::Segment { a, b }, _) => half_plane(&mut round, [b[0] - a[0], b[1] - a[1]]),
+            (
+                Shape::Arc {
+                    center,
+                    radius,
+                    from,
+                    span,
+                },
+                Feature::Face,
+            ) => {
+                round.center = center;
+                round.outside = (p[0] - center[0]).hypot(p[1] - center[1]) >= radius;
+                if span < std::f64::consts::TAU {
+                    round.ends[0] = (from, false);
+                    round.ends[1] = (from + span, true);
+                    round.n_ends = 2;
+                }
+            }
+            (Shape::Arc { from, .. }, Feature::Start) => {
+                half_plane(&mut round, [from.sin(), -from.cos()]);
+            }
+            (Shape::Arc { from, span, .. }, Feature::End) => {
+                let to = from + span;
+                half_plane(&mut round, [-to.sin(), to.cos()]);
+            }
+        }
+        round
+    }
+
+    /// Unit normal of the contact, towards the ball's centre at `p`.
+    pub(super) fn normal(&self, p: [f64; 2]) -> [f64; 2] {
+        let d = [p[0] - self.center[0], p[1] - self.center[1]];
+        let len = d[0].hypot(d[1]);
+        let s = if self.outside { 1.0 } else { -1.0 } / len;
+        [s * d[0], s * d[1]]
+    }
+
+    /// Whether the ball on `pend`, at an end of its circle, is there because the push
+    /// vanished (else it is at an end of the region): the nearer of the two angles.
+    fn nearest_is_release(&self, pend: &Pendulum) -> bool {
+        let theta = pend.angle(0.0);
+        let mut best = (f64::INFINITY, true);
+        let c = pend.release_cos();
+        if c.abs() <= 1.0 {
+            let th = c.acos();
+            for target in [th, -th] {
+                let d = wrap_angle(theta - target).abs();
+                if d < best.0 {
+                    best = (d, true);
+                }
+            }
+        }
+        for &(phi, _) in &self.ends[..self.n_ends as usize] {
+            let d = wrap_angle(theta - pend.angle_of([phi.cos(), phi.sin()])).abs();
+            if d < best.0 {
+                best = (d, false);
+            }
+        }
+        best.1
+    }
+
+    /// When the ball on `pend` next leaves this circle, and whether it is by the push
+    /// vanishing (else by the end of the region).
+    pub(super) fn leaves(&self, pend: &Pendulum) -> Option<(f64, bool)> {
+        let mut best: Option<(f64, bool)> = None;
+        let mut offer = |t: Option<f64>, release: bool| {
+            if let Some(t) = t {
+                if best.is_none_or(|(b, _)| t < b) {
+                    best = Some((t, release));
+                }
+            }
+        };
+        let c = pend.release_cos();
+        if c.abs() < 1.0 {
+            // Outside, held while cos theta < c: leaves where it rises through c; inside
+            // the reverse.
+            let th = c.acos();
+            offer(pend.reaches(th, !self.outside), true);
+            offer(pend.reaches(-th, self.outside), true);
+        }
+        for &(phi, rising) in &self.ends[..self.n_ends as usize] {
+            let target = pend.angle_of([phi.cos(), phi.sin()]);
+            offer(pend.reaches(target, rising), false);
+        }
+        best
+    }
+}
+
+/// Speed and acceleration bounds of a ball over `horizon` from its state `s` with
+/// acceleration `a` (a parabola: the speed is largest at an end).
+#[inline]
+fn parabola_bounds(s: &[f64; 4], a: [f64; 2], horizon: f64) -> (f64, f64) {
+    let v0 = s[2].hypot(s[3]);
+    let v1 = (s[2] + a[0] * horizon).hypot(s[3] + a[1] * horizon);
+    (v0.max(v1), a[0].hypot(a[1]))
+}
+
+impl Kin<'_> {
+    /// Ball `i`'s circle, if it is held on one.
+    #[inline]
+    fn round_of(&self, i: usize) -> Option<OnRound> {
+        self.inner.and_then(|inner| inner.on.get(i).and_then(|o| o.round))
+    }
+
+    /// Ball `i`'s pendulum from its stored state (time `t[i]`), if it is on a circle.
+    pub(super) fn pendulum(&self, i: usize) -> Option<Pendulum> {
+        let round = self.round_of(i)?;
+        let p = [self.x[i], self.y[i]];
+        Some(Pendulum::new(round.center, p, [self.vx[i], self.vy[i]], self.g))
+    }
+
+    /// Ball `i`'s state at epoch time `t` on its circle.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn round_state(&self, i: usize, t: f64) -> Option<[f64; 4]> {
+        Some(self.pendulum(i)?.state(t - self.t[i]))
+    }
+
+    /// Bounds on ball `j`'s speed and acceleration from `now` over `horizon`.
+    fn bounds_of(&self, j: usize, now: f64, horizon: f64) -> (f64, f64) {
+        if self.hist[j].rest & ON_ROUND != 0 {
+            if let Some(p) = self.pendulum(j) {
+                return p.bounds();
+            }
+        }
+        parabola_bounds(&self.state(j, now), self.accel(j), horizon)
+    }
+
+    /// The next meeting of `i` and `j` after `now`, one of them on a circle.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn round_pair(&self, i: usize, j: usize, now: f64) -> Option<Ev> {
+        if self.inv_m[i] == 0.0 && self.inv_m[j] == 0.0 {
+            return None;
+        }
+        let h = self.horizon - now;
+        if h.is_nan() || h <= 0.0 {
+            return None;
+        }
+        let (vi, ai) = self.bounds_of(i, now, h);
+        let (vj, aj) = self.bounds_of(j, now, h);
+        let sigma = self.r[i] + self.r[j];
+        let lip = vi + vj;
+        // |d|'' <= |a_j - a_i| + |v_j - v_i|^2 / |d|, and |d| >= sigma until contact.
+        let curv = ai + aj + lip * lip / sigma;
+        let gap = |tau: f64| {
+            let (si, sj) = (self.state(i, now + tau), self.state(j, now + tau));
+            let (dx, dy) = self.table.min_image(sj[0] - si[0], sj[1] - si[1]);
+            let d = dx.hypot(dy);
+            let dv = (dx * (sj[2] - si[2]) + dy * (sj[3] - si[3])) / d;
+            (d - sigma, dv)
+        };
+        match first_touch(h, lip, Some(curv), 1e-12 * sigma, gap) {
+            Ok(t) => t.map(|tau| self.pair_event(i, j, now + tau)),
+            Err(()) => {
+                self.overflow.set(true);
+                None
+            }
+        }
+    }
+
+    /// Ball `i`'s (on a circle) first impact after `now` with the table's walls, the
+    /// pieces of wall listed for its cell (but its own), its pockets and open edges.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn round_walls(&self, i: usize, now: f64) -> Option<Ev> {
+        let (inner, pend) = (self.inner?, self.pendulum(i)?);
+        let round = self.round_of(i)?;
+        let h = self.horizon - now;
+        if h.is_nan() || h <= 0.0 {
+            return None;
+        }
+        let t_i = self.t[i];
+        let at = |tau: f64| pend.state(now + tau - t_i);
+        let (lip, curv) = pend.bounds();
+        let r = self.r[i];
+        let tol = 1e-12 * r;
+        let mut best: Option<(f64, u32)> = None;
+        let mut failed = false;
+        let mut offer = |found: Result<Option<f64>, ()>, code: u32| match found {
+            Ok(Some(t)) => {
+                if best.is_none_or(|(b, _)| t < b) {
+                    best = Some((t, code));
+                }
+            }
+            Ok(None) => {}
+            Err(()) => failed = true,
+        };
+        let (w, ht) = (self.table.width, self.table.height);
+        for wall in Wall::ALL {
+            if self.hist[i].rest & (1 << wall as u8) != 0 || !super::motion::has_wall(&self.table, wall) {
+                continue;
+            }
+            let n = wall.normal();
+            // The gap to the wall along its normal into the table.
+            let c = match wall {
+                Wall::Left | Wall::Top => r,
+                Wall::Right => w - r,
+                Wall::Bottom => ht - r,
+            };
+            let side = if n[0] + n[1] > 0.0 { 1.0 } else { -1.0 };
+            let axis = usize::from(n[1] != 0.0);
+            let g = |tau: f64| {
+                let s = at(tau);
+                (side * (s[axis] - c), side * s[axis + 2])
+            };
+            offer(first_touch(h, lip, Some(curv), tol, g), WALL + wall as u32);
+        }
+        let cell = self.cells.cell_of(i);
+        for &item in inner.near(cell) {
+            if item & POCKET != 0 {
+                let q = inner.walls.pockets()[(item & !POCKET) as usize];
+                let g = |tau: f64| {
+                    let s = at(tau);
+                    let d = [s[0] - q.center[0], s[1] - q.center[1]];
+                    let len = d[0].hypot(d[1]);
+                    (len - q.radius, dot(d, [s[2], s[3]]) / len)
+                };
+                offer(first_touch(h, lip, Some(curv), 0.0, g), WALL + EXIT as u32);
+                continue;
+            }
+            if item == round.piece || item == round.also {
+                continue;
+            }
+            let piece = inner.walls.pieces()[item as usize];
+            let p0 = at(0.0);
+            // A segment is a convex set, and so is a whole circle seen from outside:
+            // the distance's second derivative is at least -|a| there. Elsewhere the
+            // speed bound alone.
+            let convex = match piece.shape {
+                Shape::Segment { .. } => true,
+                Shape::Arc {
+                    center,
+                    radius,
+                    span,
+                    ..
+                } => {
+                    span >= std::f64::consts::TAU
+                        && (p0[0] - center[0]).hypot(p0[1] - center[1]) > radius
+                }
+            };
+            let g = |tau: f64| {
+                let s = at(tau);
+                let (d, dd) = distance(&piece, [s[0], s[1]], [s[2], s[3]]);
+                (d - r, dd)
+            };
+            offer(
+                first_touch(h, lip, convex.then_some(curv), tol, g),
+                WALL + PIECE as u32,
+            );
+        }
+        for axis in 0..2 {
+            if inner.open[axis] {
+                let size = inner.size[axis];
+                offer(
+                    first_touch(h, lip, Some(curv), 0.0, |tau| {
+                        let s = at(tau);
+                        (s[axis], s[axis + 2])
+                    }),
+                    WALL + EXIT as u32,
+                );
+                offer(
+                    first_touch(h, lip, Some(curv), 0.0, |tau| {
+                        let s = at(tau);
+                        (size - s[axis], -s[axis + 2])
+                    }),
+                    WALL + EXIT as u32,
+                );
+            }
+        }
+        if failed {
+            self.overflow.set(true);
+        }
+        best.map(|(tau, code)| Ev {
+            t: now + tau,
+            i: i as u32,
+            other: code,
+            ci: self.counter[i],
+            cj: 0,
+        })
+    }
+
+    /// When ball `i` (on a circle) next leaves its cell, and through which side.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn round_cross(&self, i: usize, now: f64) -> Option<Ev> {
+        use super::cells::Dir;
+        let pend = self.pendulum(i)?;
+        let h = self.horizon - now;
+        if h.is_nan() || h <= 0.0 {
+            return None;
+        }
+        let t_i = self.t[i];
+        let (lip, curv) = pend.bounds();
+        let (bounds, open) = self.cells.bounds(self.cells.cell_of(i));
+        let sides = [
+            (Dir::Left, 0, 1.0, bounds[0]),
+            (Dir::Right, 0, -1.0, bounds[1]),
+            (Dir::Up, 1, 1.0, bounds[2]),
+            (Dir::Down, 1, -1.0, bounds[3]),
+        ];
+        let mut best: Option<(f64, Dir)> = None;
+        for (k, (dir, axis, side, at)) in sides.into_iter().enumerate() {
+            if !open[k] {
+                continue;
+            }
+            let g = |tau: f64| {
+                let s = pend.state(now + tau - t_i);
+                (side * (s[axis] - at), side * s[axis + 2])
+            };
+            match first_touch(h, lip, Some(curv), 0.0, g) {
+                Ok(Some(t)) if best.is_none_or(|(b, _)| t < b) => best = Some((t, dir)),
+                Ok(_) => {}
+                Err(()) => self.overflow.set(true),
+            }
+        }
+        best.map(|(tau, dir)| Ev {
+            t: now + tau,
+            i: i as u32,
+            other: CROSS + dir as u32,
+            ci: self.counter[i],
+            cj: 0,
+        })
+    }
+}
+
+/// The distance from `p` to a piece's curve, and its rate of change at velocity `v`.
+fn distance(piece: &Piece, p: [f64; 2], v: [f64; 2]) -> (f64, f64) {
+    let q = match piece.shape {
+        Shape::Segment { a, b } => {
+            let d = [b[0] - a[0], b[1] - a[1]];
+            let s = (dot([p[0] - a[0], p[1] - a[1]], d) / dot(d, d)).clamp(0.0, 1.0);
+            [a[0] + s * d[0], a[1] + s * d[1]]
+        }
+        Shape::Arc {
+            center,
+            radius,
+            from,
+            span,
+        } => {
+            let d = [p[0] - center[0], p[1] - center[1]];
+            let phi = d[1].atan2(d[0]);
+            let off = crate::walls::geometry::arc_offset(phi, from);
+            let angle = if span >= std::f64::consts::TAU || off <= span {
+                phi
+            } else {
+                // Past the ends: the nearer end.
+                let (s0, c0) = from.sin_cos();
+                let (s1, c1) = (from + span).sin_cos();
+                let e0 = [center[0] + radius * c0 - p[0], center[1] + radius * s0 - p[1]];
+                let e1 = [center[0] + radius * c1 - p[0], center[1] + radius * s1 - p[1]];
+                if dot(e0, e0) <= dot(e1, e1) {
+                    from
+                } else {
+                    from + span
+                }
+            };
+            let (s, c) = angle.sin_cos();
+            [center[0] + radius * c, center[1] + radius * s]
+        }
+    };
+    let d = [p[0] - q[0], p[1] - q[1]];
+    let len = d[0].hypot(d[1]);
+    if len == 0.0 {
+        return (0.0, -v[0].hypot(v[1]));
+    }
+    (len, dot(d, v) / len)
+}
+
+/// The event of ball `i` (on a circle) leaving it, from the view `kin`.
+#[inline(never)]
+pub(super) fn round_end_event(kin: &Kin, i: usize) -> Option<Ev> {
+    let round = kin.inner?.on.get(i)?.round?;
+    let pend = kin.pendulum(i)?;
+    let (tau, _) = round.leaves(&pend)?;
+    Some(Ev {
+        t: kin.t[i] + tau,
+        i: i as u32,
+        other: WALL + super::on_cloth::PHASE as u32,
+        ci: kin.counter[i],
+        cj: 0,
+    })
+}
+
+impl Inner {
+    /// Ball `i`, at the end of its circle (`g` gravity, `tc` the TC time): released,
+    /// it flies off along its tangent, set a part in 1e12 of its radius off the wall so
+    /// that round-off cannot read as an impact at once; at the end of the contact's
+    /// region it is moved as far past it and judged afresh, as any ball touching walls
+    /// is ([`Inner::settle_faces`]). Returns the wall it would turn round, if that is
+    /// what the rules cannot follow.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn leave_round(
+        &mut self,
+        b: &mut Balls,
+        i: usize,
+        c: u32,
+        g: [f64; 2],
+        tc: f64,
+        table: &crate::table::Table,
+        rest: &mut u8,
+    ) -> Result<(), u32> {
+        let Some(round) = self.on[i].round else {
+            return Ok(());
+        };
+        let p = [b.x[i], b.y[i]];
+        let v = [b.vx[i], b.vy[i]];
+        let pend = Pendulum::new(round.center, p, v, g);
+        let d = [p[0] - round.center[0], p[1] - round.center[1]];
+        let rho = d[0].hypot(d[1]);
+        let released = round.nearest_is_release(&pend);
+        let mut on = self.on[i];
+        on.round = None;
+        self.set_on(i, on);
+        let u = [d[0] / rho, d[1] / rho];
+        if released {
+            let out = if round.outside { 1.0 } else { -1.0 } * 1e-12 * b.r[i];
+            b.x[i] += out * u[0];
+            b.y[i] += out * u[1];
+            return Ok(());
+        }
+        // Past the end of the region, along the circle.
+        let turn = dot(v, [-u[1], u[0]]).signum() * 1e-12 * b.r[i] / rho;
+        let (s, co) = turn.sin_cos();
+        b.x[i] = round.center[0] + rho * (co * u[0] - s * u[1]);
+        b.y[i] = round.center[1] + rho * (s * u[0] + co * u[1]);
+        self.settle_faces(b, i, c, g, tc, table, rest).map(|_| ())
+    }
+}
