@@ -148,7 +148,10 @@ mod tests {
                 let phi = q as f64 * 0.23;
                 let u = incomplete_f(phi, m, m1);
                 let back = am(u, m, m1);
-                assert!((back - phi).abs() < 1e-14 * (1.0 + phi.abs()), "m1 {m1} phi {phi}: {back}");
+                assert!(
+                    (back - phi).abs() < 1e-14 * (1.0 + phi.abs()),
+                    "m1 {m1} phi {phi}: {back}"
+                );
             }
             let k = complete_k(m, m1);
             for q in -40..=40 {
@@ -156,7 +159,10 @@ mod tests {
                 let phi = am(u, m, m1);
                 if m1 >= 1e-3 {
                     let back = incomplete_f(phi, m, m1);
-                    assert!((back - u).abs() < 1e-13 * (1.0 + u.abs()), "m1 {m1} u {u}: {back}");
+                    assert!(
+                        (back - u).abs() < 1e-13 * (1.0 + u.abs()),
+                        "m1 {m1} u {u}: {back}"
+                    );
                 }
                 // Central difference of am against dn: its error is h^2/6 times
                 // am''' (of order 1), plus am's own error (1e-13 at worst, near m = 1)

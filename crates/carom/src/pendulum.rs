@@ -148,7 +148,9 @@ impl Pendulum {
                 let (sp, cp) = phi.sin_cos();
                 (k * sp, dn_of(phi, m, m1), 2.0 * k * self.w0 * cp)
             }
-            Swing::Rotation { m, m1, k, v0, s, .. } => {
+            Swing::Rotation {
+                m, m1, k, v0, s, ..
+            } => {
                 let phi = am(v0 + s * k * self.w0 * t, m, m1);
                 let (sp, cp) = phi.sin_cos();
                 (sp, cp, 2.0 * s * k * self.w0 * dn_of(phi, m, m1))
@@ -164,9 +166,9 @@ impl Pendulum {
                 let (s, c, _) = self.half_angle(t);
                 2.0 * s.atan2(c)
             }
-            Swing::Rotation { m, m1, k, v0, s, .. } => {
-                2.0 * am(v0 + s * k * self.w0 * t, m, m1)
-            }
+            Swing::Rotation {
+                m, m1, k, v0, s, ..
+            } => 2.0 * am(v0 + s * k * self.w0 * t, m, m1),
         }
     }
 
@@ -211,7 +213,7 @@ impl Pendulum {
             Swing::Libration { m, m1, k, u0, kk } => {
                 let q = (0.5 * wrap_angle(target)).sin() / k;
                 // A turning point is reached when round-off puts it a hair beyond.
-                if !(q.abs() <= 1.0 + 4.0 * f64::EPSILON) {
+                if q.is_nan() || q.abs() > 1.0 + 4.0 * f64::EPSILON {
                     return None;
                 }
                 let q = q.clamp(-1.0, 1.0);
@@ -261,17 +263,21 @@ impl Pendulum {
     /// gives the speed at the lowest point, and the acceleration is the centripetal
     /// `v^2 / rho` and at most `g` along the circle.
     pub fn bounds(&self) -> (f64, f64) {
-        let v2 = (self.rho * self.omega0).powi(2)
-            + 2.0 * self.g * self.rho * (1.0 - self.theta0.cos());
+        let v2 =
+            (self.rho * self.omega0).powi(2) + 2.0 * self.g * self.rho * (1.0 - self.theta0.cos());
         (v2.sqrt(), v2 / self.rho + self.g)
     }
 }
+
+/// A gap that neither closed nor opened within [`first_touch`]'s steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unsettled;
 
 /// The first time in `[0, horizon]` at which a gap function `f(t) = (gap, gap')`
 /// closes: `gap <= tol` while `gap' < 0`. The gap changes no faster than `lip`, and its
 /// second derivative is at least `-curv` when `curv` is given; each step is the longest
 /// these bounds prove free of contact, so no root is ever stepped over. A last Newton
-/// step brings a closing gap from `tol` to round-off. `Err(())` if a thousand steps
+/// step brings a closing gap from `tol` to round-off. [`Unsettled`] if 100,000 steps
 /// did not settle it (a touch that neither closes nor opens).
 pub fn first_touch(
     horizon: f64,
@@ -279,7 +285,7 @@ pub fn first_touch(
     curv: Option<f64>,
     tol: f64,
     mut f: impl FnMut(f64) -> (f64, f64),
-) -> Result<Option<f64>, ()> {
+) -> Result<Option<f64>, Unsettled> {
     let mut t = 0.0;
     // The least step, so that a touch that neither closes nor opens is passed.
     let floor = 1e-13 * horizon.max(1e-300);
@@ -307,7 +313,7 @@ pub fn first_touch(
             return Ok(None);
         }
     }
-    Err(())
+    Err(Unsettled)
 }
 
 #[cfg(test)]
@@ -375,7 +381,11 @@ mod tests {
                 assert!((d[0].hypot(d[1]) - rho).abs() < 1e-14);
                 // The speed along the circle is rho theta'.
                 let speed = s[2].hypot(s[3]);
-                assert!((speed - rho * w.abs()).abs() < 1e-8, "{speed} vs {}", rho * w);
+                assert!(
+                    (speed - rho * w.abs()).abs() < 1e-8,
+                    "{speed} vs {}",
+                    rho * w
+                );
             }
         }
     }
@@ -386,7 +396,8 @@ mod tests {
     fn energy_is_conserved() {
         for &g in &[[0.0, 9.81], [3.0, -4.0], [-1.0, 0.2]] {
             let p = start(1.2, 3.0, 0.5, g);
-            let energy = |s: [f64; 4]| 0.5 * (s[2] * s[2] + s[3] * s[3]) - (g[0] * s[0] + g[1] * s[1]);
+            let energy =
+                |s: [f64; 4]| 0.5 * (s[2] * s[2] + s[3] * s[3]) - (g[0] * s[0] + g[1] * s[1]);
             let e0 = energy(p.state(0.0));
             for q in 0..200 {
                 let e = energy(p.state(0.05 * q as f64));
@@ -409,12 +420,15 @@ mod tests {
         assert!((p.angle(0.5 * period) + a).abs() < 1e-12);
         // Through the bottom at a quarter period, falling, and again at three
         // quarters, rising.
-        let quarter = p.reaches(0.0, false).unwrap_angle();
-        assert!((quarter - 0.25 * period).abs() < 1e-12 * period, "{quarter}");
-        let back = p.reaches(0.0, true).unwrap_angle();
+        let quarter = p.reaches(0.0, false).unwrap();
+        assert!(
+            (quarter - 0.25 * period).abs() < 1e-12 * period,
+            "{quarter}"
+        );
+        let back = p.reaches(0.0, true).unwrap();
         assert!((back - 0.75 * period).abs() < 1e-12 * period, "{back}");
         let small = start(1e-6, 0.0, rho, [0.0, g]);
-        let t = small.reaches(0.0, true).unwrap_angle();
+        let t = small.reaches(0.0, true).unwrap();
         assert!((t - 1.5 * PI / w0).abs() < 1e-9);
     }
 
@@ -423,7 +437,13 @@ mod tests {
     #[test]
     fn reaches_gives_the_angle() {
         let g = [0.0, 9.81];
-        for &(theta, omega) in &[(0.2, 1.0), (0.2, -1.0), (3.0, 0.3), (0.0, 9.0), (0.5, -12.0)] {
+        for &(theta, omega) in &[
+            (0.2, 1.0),
+            (0.2, -1.0),
+            (3.0, 0.3),
+            (0.0, 9.0),
+            (0.5, -12.0),
+        ] {
             let p = start(theta, omega, 0.4, g);
             for q in -6..=6 {
                 let target = 0.5 * q as f64;
@@ -431,7 +451,10 @@ mod tests {
                     let Some(t) = p.reaches(target, rising) else {
                         continue;
                     };
-                    assert!(wrap_angle(p.angle(t) - target).abs() < 1e-10, "{theta} {omega} {target}");
+                    assert!(
+                        wrap_angle(p.angle(t) - target).abs() < 1e-10,
+                        "{theta} {omega} {target}"
+                    );
                     let w = p.state(t);
                     let u = [-(w[1] + 0.2), w[0] - 0.3];
                     // theta' has the sign asked for (the velocity along +theta).
@@ -441,8 +464,15 @@ mod tests {
                     for q in 0..98 {
                         let a1 = wrap_angle(p.angle(t * q as f64 / 100.0) - target);
                         let a2 = wrap_angle(p.angle(t * (q + 1) as f64 / 100.0) - target);
-                        let crossed = if rising { a1 < 0.0 && a2 >= 0.0 } else { a1 > 0.0 && a2 <= 0.0 };
-                        assert!(!(crossed && a1.abs() < 1.0), "{theta} {omega} {target} {rising}");
+                        let crossed = if rising {
+                            a1 < 0.0 && a2 >= 0.0
+                        } else {
+                            a1 > 0.0 && a2 <= 0.0
+                        };
+                        assert!(
+                            !(crossed && a1.abs() < 1.0),
+                            "{theta} {omega} {target} {rising}"
+                        );
                     }
                 }
             }
@@ -463,19 +493,23 @@ mod tests {
     fn first_touch_finds_the_first_root() {
         // gap = 1 + 2 t - 5 t^2: closes at t = (2 + sqrt(24)) / 10.
         let f = |t: f64| (1.0 + 2.0 * t - 5.0 * t * t, 2.0 - 10.0 * t);
-        let t = first_touch(10.0, 50.0, Some(10.0), 1e-12, f).unwrap_angle().unwrap_angle();
+        let t = first_touch(10.0, 50.0, Some(10.0), 1e-12, f)
+            .unwrap()
+            .unwrap();
         assert!((t - (2.0 + 24f64.sqrt()) / 10.0).abs() < 1e-12);
         // With the first-order bound alone.
-        let t = first_touch(10.0, 100.0, None, 1e-12, f).unwrap_angle().unwrap_angle();
+        let t = first_touch(10.0, 100.0, None, 1e-12, f).unwrap().unwrap();
         assert!((t - (2.0 + 24f64.sqrt()) / 10.0).abs() < 1e-11);
         // A narrow dip: gap = 1e-3 + (t - 1)^2 never closes; one that dips to -1e-6
         // between t = 1 +- 1e-3 is found.
         let miss = |t: f64| (1e-3 + (t - 1.0).powi(2), 2.0 * (t - 1.0));
-        assert_eq!(first_touch(3.0, 4.0, Some(2.0), 1e-12, miss).unwrap_angle(), None);
+        assert_eq!(first_touch(3.0, 4.0, Some(2.0), 1e-12, miss).unwrap(), None);
         let hit = |t: f64| ((t - 1.0).powi(2) - 1e-6, 2.0 * (t - 1.0));
-        let t = first_touch(3.0, 4.0, Some(2.0), 1e-12, hit).unwrap_angle().unwrap_angle();
+        let t = first_touch(3.0, 4.0, Some(2.0), 1e-12, hit)
+            .unwrap()
+            .unwrap();
         assert!((t - (1.0 - 1e-3)).abs() < 1e-12);
         // Beyond the horizon: none.
-        assert_eq!(first_touch(0.5, 50.0, Some(10.0), 1e-12, f).unwrap_angle(), None);
+        assert_eq!(first_touch(0.5, 50.0, Some(10.0), 1e-12, f).unwrap(), None);
     }
 }

@@ -198,7 +198,11 @@ fn a_ball_too_slow_to_leave_a_corner_rolls_over_it_and_leaves_where_the_push_van
             b.y[0]
         );
         assert!((b.vx[0] - v_off[0]).abs() < 1e-9, "v0 {v0}: vx {}", b.vx[0]);
-        assert_eq!(w.collisions(), 0, "rolling round the corner is not a collision");
+        assert_eq!(
+            w.collisions(),
+            0,
+            "rolling round the corner is not a collision"
+        );
     }
 }
 
@@ -235,7 +239,10 @@ fn a_failed_step_puts_back_its_collisions_and_virial() {
     }
     let (e, before) = failed.expect("two balls pressed together stop the run");
     assert!(e.contains("time stopped advancing"), "{e}");
-    assert!(before.0 > 0, "the balls collided before the failing interval");
+    assert!(
+        before.0 > 0,
+        "the balls collided before the failing interval"
+    );
     assert_eq!((w.collisions(), w.virial()), (before.0, before.1));
     assert_eq!((&w.balls().x, &w.balls().y), (&before.2.x, &before.2.y));
 }
@@ -362,7 +369,11 @@ fn a_ball_leaves_a_convex_joint_on_its_parabola_or_rolls_over_it_onto_the_slope(
             b.x[0],
             b.y[0]
         );
-        assert_eq!(w.collisions(), 0, "v0 {v0}: the joint and the landing are not impacts");
+        assert_eq!(
+            w.collisions(),
+            0,
+            "v0 {v0}: the joint and the landing are not impacts"
+        );
     }
 }
 

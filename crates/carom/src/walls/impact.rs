@@ -294,12 +294,20 @@ fn circle_time(
         return Some(0.0);
     }
     let mut best = None;
-    if let Some(t) = quartic_entry(&out, horizon, graze(outside)) {
-        if (t > 0.0 || d2 >= big * big) && on_arc(t) {
-            best = Some(t);
-        } else {
-            best = later_crossing(&out, t, horizon, on_arc);
+    if d2 >= big * big {
+        if let Some(t) = quartic_entry(&out, horizon, graze(outside)) {
+            best = if on_arc(t) {
+                Some(t)
+            } else {
+                later_crossing(&out, t, horizon, on_arc)
+            };
         }
+    } else {
+        // A centre inside the circle: the outer gap starts below zero, and a turn of it
+        // there is no entry (it would read as one to the overlap rule of
+        // `quartic_entry`); only a later downward crossing, after the centre has left
+        // the circle past the arc's ends, is.
+        best = later_crossing(&out, 0.0, horizon, on_arc);
     }
     if inside > 0.0 {
         let mut inn = pair_quartic(rel, f.v, f.a, inside);

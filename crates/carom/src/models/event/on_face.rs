@@ -636,8 +636,7 @@ impl Event {
             };
             for i in balls.into_iter().flatten() {
                 let added = |c: &Contact| matches!(*c, Contact::Piece(b, _) if b == i);
-                if self.hist[i as usize].rest & HELD == 0 || self.contacts[n..].iter().any(added)
-                {
+                if self.hist[i as usize].rest & HELD == 0 || self.contacts[n..].iter().any(added) {
                     continue;
                 }
                 let on = inner.on[i as usize];

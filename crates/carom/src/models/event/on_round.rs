@@ -63,7 +63,13 @@ fn dot(a: [f64; 2], b: [f64; 2]) -> f64 {
 impl OnRound {
     /// The circle of a ball touching feature `feature` of piece `k` (`point`: the
     /// feature's nearest point to the ball, `p`: the ball's centre).
-    pub(super) fn of(pieces: &[Piece], k: u32, feature: Feature, point: [f64; 2], p: [f64; 2]) -> OnRound {
+    pub(super) fn of(
+        pieces: &[Piece],
+        k: u32,
+        feature: Feature,
+        point: [f64; 2],
+        p: [f64; 2],
+    ) -> OnRound {
         let piece = pieces[k as usize];
         let mut round = OnRound {
             center: point,
@@ -192,14 +198,20 @@ impl Kin<'_> {
     /// Ball `i`'s circle, if it is held on one.
     #[inline]
     fn round_of(&self, i: usize) -> Option<OnRound> {
-        self.inner.and_then(|inner| inner.on.get(i).and_then(|o| o.round))
+        self.inner
+            .and_then(|inner| inner.on.get(i).and_then(|o| o.round))
     }
 
     /// Ball `i`'s pendulum from its stored state (time `t[i]`), if it is on a circle.
     pub(super) fn pendulum(&self, i: usize) -> Option<Pendulum> {
         let round = self.round_of(i)?;
         let p = [self.x[i], self.y[i]];
-        Some(Pendulum::new(round.center, p, [self.vx[i], self.vy[i]], self.g))
+        Some(Pendulum::new(
+            round.center,
+            p,
+            [self.vx[i], self.vy[i]],
+            self.g,
+        ))
     }
 
     /// Ball `i`'s state at epoch time `t` on its circle.
@@ -245,7 +257,7 @@ impl Kin<'_> {
         };
         match first_touch(h, lip, Some(curv), 1e-12 * sigma, gap) {
             Ok(t) => t.map(|tau| self.pair_event(i, j, now + tau)),
-            Err(()) => {
+            Err(_) => {
                 self.overflow.set(true);
                 None
             }
@@ -270,18 +282,20 @@ impl Kin<'_> {
         let tol = 1e-12 * r;
         let mut best: Option<(f64, u32)> = None;
         let mut failed = false;
-        let mut offer = |found: Result<Option<f64>, ()>, code: u32| match found {
+        let mut offer = |found: Result<Option<f64>, crate::pendulum::Unsettled>, code: u32| match found {
             Ok(Some(t)) => {
                 if best.is_none_or(|(b, _)| t < b) {
                     best = Some((t, code));
                 }
             }
             Ok(None) => {}
-            Err(()) => failed = true,
+            Err(_) => failed = true,
         };
         let (w, ht) = (self.table.width, self.table.height);
         for wall in Wall::ALL {
-            if self.hist[i].rest & (1 << wall as u8) != 0 || !super::motion::has_wall(&self.table, wall) {
+            if self.hist[i].rest & (1 << wall as u8) != 0
+                || !super::motion::has_wall(&self.table, wall)
+            {
                 continue;
             }
             let n = wall.normal();
@@ -404,7 +418,7 @@ impl Kin<'_> {
             match first_touch(h, lip, Some(curv), 0.0, g) {
                 Ok(Some(t)) if best.is_none_or(|(b, _)| t < b) => best = Some((t, dir)),
                 Ok(_) => {}
-                Err(()) => self.overflow.set(true),
+                Err(_) => self.overflow.set(true),
             }
         }
         best.map(|(tau, dir)| Ev {
@@ -440,8 +454,14 @@ fn distance(piece: &Piece, p: [f64; 2], v: [f64; 2]) -> (f64, f64) {
                 // Past the ends: the nearer end.
                 let (s0, c0) = from.sin_cos();
                 let (s1, c1) = (from + span).sin_cos();
-                let e0 = [center[0] + radius * c0 - p[0], center[1] + radius * s0 - p[1]];
-                let e1 = [center[0] + radius * c1 - p[0], center[1] + radius * s1 - p[1]];
+                let e0 = [
+                    center[0] + radius * c0 - p[0],
+                    center[1] + radius * s0 - p[1],
+                ];
+                let e1 = [
+                    center[0] + radius * c1 - p[0],
+                    center[1] + radius * s1 - p[1],
+                ];
                 if dot(e0, e0) <= dot(e1, e1) {
                     from
                 } else {
@@ -477,8 +497,8 @@ pub(super) fn round_end_event(kin: &Kin, i: usize) -> Option<Ev> {
 
 impl Inner {
     /// Ball `i`, at the end of its circle (`g` gravity, `tc` the TC time): released,
-    /// it flies off along its tangent, set a part in 1e12 of its radius off the wall so
-    /// that round-off cannot read as an impact at once; at the end of the contact's
+    /// it flies off along its tangent, set a few parts in 1e12 of the circle's radius
+    /// off the wall so that round-off cannot read as an impact at once; at the end of the contact's
     /// region it is moved as far past it and judged afresh, as any ball touching walls
     /// is ([`Inner::settle_faces`]). Returns the wall it would turn round, if that is
     /// what the rules cannot follow.
@@ -507,7 +527,10 @@ impl Inner {
         self.set_on(i, on);
         let u = [d[0] / rho, d[1] / rho];
         if released {
-            let out = if round.outside { 1.0 } else { -1.0 } * 1e-12 * b.r[i];
+            // Off the circle by more than its impacts' graze depth (a part in 1e12 of
+            // the squared radius): the free parabola osculates the circle there, and
+            // the ball must not read as meeting it again at once.
+            let out = if round.outside { 1.0 } else { -1.0 } * 4e-12 * rho;
             b.x[i] += out * u[0];
             b.y[i] += out * u[1];
             return Ok(());
