@@ -256,9 +256,9 @@ impl Event {
         ))
     }
 
-    /// The error for a ball that would roll over a corner of a wall inside the table or
-    /// swing inside one of its arcs under gravity, which the model does not follow;
-    /// puts the balls back as they were at the start of the interval.
+    /// The error for a ball held by three walls inside the table at once under gravity
+    /// (only a degenerate joint does that), which the model does not follow; puts the
+    /// balls back as they were at the start of the interval.
     pub(super) fn settled_on(
         &mut self,
         b: &mut Balls,
@@ -271,11 +271,11 @@ impl Event {
         let into = now - self.step_start;
         self.rewind(b, before);
         StepError::Unmodelled(format!(
-            "ball {id} comes to rest against a corner or an arc of walls[{wall}] \
-             {into:.6e} into the output interval: rolling over a corner or swinging inside an arc under gravity is \
-             not a parabola, and the event model does not follow it (it does follow balls \
-             resting and sliding on straight faces; the spring, impulse and simultaneous \
-             models follow all of it; the state is left at the start of the interval)"
+            "ball {id} comes to rest against three contacts at once, one of them on \
+             walls[{wall}], {into:.6e} into the output interval: the event model follows a \
+             ball resting on one or two walls, or on a circle round one, not three (the \
+             spring, impulse and simultaneous models do; the state is left at the start of \
+             the interval)"
         ))
     }
 

@@ -89,24 +89,18 @@ impl Event {
             return;
         }
         let tau = t - self.t[i];
-        if tau != 0.0 && self.hist[i].rest & ON_ROUND != 0 {
-            // On its circle (`on_round.rs`).
-            let round = self.inner.as_deref().and_then(|inner| inner.on[i].round);
-            if let Some(round) = round {
-                let p = [b.x[i], b.y[i]];
-                let v = [b.vx[i], b.vy[i]];
-                let s = crate::pendulum::Pendulum::new(round.center, p, v, self.gravity).state(tau);
-                [b.x[i], b.y[i], b.vx[i], b.vy[i]] = s;
-                if self.friction.is_active() {
-                    b.angle[i] += b.omega[i] * tau;
-                }
-                self.t[i] = t;
-                return;
-            }
-        }
         if tau != 0.0 {
             let rest = self.hist[i].rest;
             let [gx, gy] = match self.inner.as_deref() {
+                // On its circle (`on_round.rs`), not a parabola.
+                Some(_) if rest & ON_ROUND != 0 => {
+                    self.advance_round(b, i, tau);
+                    if self.friction.is_active() {
+                        b.angle[i] += b.omega[i] * tau;
+                    }
+                    self.t[i] = t;
+                    return;
+                }
                 Some(inner) if rest & ON_FACE != 0 => inner.accel_on(i, rest, self.gravity),
                 _ => accel_of(b.inv_m[i], rest, self.gravity),
             };

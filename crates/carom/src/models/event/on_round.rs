@@ -282,15 +282,16 @@ impl Kin<'_> {
         let tol = 1e-12 * r;
         let mut best: Option<(f64, u32)> = None;
         let mut failed = false;
-        let mut offer = |found: Result<Option<f64>, crate::pendulum::Unsettled>, code: u32| match found {
-            Ok(Some(t)) => {
-                if best.is_none_or(|(b, _)| t < b) {
-                    best = Some((t, code));
+        let mut offer =
+            |found: Result<Option<f64>, crate::pendulum::Unsettled>, code: u32| match found {
+                Ok(Some(t)) => {
+                    if best.is_none_or(|(b, _)| t < b) {
+                        best = Some((t, code));
+                    }
                 }
-            }
-            Ok(None) => {}
-            Err(_) => failed = true,
-        };
+                Ok(None) => {}
+                Err(_) => failed = true,
+            };
         let (w, ht) = (self.table.width, self.table.height);
         for wall in Wall::ALL {
             if self.hist[i].rest & (1 << wall as u8) != 0
@@ -541,5 +542,21 @@ impl Inner {
         b.x[i] = round.center[0] + rho * (co * u[0] - s * u[1]);
         b.y[i] = round.center[1] + rho * (s * u[0] + co * u[1]);
         self.settle_faces(b, i, c, g, tc, table, rest).map(|_| ())
+    }
+}
+
+impl super::Event {
+    /// Moves ball `i`, held on a circle, along it by `tau` (its clock is the caller's
+    /// to set).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn advance_round(&self, b: &mut Balls, i: usize, tau: f64) {
+        let Some(round) = self.inner.as_deref().and_then(|inner| inner.on[i].round) else {
+            return;
+        };
+        let p = [b.x[i], b.y[i]];
+        let v = [b.vx[i], b.vy[i]];
+        [b.x[i], b.y[i], b.vx[i], b.vy[i]] =
+            Pendulum::new(round.center, p, v, self.gravity).state(tau);
     }
 }
