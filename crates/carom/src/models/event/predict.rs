@@ -134,6 +134,13 @@ impl Kin<'_> {
                 return s;
             }
         }
+        self.on_parabola(i, tau)
+    }
+
+    /// Ball `i`'s state `tau` after its stored one, on its parabola (a ball known not
+    /// to be on a circle).
+    #[inline(always)]
+    fn on_parabola(&self, i: usize, tau: f64) -> [f64; 4] {
         let a = self.accel(i);
         [
             self.x[i] + tau * (self.vx[i] + 0.5 * a[0] * tau),
@@ -177,7 +184,7 @@ impl Kin<'_> {
             [aj[0] - ai[0], aj[1] - ai[1]]
         };
         let linear = acc == [0.0, 0.0];
-        let sj = self.state(j, now);
+        let sj = self.on_parabola(j, now - self.t[j]);
         // Neighbouring cells are under half a periodic side apart, so the minimum image
         // is the one that can collide.
         let (px, py) = self.table.min_image(sj[0] - si[0], sj[1] - si[1]);
