@@ -35,8 +35,8 @@ pub struct StepContext<'a> {
 pub enum StepError {
     /// The state stopped being physical (a non-finite value, a ball far outside).
     Unstable(String),
-    /// The run reached a state the model does not represent yet (a ball coming to rest
-    /// on a wall inside the table under the event model's gravity): it stops there.
+    /// The run reached a state the model does not represent (a ball held by three
+    /// walls inside the table at once under the event model's gravity): it stops there.
     Unmodelled(String),
     /// The event model needed more events than its budget for one output interval.
     EventBudget(String),
