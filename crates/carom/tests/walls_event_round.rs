@@ -7,8 +7,11 @@
 //! rolling over the top of a peg leaves it at `cos(phi) = (2 + v0^2 / (g rho)) / 3` from
 //! the top. `rho` is the distance of the ball's centre from the circle's centre.
 
+mod common;
+
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::World;
+use common::{assert_in_flight, simpson};
 
 const G: f64 = 9.81;
 const C: [f64; 2] = [100.0, 100.0];
@@ -60,18 +63,6 @@ fn pendulum(a: f64, w: f64, rho: f64, t: f64) -> (f64, f64) {
         v += h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
     }
     (x, v)
-}
-
-/// `int_0^b f` by Simpson's rule on 20,000 intervals (smooth integrands: error far
-/// below 1e-12).
-fn simpson(f: impl Fn(f64) -> f64, b: f64) -> f64 {
-    let n = 20_000;
-    let h = b / n as f64;
-    let mut sum = f(0.0) + f(b);
-    for k in 1..n {
-        sum += f(k as f64 * h) * if k % 2 == 1 { 4.0 } else { 2.0 };
-    }
-    sum * h / 3.0
 }
 
 /// Released at rest 60 degrees up the inside of a bowl (a circle of radius 50, the ball
@@ -138,17 +129,8 @@ fn a_ball_round_the_inside_of_a_loop_leaves_where_the_wall_stops_pushing() {
         0.5,
     );
     w.run_steps(4).unwrap();
-    let want = [
-        p_off[0] + v_off[0] * tau,
-        p_off[1] + v_off[1] * tau + 0.5 * G * tau * tau,
-    ];
+    assert_in_flight(&w, p_off, v_off, G, tau, 1e-9, "off the loop");
     let b = w.balls();
-    assert!(
-        (b.x[0] - want[0]).abs() < 1e-9 && (b.y[0] - want[1]).abs() < 1e-9,
-        "({}, {}) against {want:?}",
-        b.x[0],
-        b.y[0]
-    );
     let d = [b.x[0] - C[0], b.y[0] - C[1]];
     assert!(d[0].hypot(d[1]) < rho, "in the air inside the circle");
     assert_eq!(w.collisions(), 0);
@@ -176,17 +158,7 @@ fn a_ball_rolling_over_a_peg_leaves_it_at_the_textbook_angle() {
             0.5,
         );
         w.run_steps(3).unwrap();
-        let want = [
-            p_off[0] + v_off[0] * tau,
-            p_off[1] + v_off[1] * tau + 0.5 * G * tau * tau,
-        ];
-        let b = w.balls();
-        assert!(
-            (b.x[0] - want[0]).abs() < 1e-9 && (b.y[0] - want[1]).abs() < 1e-9,
-            "v0 {v0}: ({}, {}) against {want:?}",
-            b.x[0],
-            b.y[0]
-        );
+        assert_in_flight(&w, p_off, v_off, G, tau, 1e-9, &format!("v0 {v0}"));
         assert_eq!(w.collisions(), 0, "v0 {v0}");
     }
 }

@@ -67,3 +67,36 @@ pub fn assert_same_bits(what: &str, a: &Balls, b: &Balls) {
     }
     assert_eq!((&a.ix, &a.iy), (&b.ix, &b.iy), "{what}: image counts");
 }
+
+/// `int_0^b f` by Simpson's rule on 20,000 intervals: for the smooth integrands of the
+/// tests (times along a circle from the energy integral) its error is far below 1e-12.
+pub fn simpson(f: impl Fn(f64) -> f64, b: f64) -> f64 {
+    let n = 20_000;
+    let h = b / n as f64;
+    let mut sum = f(0.0) + f(b);
+    for k in 1..n {
+        sum += f(k as f64 * h) * if k % 2 == 1 { 4.0 } else { 2.0 };
+    }
+    sum * h / 3.0
+}
+
+/// Asserts that ball 0 of `w` is where free flight under gravity `g` (along +y) takes
+/// a centre from `p` with velocity `v` in time `tau`, within `tol`.
+pub fn assert_in_flight(
+    w: &World,
+    p: [f64; 2],
+    v: [f64; 2],
+    g: f64,
+    tau: f64,
+    tol: f64,
+    what: &str,
+) {
+    let want = [p[0] + v[0] * tau, p[1] + v[1] * tau + 0.5 * g * tau * tau];
+    let b = w.balls();
+    assert!(
+        (b.x[0] - want[0]).abs() < tol && (b.y[0] - want[1]).abs() < tol,
+        "{what}: ({}, {}) against {want:?}",
+        b.x[0],
+        b.y[0]
+    );
+}

@@ -110,6 +110,19 @@ fn held_round(v: [f64; 2], n: [f64; 2], a: [f64; 2], rho: f64, tc: f64) -> bool 
     an < 0.0 && vn <= -an * tc && vt2 / rho < -an
 }
 
+/// Ball `i`'s speed along `n` set to zero, when it is more than round-off of its speed
+/// (a rebuild then finds a resting ball as it left it). Returns whether it changed.
+fn no_speed_into(b: &mut Balls, i: usize, n: [f64; 2]) -> bool {
+    let (vx, vy) = (b.vx[i], b.vy[i]);
+    let vn = vx * n[0] + vy * n[1];
+    if vn.abs() > 4.0 * f64::EPSILON * vx.hypot(vy) {
+        b.vx[i] -= vn * n[0];
+        b.vy[i] -= vn * n[1];
+        return true;
+    }
+    false
+}
+
 /// What a ball touches, for the resting rules.
 #[derive(Debug, Clone, Copy)]
 enum Touched {
@@ -406,13 +419,7 @@ impl Inner {
                 None => first = Some(n),
                 Some(f) => wedged |= (f[0] * n[1] - f[1] * n[0]).abs() > 1e-9,
             }
-            let (vx, vy) = (b.vx[i], b.vy[i]);
-            let vn = vx * n[0] + vy * n[1];
-            if vn.abs() > 4.0 * f64::EPSILON * vx.hypot(vy) {
-                b.vx[i] -= vn * n[0];
-                b.vy[i] -= vn * n[1];
-                changed = true;
-            }
+            changed |= no_speed_into(b, i, n);
         }
         if wedged && (b.vx[i], b.vy[i]) != (0.0, 0.0) {
             (b.vx[i], b.vy[i]) = (0.0, 0.0);
@@ -435,14 +442,7 @@ impl Inner {
     fn hold_round(&mut self, b: &mut Balls, i: usize, t: crate::walls::Touch, n: [f64; 2]) -> bool {
         let p = [b.x[i], b.y[i]];
         let round = OnRound::of(self.walls.pieces(), t.piece, t.feature, t.point, p);
-        let mut changed = false;
-        let (vx, vy) = (b.vx[i], b.vy[i]);
-        let vn = vx * n[0] + vy * n[1];
-        if vn.abs() > 4.0 * f64::EPSILON * vx.hypot(vy) {
-            b.vx[i] -= vn * n[0];
-            b.vy[i] -= vn * n[1];
-            changed = true;
-        }
+        let mut changed = no_speed_into(b, i, n);
         let before = self.on[i];
         let same = !before.has_faces()
             && before
