@@ -185,6 +185,28 @@ impl OnRound {
     }
 }
 
+/// A ball's motion from a given time `tau = 0` on: on a circle (its pendulum, and the
+/// time since the pendulum's start), or on a parabola (state and acceleration).
+enum Course {
+    Circle(Pendulum, f64),
+    Parabola([f64; 4], [f64; 2]),
+}
+
+impl Course {
+    #[inline]
+    fn at(&self, tau: f64) -> [f64; 4] {
+        match *self {
+            Course::Circle(ref p, t0) => p.state(t0 + tau),
+            Course::Parabola(s, a) => [
+                s[0] + tau * (s[2] + 0.5 * a[0] * tau),
+                s[1] + tau * (s[3] + 0.5 * a[1] * tau),
+                s[2] + a[0] * tau,
+                s[3] + a[1] * tau,
+            ],
+        }
+    }
+}
+
 /// Speed and acceleration bounds of a ball over `horizon` from its state `s` with
 /// acceleration `a` (a parabola: the speed is largest at an end).
 #[inline]
@@ -221,14 +243,18 @@ impl Kin<'_> {
         Some(self.pendulum(i)?.state(t - self.t[i]))
     }
 
-    /// Bounds on ball `j`'s speed and acceleration from `now` over `horizon`.
-    fn bounds_of(&self, j: usize, now: f64, horizon: f64) -> (f64, f64) {
+    /// Ball `j`'s course from `now` over `horizon`, made once for the many states a
+    /// search for a meeting reads, with bounds on its speed and acceleration.
+    fn course_of(&self, j: usize, now: f64, horizon: f64) -> (Course, f64, f64) {
         if self.hist[j].rest & ON_ROUND != 0 {
             if let Some(p) = self.pendulum(j) {
-                return p.bounds();
+                let (v, a) = p.bounds();
+                return (Course::Circle(p, now - self.t[j]), v, a);
             }
         }
-        parabola_bounds(&self.state(j, now), self.accel(j), horizon)
+        let (s, a) = (self.state(j, now), self.accel(j));
+        let (vmax, amax) = parabola_bounds(&s, a, horizon);
+        (Course::Parabola(s, a), vmax, amax)
     }
 
     /// The next meeting of `i` and `j` after `now`, one of them on a circle.
@@ -242,14 +268,14 @@ impl Kin<'_> {
         if h.is_nan() || h <= 0.0 {
             return None;
         }
-        let (vi, ai) = self.bounds_of(i, now, h);
-        let (vj, aj) = self.bounds_of(j, now, h);
+        let (ci, vi, ai) = self.course_of(i, now, h);
+        let (cj, vj, aj) = self.course_of(j, now, h);
         let sigma = self.r[i] + self.r[j];
         let lip = vi + vj;
         // |d|'' <= |a_j - a_i| + |v_j - v_i|^2 / |d|, and |d| >= sigma until contact.
         let curv = ai + aj + lip * lip / sigma;
         let gap = |tau: f64| {
-            let (si, sj) = (self.state(i, now + tau), self.state(j, now + tau));
+            let (si, sj) = (ci.at(tau), cj.at(tau));
             let (dx, dy) = self.table.min_image(sj[0] - si[0], sj[1] - si[1]);
             let d = dx.hypot(dy);
             let dv = (dx * (sj[2] - si[2]) + dy * (sj[3] - si[3])) / d;
