@@ -273,12 +273,43 @@ impl Pendulum {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unsettled;
 
+/// The longest step from a gap `gap` changing at `rate` that bounds prove free of
+/// contact: the gap changes no faster than `lip`, and its second derivative is at least
+/// `-curv` when `curv` is given (then `gap + rate s - curv s^2 / 2` bounds it below).
+pub fn safe_step(gap: f64, rate: f64, lip: f64, curv: Option<f64>) -> f64 {
+    let gp = gap.max(0.0);
+    let s = if lip > 0.0 { gp / lip } else { f64::INFINITY };
+    match curv {
+        Some(a) => s.max(quadratic_step(gp, rate, a)),
+        None => s,
+    }
+}
+
+/// How far a gap `gap` changing at `rate`, with second derivative at least `-curv`,
+/// surely does not close: the first positive root of `gap + rate s - curv s^2 / 2`
+/// while it is open; touching (within round-off, `gap <= 0`) and opening, until its
+/// rate could turn to closing (`rate / curv`); else nothing.
+pub fn quadratic_step(gap: f64, rate: f64, curv: f64) -> f64 {
+    if gap <= 0.0 {
+        return match (rate > 0.0, curv > 0.0) {
+            (true, true) => rate / curv,
+            (true, false) => f64::INFINITY,
+            (false, _) => 0.0,
+        };
+    }
+    if curv > 0.0 {
+        (rate + (rate * rate + 2.0 * curv * gap).sqrt()) / curv
+    } else if rate >= 0.0 {
+        f64::INFINITY
+    } else {
+        gap / -rate
+    }
+}
+
 /// The first time in `[0, horizon]` at which a gap function `f(t) = (gap, gap')`
-/// closes: `gap <= tol` while `gap' < 0`. The gap changes no faster than `lip`, and its
-/// second derivative is at least `-curv` when `curv` is given; each step is the longest
-/// these bounds prove free of contact, so no root is ever stepped over. A last Newton
-/// step brings a closing gap from `tol` to round-off. [`Unsettled`] if 100,000 steps
-/// did not settle it (a touch that neither closes nor opens).
+/// closes: `gap <= tol` while `gap' < 0`, stepping by [`safe_step`] with `lip` and
+/// `curv`, so that no root is ever stepped over; a touch at the start closing at no
+/// more than 1e-12 `lip` is round-off (see [`first_touch_by`]).
 pub fn first_touch(
     horizon: f64,
     lip: f64,
@@ -286,29 +317,46 @@ pub fn first_touch(
     tol: f64,
     mut f: impl FnMut(f64) -> (f64, f64),
 ) -> Result<Option<f64>, Unsettled> {
-    let mut t = 0.0;
-    // The least step, so that a touch that neither closes nor opens is passed.
-    let floor = 1e-13 * horizon.max(1e-300);
-    for _ in 0..100_000 {
+    // Round-off of a rate: a part in 1e12 of the largest.
+    first_touch_by(horizon, tol, 1e-12 * lip, |t| {
         let (g, dg) = f(t);
-        if g <= tol && dg < 0.0 {
+        (g, dg, safe_step(g, dg, lip, curv))
+    })
+}
+
+/// The first time in `[0, horizon]` at which a gap closes: `f(t) = (gap, gap', step)`,
+/// `step` the longest the caller's bounds prove free of contact from `t`. A closing gap
+/// within `tol` takes a last Newton step to round-off. A gap touching at the start and
+/// closing no faster than `still` (round-off of a contact at rest) is no meeting then:
+/// it is looked at again a step later, where it closes for real (and is met) or opens.
+/// [`Unsettled`] if 100,000 steps did not settle it (a touch that neither closes nor
+/// opens).
+pub fn first_touch_by(
+    horizon: f64,
+    tol: f64,
+    still: f64,
+    mut f: impl FnMut(f64) -> (f64, f64, f64),
+) -> Result<Option<f64>, Unsettled> {
+    let mut t = 0.0;
+    // The least step, so that a touch that neither closes nor opens is passed. While
+    // a touch keeps opening without a bound to prove a longer step (round-off has it a
+    // hair closed), the least step doubles: the gap opens as the time since, and can
+    // only close again once its rate turns, which the samples would see.
+    let floor = 1e-13 * horizon.max(1e-300);
+    let mut least = floor;
+    for _ in 0..100_000 {
+        let (g, dg, step) = f(t);
+        if g <= tol && dg < 0.0 && (t > 0.0 || -dg > still) {
             // One Newton step onto the root (never back past now).
             let t = if g > 0.0 { t + g / -dg } else { t };
             return Ok((t <= horizon).then_some(t));
         }
-        let gp = g.max(0.0);
-        let mut s = if lip > 0.0 { gp / lip } else { f64::INFINITY };
-        if let Some(a) = curv {
-            let s2 = if a > 0.0 {
-                (dg + (dg * dg + 2.0 * a * gp).sqrt()) / a
-            } else if dg >= 0.0 {
-                f64::INFINITY
-            } else {
-                gp / -dg
-            };
-            s = s.max(s2);
-        }
-        t += s.max(floor);
+        least = if g <= tol && dg >= 0.0 {
+            2.0 * least
+        } else {
+            floor
+        };
+        t += step.max(least);
         if t > horizon || !t.is_finite() {
             return Ok(None);
         }

@@ -110,6 +110,12 @@ fn held_round(v: [f64; 2], n: [f64; 2], a: [f64; 2], rho: f64, tc: f64) -> bool 
     an < 0.0 && vn <= -an * tc && vt2 / rho < -an
 }
 
+/// Ball `i`'s velocity.
+#[inline]
+fn v_now(b: &Balls, i: usize) -> [f64; 2] {
+    [b.vx[i], b.vy[i]]
+}
+
 /// Ball `i`'s speed along `n` set to zero, when it is more than round-off of its speed
 /// (a rebuild then finds a resting ball as it left it). Returns whether it changed.
 fn no_speed_into(b: &mut Balls, i: usize, n: [f64; 2]) -> bool {
@@ -351,8 +357,21 @@ impl Inner {
             }
         }
         let round = |k: usize| matches!(found[k].0, Touched::Round(_) | Touched::Swing(_));
-        let held: usize = rests[..found.len()].iter().map(|&r| usize::from(r)).sum();
-        if held == 1 {
+        let count = |rests: &[bool; 8]| -> usize {
+            rests[..found.len()].iter().map(|&r| usize::from(r)).sum()
+        };
+        if a != [0.0, 0.0] && count(&rests) > 1 {
+            // Not wedged: a corner or an arc the final acceleration does not press into
+            // is no resting contact (the ball moves away from it on its other ones).
+            // (Not the contacts that shape it: `a` is along them, within round-off.)
+            let tol = 1e-9 * g[0].hypot(g[1]);
+            for k in 0..found.len() {
+                if round(k) && dot(a, found[k].1) > tol {
+                    rests[k] = false;
+                }
+            }
+        }
+        if count(&rests) == 1 {
             if let Some(k) = (0..found.len()).find(|&k| rests[k] && round(k)) {
                 // Held by one corner or arc alone: it moves on a circle (`on_round.rs`),
                 // on no face and no wall of the table.
@@ -361,15 +380,6 @@ impl Inner {
                 };
                 *rest &= !0x0f;
                 return Ok(self.hold_round(b, i, t, found[k].1));
-            }
-        }
-        if a != [0.0, 0.0] {
-            // Not wedged: a corner or an arc the final acceleration does not press into
-            // is no resting contact (the ball slides away from it on its faces).
-            for k in 0..found.len() {
-                if round(k) && dot(a, found[k].1) >= 0.0 {
-                    rests[k] = false;
-                }
             }
         }
         let before = self.on[i];
@@ -394,12 +404,22 @@ impl Inner {
             }
         }
         if q == 0 {
-            // On no face: the table's walls keep their own rule.
+            // On no face: the table's walls keep their own rule, by which a ball an
+            // impact with a wall inside the table sends off the floor rests there no more.
+            let mut lifted = false;
+            for w in Wall::ALL {
+                let bit = 1 << w as u8;
+                let (gn, vn) = (dot(g, w.normal()), dot(v_now(b, i), w.normal()));
+                if *rest & bit != 0 && !(gn < 0.0 && vn <= -gn * tc) {
+                    *rest &= !bit;
+                    lifted = true;
+                }
+            }
             if !before.is_empty() {
                 self.set_on(i, OnFace::NONE);
                 return Ok(true);
             }
-            return Ok(false);
+            return Ok(lifted);
         }
         let mut changed = false;
         // No speed into any resting contact; two of them span the plane.
@@ -530,7 +550,12 @@ impl Inner {
             let v = [b.vx[i], b.vy[i]];
             let vn = dot(v, n);
             if held_round(v, n, g, dist, tc) {
-                // It rolls over the corner (`on_round.rs`).
+                // It rolls over the corner (`on_round.rs`). A joint of a polyline belongs
+                // to the segment it starts, whose region is the wedge between the two.
+                let (k, feature) = match (feature, self.walls.pieces()[k as usize].joint_after) {
+                    (Feature::End, true) => (k + 1, Feature::Start),
+                    _ => (k, feature),
+                };
                 let t = crate::walls::Touch {
                     piece: k,
                     wall: self.walls.pieces()[k as usize].wall,

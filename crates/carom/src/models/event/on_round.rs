@@ -31,7 +31,9 @@ use super::predict::Kin;
 use super::queue::{Ev, CROSS, WALL};
 use crate::balls::Balls;
 use crate::models::Wall;
-use crate::pendulum::{first_touch, wrap_angle, Pendulum};
+use crate::pendulum::{
+    first_touch, first_touch_by, quadratic_step, safe_step, wrap_angle, Pendulum,
+};
 use crate::walls::{Feature, Piece, Shape};
 
 /// `History::rest` bit of a ball held on a circle by a wall inside the table.
@@ -357,31 +359,45 @@ impl Kin<'_> {
                 continue;
             }
             let piece = inner.walls.pieces()[item as usize];
-            let p0 = at(0.0);
-            // A segment is a convex set, and so is a whole circle seen from outside:
-            // the distance's second derivative is at least -|a| there. Elsewhere the
-            // speed bound alone.
-            let convex = match piece.shape {
-                Shape::Segment { .. } => true,
-                Shape::Arc {
-                    center,
-                    radius,
-                    span,
-                    ..
-                } => {
-                    span >= std::f64::consts::TAU
-                        && (p0[0] - center[0]).hypot(p0[1] - center[1]) > radius
-                }
-            };
             let g = |tau: f64| {
                 let s = at(tau);
-                let (d, dd) = distance(&piece, [s[0], s[1]], [s[2], s[3]]);
-                (d - r, dd)
+                let (p, v) = ([s[0], s[1]], [s[2], s[3]]);
+                let (d, dd) = distance(&piece, p, v);
+                let gap = d - r;
+                let step = match piece.shape {
+                    // A segment is a convex set, and so is a whole circle seen from
+                    // outside: the distance's second derivative is at least -|a|.
+                    Shape::Segment { .. } => safe_step(gap, dd, lip, Some(curv)),
+                    Shape::Arc {
+                        center,
+                        radius,
+                        span,
+                        ..
+                    } if span >= std::f64::consts::TAU
+                        && (p[0] - center[0]).hypot(p[1] - center[1]) > radius =>
+                    {
+                        safe_step(gap, dd, lip, Some(curv))
+                    }
+                    // Elsewhere the distance to an arc is smooth but where two parts
+                    // of it are equally near (its centre, or between its ends when the
+                    // opening is narrower than the ball); its second derivative is at
+                    // least -(v^2 / |p - c| + |a|), kept valid by a step that cannot
+                    // halve |p - c|; and the bound by parts (`arc_step`) holds anyway.
+                    Shape::Arc { center, .. } => {
+                        let h = (p[0] - center[0]).hypot(p[1] - center[1]);
+                        let bent = if h > 0.0 && lip > 0.0 {
+                            let a = lip * lip / (0.5 * h) + curv;
+                            safe_step(gap, dd, lip, Some(a)).min(0.5 * h / lip)
+                        } else {
+                            0.0
+                        };
+                        bent.max(safe_step(gap, dd, lip, None))
+                            .max(arc_step(&piece, p, v, r, lip, curv))
+                    }
+                };
+                (gap, dd, step)
             };
-            offer(
-                first_touch(h, lip, convex.then_some(curv), tol, g),
-                WALL + PIECE as u32,
-            );
+            offer(first_touch_by(h, tol, 1e-12 * lip, g), WALL + PIECE as u32);
         }
         for axis in 0..2 {
             if inner.open[axis] {
@@ -456,6 +472,57 @@ impl Kin<'_> {
             cj: 0,
         })
     }
+}
+
+/// A step over which a ball of radius `r` at `p` with velocity `v` (speed at most
+/// `vmax`, acceleration at most `amax`) surely does not reach an arc: the distance to the
+/// arc is at least the least of the distance to its circle and those to its two ends,
+/// each bounded below by its value, rate and least second derivative. An end's distance
+/// and the circle's from outside are convex (at least `-amax`); from inside, `R - |p -
+/// c|` has at least `-(v^2 / |p - c| + amax)`, kept valid by a step that cannot halve
+/// `|p - c|`. A part already closed proves nothing (no step).
+fn arc_step(piece: &Piece, p: [f64; 2], v: [f64; 2], r: f64, vmax: f64, amax: f64) -> f64 {
+    let Shape::Arc {
+        center,
+        radius,
+        from,
+        span,
+    } = piece.shape
+    else {
+        return 0.0;
+    };
+    let part = |gap: f64, rate: f64, curv: f64| {
+        if gap > 0.0 {
+            quadratic_step(gap, rate, curv)
+        } else {
+            0.0
+        }
+    };
+    let d = [p[0] - center[0], p[1] - center[1]];
+    let h = d[0].hypot(d[1]);
+    if h == 0.0 || vmax == 0.0 {
+        return 0.0;
+    }
+    let dh = dot(d, v) / h;
+    let mut s = if h >= radius {
+        part(h - radius - r, dh, amax)
+    } else {
+        let inside = vmax * vmax / (0.5 * h) + amax;
+        part(radius - h - r, -dh, inside).min(0.5 * h / vmax)
+    };
+    if span < std::f64::consts::TAU {
+        for angle in [from, from + span] {
+            let (sn, cs) = angle.sin_cos();
+            let e = [
+                p[0] - center[0] - radius * cs,
+                p[1] - center[1] - radius * sn,
+            ];
+            let len = e[0].hypot(e[1]);
+            let rate = if len > 0.0 { dot(e, v) / len } else { -vmax };
+            s = s.min(part(len - r, rate, amax));
+        }
+    }
+    s
 }
 
 /// The distance from `p` to a piece's curve, and its rate of change at velocity `v`.
