@@ -136,54 +136,50 @@ impl OnRound {
         [s * d[0], s * d[1]]
     }
 
-    /// Whether the ball on `pend`, at an end of its circle, is there because the push
-    /// vanished (else it is at an end of the region): the nearer of the two angles.
-    fn nearest_is_release(&self, pend: &Pendulum) -> bool {
-        let theta = pend.angle(0.0);
-        let mut best = (f64::INFINITY, true);
-        let c = pend.release_cos();
-        if c.abs() <= 1.0 {
-            let th = c.acos();
-            for target in [th, -th] {
-                let d = wrap_angle(theta - target).abs();
-                if d < best.0 {
-                    best = (d, true);
-                }
-            }
-        }
-        for &(phi, _) in &self.ends[..self.n_ends as usize] {
-            let d = wrap_angle(theta - pend.angle_of([phi.cos(), phi.sin()])).abs();
-            if d < best.0 {
-                best = (d, false);
-            }
-        }
-        best.1
-    }
-
-    /// When the ball on `pend` next leaves this circle, and whether it is by the push
-    /// vanishing (else by the end of the region).
-    pub(super) fn leaves(&self, pend: &Pendulum) -> Option<(f64, bool)> {
-        let mut best: Option<(f64, bool)> = None;
-        let mut offer = |t: Option<f64>, release: bool| {
-            if let Some(t) = t {
-                if best.is_none_or(|(b, _)| t < b) {
-                    best = Some((t, release));
-                }
-            }
-        };
+    /// The angles (in `pend`'s measure) at which the ball leaves this circle, each with
+    /// the sense it leaves in (angle growing) and whether it is the push vanishing
+    /// (else an end of the region); their count.
+    fn exits(&self, pend: &Pendulum) -> ([(f64, bool, bool); 6], usize) {
+        let mut out = [(0.0, false, false); 6];
+        let mut n = 0;
         let c = pend.release_cos();
         if c.abs() < 1.0 {
             // Outside, held while cos theta < c: leaves where it rises through c; inside
             // the reverse.
             let th = c.acos();
-            offer(pend.reaches(th, !self.outside), true);
-            offer(pend.reaches(-th, self.outside), true);
+            out[0] = (th, !self.outside, true);
+            out[1] = (-th, self.outside, true);
+            n = 2;
         }
         for &(phi, rising) in &self.ends[..self.n_ends as usize] {
-            let target = pend.angle_of([phi.cos(), phi.sin()]);
-            offer(pend.reaches(target, rising), false);
+            out[n] = (pend.angle_of([phi.cos(), phi.sin()]), rising, false);
+            n += 1;
         }
-        best
+        (out, n)
+    }
+
+    /// Whether the ball on `pend`, at an end of its circle, is there because the push
+    /// vanished (else it is at an end of the region): the nearer of the two angles.
+    fn nearest_is_release(&self, pend: &Pendulum) -> bool {
+        let theta = pend.angle(0.0);
+        let (exits, n) = self.exits(pend);
+        exits[..n]
+            .iter()
+            .map(|&(target, _, release)| (wrap_angle(theta - target).abs(), release))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .is_none_or(|(_, release)| release)
+    }
+
+    /// When the ball on `pend` next leaves this circle, and whether it is by the push
+    /// vanishing (else by the end of the region).
+    pub(super) fn leaves(&self, pend: &Pendulum) -> Option<(f64, bool)> {
+        let (exits, n) = self.exits(pend);
+        exits[..n]
+            .iter()
+            .filter_map(|&(target, rising, release)| {
+                pend.reaches(target, rising).map(|t| (t, release))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
     }
 }
 
