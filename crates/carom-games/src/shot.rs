@@ -1,0 +1,229 @@
+//! A shot: the cue strike `speed, aim, english, follow, elevation` (the engine's
+//! [`carom::scenario::CueSpec`]) on the cue ball of a position, simulated to rest by
+//! the `event` model with the event log on, and the facts the rules read from the log:
+//! the first ball the cue ball met, the cushion contacts by ball in time order, the
+//! balls pocketed with their pockets in time order.
+
+use carom::events::{EventKind, LoggedEvent};
+use carom::scenario::CueSpec;
+use serde::{Deserialize, Serialize};
+
+use crate::setups::Setup;
+
+/// The fastest cue speed a shot may ask for, m/s: a break cue reaches 10 to 12 m/s
+/// (a 30 ft/s cue ball needs 6 m/s of cue); beyond 15 no player strikes.
+pub const MAX_SPEED: f64 = 15.0;
+/// The most simulated time a shot may take to come to rest, s: a lag on a 12-ft table
+/// at full pace stops well within a minute; beyond this the shot is refused as stuck.
+pub const MAX_TIME: f64 = 300.0;
+
+/// The five numbers of a cue strike: the cue's speed (m/s, 0 to [`MAX_SPEED`]), its
+/// direction (degrees, from +x towards +y, finite; any turn), the tip's offsets from
+/// the centre in radii (`english` to the shooter's right, `follow` up; together within
+/// [`carom::cue::MAX_TIP_OFFSET`]) and the cue's elevation (degrees, 0 to below 90).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Shot {
+    pub speed: f64,
+    pub aim: f64,
+    #[serde(default)]
+    pub english: f64,
+    #[serde(default)]
+    pub follow: f64,
+    #[serde(default)]
+    pub elevation: f64,
+}
+
+/// A bad shot number or an impossible position: the field and what is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShotError {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ShotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ShotError {}
+
+impl ShotError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> ShotError {
+        ShotError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl Shot {
+    pub fn new(speed: f64, aim: f64) -> Shot {
+        Shot {
+            speed,
+            aim,
+            english: 0.0,
+            follow: 0.0,
+            elevation: 0.0,
+        }
+    }
+
+    pub fn cue(&self) -> CueSpec {
+        CueSpec {
+            speed: self.speed,
+            aim: self.aim,
+            english: self.english,
+            follow: self.follow,
+            elevation: self.elevation,
+        }
+    }
+
+    /// Checks the numbers: finite, in the documented ranges.
+    pub fn check(&self) -> Result<(), ShotError> {
+        carom::cue::check(&self.cue()).map_err(|(k, m)| ShotError::new(k, m))?;
+        if self.speed > MAX_SPEED {
+            return Err(ShotError::new(
+                "speed",
+                format!("must be at most {MAX_SPEED} m/s (got {})", self.speed),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What a shot did, in the game's ball numbers.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Facts {
+    /// The first object ball the cue ball met (none: it met none).
+    pub first_contact: Option<u32>,
+    /// Every ball-ball contact of the cue ball, in time order: `(time, other ball)`.
+    pub cue_contacts: Vec<(f64, u32)>,
+    /// Cushion contacts, in time order: `(time, ball)`.
+    pub cushions: Vec<(f64, u32)>,
+    /// Balls pocketed, in time order: `(time, ball, pocket index)`.
+    pub pocketed: Vec<(f64, u32, u32)>,
+    /// Where every ball of the position ended, in the position's order; `None` for a
+    /// ball that left play.
+    pub positions: Vec<(u32, Option<[f64; 2]>)>,
+    /// The simulated time until everything rested.
+    pub duration: f64,
+}
+
+impl Facts {
+    /// How many cushion contacts ball `n` made.
+    pub fn cushions_of(&self, n: u32) -> usize {
+        self.cushions.iter().filter(|c| c.1 == n).count()
+    }
+
+    /// Whether ball `n` was pocketed.
+    pub fn is_pocketed(&self, n: u32) -> bool {
+        self.pocketed.iter().any(|p| p.1 == n)
+    }
+
+    /// Whether some ball touched a cushion after time `t` (or at it).
+    pub fn cushion_after(&self, t: f64) -> bool {
+        self.cushions.iter().any(|c| c.0 >= t)
+    }
+
+    /// The time of the cue ball's first contact with an object ball.
+    pub fn first_contact_time(&self) -> Option<f64> {
+        self.cue_contacts.first().map(|c| c.0)
+    }
+}
+
+/// The whole outcome of a simulated shot: its facts and the engine's event log.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub facts: Facts,
+    pub events: Vec<LoggedEvent>,
+}
+
+/// Strikes ball `cue` of the position (a number of the game's set) and simulates to
+/// rest.
+pub fn simulate(setup: &Setup, cue: u32, shot: &Shot) -> Result<Outcome, ShotError> {
+    shot.check()?;
+    let Some(cue_index) = setup.balls.iter().position(|b| b.0 == cue) else {
+        return Err(ShotError::new(
+            "cue",
+            format!("ball {cue} is not on the table"),
+        ));
+    };
+    let mut scenario = setup.scenario();
+    scenario.balls[cue_index].cue = Some(shot.cue());
+    let mut world = carom::parse::build_world(&scenario).map_err(|e| {
+        ShotError::new(
+            e.field.unwrap_or_else(|| "position".into()),
+            carom::load::one_line(&e.message),
+        )
+    })?;
+    world.set_event_log(true);
+    let mut events = Vec::new();
+    loop {
+        world
+            .run_steps(1)
+            .map_err(|e| ShotError::new("shot", carom::load::one_line(&e.to_string())))?;
+        world.take_events(&mut events);
+        if at_rest(&world) {
+            break;
+        }
+        if world.time > MAX_TIME {
+            return Err(ShotError::new(
+                "shot",
+                format!("the balls still move after {MAX_TIME} s"),
+            ));
+        }
+    }
+    let numbers: Vec<u32> = setup.balls.iter().map(|b| b.0).collect();
+    let facts = facts(&numbers, cue_index, &world, &events);
+    Ok(Outcome { facts, events })
+}
+
+/// Whether every ball in play has stopped moving across the cloth (a ball may still
+/// spin on the spot: it moves no more).
+fn at_rest(world: &carom::World) -> bool {
+    let b = world.balls();
+    (0..b.len()).all(|i| {
+        !world.is_in_play(i)
+            || (b.vx[i] == 0.0 && b.vy[i] == 0.0 && b.wx[i] == 0.0 && b.wy[i] == 0.0)
+    })
+}
+
+/// The facts of a log, in the position's numbers.
+pub fn facts(
+    numbers: &[u32],
+    cue_index: usize,
+    world: &carom::World,
+    events: &[LoggedEvent],
+) -> Facts {
+    let num = |i: u32| numbers[i as usize];
+    let mut f = Facts {
+        duration: world.time,
+        ..Facts::default()
+    };
+    for e in events {
+        match e.kind {
+            EventKind::BallBall => {
+                let j = e.j.unwrap_or(e.i);
+                let other = if e.i as usize == cue_index {
+                    Some(j)
+                } else if j as usize == cue_index {
+                    Some(e.i)
+                } else {
+                    None
+                };
+                if let Some(o) = other {
+                    f.cue_contacts.push((e.time, num(o)));
+                    f.first_contact.get_or_insert(num(o));
+                }
+            }
+            EventKind::Wall => f.cushions.push((e.time, num(e.i))),
+            EventKind::Pocket => f.pocketed.push((e.time, num(e.i), e.pocket.unwrap_or(0))),
+            _ => {}
+        }
+    }
+    let b = world.balls();
+    f.positions = (0..b.len())
+        .map(|i| (num(i as u32), world.is_in_play(i).then(|| [b.x[i], b.y[i]])))
+        .collect();
+    f
+}
