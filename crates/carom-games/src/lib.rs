@@ -7,11 +7,13 @@
 //! strike, and what happened is read from the engine's event log. The engine never
 //! imports this crate.
 
+pub mod game;
 pub mod rules;
 pub mod setups;
 pub mod shot;
 pub mod tables;
 
+pub use game::{Game, ShotResult};
 pub use setups::{GameKind, Setup};
 pub use shot::{Facts, Shot, ShotError};
 pub use tables::{Table, TableKind};
