@@ -34,6 +34,9 @@ pub enum Command {
     Presets,
     /// Open the interactive viewer on a preset or a scenario file
     View(ViewArgs),
+    /// Play a billiards game (eight-ball, nine-ball, ten-ball, snooker, three-cushion,
+    /// sum-to-three) from a file of shots, printing each verdict
+    Play(crate::play::PlayArgs),
 }
 
 #[derive(Debug, Args)]

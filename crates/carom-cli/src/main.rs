@@ -8,6 +8,7 @@ mod compare;
 mod error;
 mod load;
 mod output;
+mod play;
 mod render;
 mod run;
 mod summary;
@@ -45,6 +46,7 @@ fn main() -> ExitCode {
         Command::Compare(a) => compare::compare(*a),
         Command::Presets => presets(),
         Command::View(a) => view(a),
+        Command::Play(a) => play::play(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

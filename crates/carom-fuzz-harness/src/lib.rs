@@ -17,7 +17,10 @@ use carom::parse::{parse_scenario, Format};
 use carom::run::Session;
 use carom::scenario::{Generator, Scenario};
 
+mod games;
 mod scene;
+
+pub use games::{game_file, game_shots};
 
 pub use scene::{short_run, short_run_cloth, short_run_cloth_scene, short_run_scene};
 

@@ -75,3 +75,13 @@ fn short_run_corpus() {
 fn short_run_cloth_corpus() {
     replay_all("short_run_cloth", carom_fuzz_harness::short_run_cloth);
 }
+
+#[test]
+fn game_shots_corpus() {
+    replay_all("game_shots", carom_fuzz_harness::game_shots);
+}
+
+#[test]
+fn game_file_corpus() {
+    replay_all("game_file", carom_fuzz_harness::game_file);
+}

@@ -33,6 +33,10 @@ struct File {
 /// The result of one shot.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShotResult {
+    /// The player who shot.
+    pub shooter: usize,
+    /// The ball struck.
+    pub cue: u32,
     pub facts: Facts,
     pub foul: Option<Foul>,
     pub points: [i64; 2],
@@ -209,7 +213,8 @@ impl Game {
                 ));
             }
         }
-        let cue = self.kind().cue_ball(self.state.player);
+        let shooter = self.state.player;
+        let cue = self.kind().cue_ball(shooter);
         let out = simulate(&self.setup(), cue, shot).map_err(|e| e.to_string())?;
         let j = rules.judge(&self.state, &out.facts, call);
         self.balls = out
@@ -237,6 +242,8 @@ impl Game {
             self.balls.insert(0, (0, p));
         }
         Ok(ShotResult {
+            shooter,
+            cue,
             facts: out.facts,
             foul: j.foul,
             points: j.points,
@@ -316,6 +323,11 @@ impl Game {
         if let Some(w) = f.state.winner {
             if w > 1 {
                 return Err(format!("game file: state.winner must be 0 or 1 (got {w})"));
+            }
+        }
+        if let Some(rules::On::Next(n)) = f.state.on {
+            if !(16..=21).contains(&n) {
+                return Err(format!("game file: state.on: colour {n} is not 16 to 21"));
             }
         }
         let numbers = game.numbers();

@@ -11,6 +11,7 @@ pub mod game;
 pub mod rules;
 pub mod setups;
 pub mod shot;
+pub mod shots_file;
 pub mod tables;
 
 pub use game::{Game, ShotResult};

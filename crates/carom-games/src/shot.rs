@@ -180,7 +180,7 @@ pub fn simulate(setup: &Setup, cue: u32, shot: &Shot) -> Result<Outcome, ShotErr
 
 /// Whether every ball in play has stopped moving across the cloth (a ball may still
 /// spin on the spot: it moves no more).
-fn at_rest(world: &carom::World) -> bool {
+pub fn at_rest(world: &carom::World) -> bool {
     let b = world.balls();
     (0..b.len()).all(|i| {
         !world.is_in_play(i)

@@ -23,10 +23,13 @@ pub const INCH: f64 = 0.0254;
 #[serde(rename_all = "kebab-case")]
 pub enum TableKind {
     /// WPA 7-ft pool table: 78 x 39 in.
+    #[serde(rename = "pool-7ft")]
     Pool7,
     /// WPA 8-ft pool table: 92 x 46 in.
+    #[serde(rename = "pool-8ft")]
     Pool8,
     /// WPA 9-ft pool table: 100 x 50 in.
+    #[serde(rename = "pool-9ft")]
     Pool9,
     /// WPBSA 12-ft snooker table: 3569 x 1778 mm.
     Snooker,

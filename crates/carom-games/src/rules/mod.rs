@@ -299,13 +299,13 @@ pub(crate) fn pool_after(
     let down = pocketed_objects(facts);
     s.on_table
         .retain(|n| !down.contains(n) || respot.contains(n));
-    s.shots += 1;
+    s.shots = s.shots.saturating_add(1);
     s.ball_in_hand = None;
     s.push_out = false;
     let me = state.player;
     let turn_over = foul_.is_some() || !continues;
     if foul_.is_some() {
-        s.fouls[me] += 1;
+        s.fouls[me] = s.fouls[me].saturating_add(1);
         if s.fouls[me] >= 3 {
             let f = foul_.take().unwrap_or_else(|| Foul {
                 rule: String::new(),
@@ -325,7 +325,7 @@ pub(crate) fn pool_after(
     }
     if turn_over && !s.over {
         s.player = 1 - me;
-        s.inning += 1;
+        s.inning = s.inning.saturating_add(1);
     }
     Judgement {
         foul: foul_,

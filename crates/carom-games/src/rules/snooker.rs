@@ -107,7 +107,7 @@ impl Rules for Snooker {
             }
         }
         let mut s = state.clone();
-        s.shots += 1;
+        s.shots = s.shots.saturating_add(1);
         s.ball_in_hand = None;
         let me = state.player;
         let mut points = [0, 0];
@@ -139,7 +139,7 @@ impl Rules for Snooker {
                 if s.on_table.contains(&c) {
                     On::Next(c)
                 } else {
-                    On::Next(c + 1)
+                    On::Next(c.saturating_add(1))
                 }
             } else {
                 On::Next(16)
@@ -149,8 +149,8 @@ impl Rules for Snooker {
         if foul.is_some() {
             let penalty = values.into_iter().max().unwrap_or(4) as i64;
             points[1 - me] = penalty;
-            s.scores[1 - me] += penalty;
-            s.fouls[me] += 1;
+            s.scores[1 - me] = s.scores[1 - me].saturating_add(penalty);
+            s.fouls[me] = s.fouls[me].saturating_add(1);
             turn_over = true;
             s.on = Some(after_miss(&s));
             if facts.is_pocketed(0) {
@@ -164,18 +164,18 @@ impl Rules for Snooker {
             s.fouls[me] = 0;
             let gained: i64 = potted.iter().map(|&n| snooker_value(n) as i64).sum();
             points[me] = gained;
-            s.scores[me] += gained;
+            s.scores[me] = s.scores[me].saturating_add(gained);
             turn_over = false;
             s.on = Some(match on {
                 On::Red => On::Colour,
                 On::Colour if reds_left_after => On::Red,
                 On::Colour => On::Next(16),
-                On::Next(c) => On::Next(c + 1),
+                On::Next(c) => On::Next(c.saturating_add(1)),
             });
         }
         if turn_over {
             s.player = 1 - me;
-            s.inning += 1;
+            s.inning = s.inning.saturating_add(1);
         }
         if !s.on_table.iter().any(|&n| n != 0) || s.on == Some(On::Next(22)) {
             s.over = true;

@@ -68,7 +68,7 @@ impl Rules for TenBall {
             // The call failed: the turn ends (the pocketed balls stay down).
             j.turn_over = true;
             j.state.player = state.opponent();
-            j.state.inning += 1;
+            j.state.inning = j.state.inning.saturating_add(1);
         }
         j
     }

@@ -42,19 +42,19 @@ pub fn scores(facts: &Facts, cue: u32) -> bool {
 /// it, the target ends the game.
 pub(crate) fn carom_after(state: &State, point: bool) -> Judgement {
     let mut s = state.clone();
-    s.shots += 1;
+    s.shots = s.shots.saturating_add(1);
     let me = state.player;
     let mut points = [0, 0];
     if point {
         points[me] = 1;
-        s.scores[me] += 1;
+        s.scores[me] = s.scores[me].saturating_add(1);
         if s.scores[me] >= s.target {
             s.over = true;
             s.winner = Some(me);
         }
     } else {
         s.player = 1 - me;
-        s.inning += 1;
+        s.inning = s.inning.saturating_add(1);
     }
     Judgement {
         foul: None,

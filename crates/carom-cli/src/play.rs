@@ -1,0 +1,181 @@
+//! `carom play GAME`: a billiards game (crates/carom-games) played from a shots file,
+//! each verdict printed; the game saved with `--out` and the shots drawn with
+//! `--render`.
+
+use std::path::{Path, PathBuf};
+
+use carom_games::shots_file;
+use carom_games::{Game, GameKind, Setup, Shot};
+use carom_render::{AnimationOptions, Frame, GifWriter};
+use clap::Args;
+
+use crate::error::CliError;
+use crate::output::AtomicFile;
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+The shots file: a header `speed,aim,english,follow,elevation`, optionally followed by
+`call_ball,call_pocket` (where the rules call: a ball number and a pocket index or name,
+or `safe`, or `push`) and `cue_x,cue_y` (where to put the cue ball when in hand), then
+one shot per line. See docs/games.md.
+
+Exit status: 0 success; 2 bad usage or bad input (one line on stderr, nothing written).
+
+Examples:
+  carom play nine-ball --seed 3 --shots shots.csv --out game.json
+  carom play game.json --shots more.csv --render shots.gif")]
+pub struct PlayArgs {
+    /// A game (eight-ball, nine-ball, ten-ball, snooker, three-cushion, sum-to-three)
+    /// or a game file (.json) written by --out, to resume
+    #[arg(value_name = "GAME")]
+    pub game: String,
+
+    /// The seed of the rack (a new game only) [default: 1]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// The shots to play, a CSV file
+    #[arg(long, value_name = "FILE.csv")]
+    pub shots: Option<PathBuf>,
+
+    /// Draw the shots as an animation
+    #[arg(long, value_name = "FILE.gif")]
+    pub render: Option<PathBuf>,
+
+    /// Save the game afterwards (resume it with `carom play GAME.json`)
+    #[arg(long, value_name = "GAME.json")]
+    pub out: Option<PathBuf>,
+}
+
+fn read(path: &Path, what: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("{what} {}: cannot read: {e}", path.display())))
+}
+
+pub fn play(a: PlayArgs) -> Result<(), CliError> {
+    let mut game = if a.game.ends_with(".json") {
+        if a.seed.is_some() {
+            return Err(CliError::input(
+                "--seed: a resumed game keeps its position (the seed racks a new game)",
+            ));
+        }
+        let text = read(Path::new(&a.game), "GAME")?;
+        Game::load(&text).map_err(|e| CliError::input(format!("{}: {e}", a.game)))?
+    } else {
+        let kind = GameKind::parse(&a.game).map_err(|e| CliError::input(format!("play: {e}")))?;
+        Game::new(kind, a.seed.unwrap_or(1))
+    };
+    let lines = match &a.shots {
+        Some(path) => {
+            let text = read(path, "--shots")?;
+            shots_file::parse(&path.display().to_string(), &text).map_err(CliError::input)?
+        }
+        None => Vec::new(),
+    };
+    if let Some(r) = &a.render {
+        if r.extension().and_then(|e| e.to_str()) != Some("gif") {
+            return Err(CliError::input(format!(
+                "--render {}: the animation is a GIF: the file name must end in .gif",
+                r.display()
+            )));
+        }
+    }
+    // The targets are checked (and their temporary files opened) before anything runs;
+    // an error later drops them unwritten.
+    let mut out = a
+        .out
+        .as_deref()
+        .map(|p| AtomicFile::create("--out", p))
+        .transpose()?;
+    let mut gif = a
+        .render
+        .as_deref()
+        .map(|p| AtomicFile::create("--render", p))
+        .transpose()?;
+    let kind = game.kind();
+    let origin = a
+        .shots
+        .as_ref()
+        .map_or(String::new(), |p| p.display().to_string());
+    let mut text = String::new();
+    let mut shown: Vec<(Setup, Shot, u32)> = Vec::new();
+    let mut count = 0;
+    shots_file::play(&origin, &mut game, &lines, |l, before, _, r| {
+        count += 1;
+        text.push_str(&format!(
+            "shot {count} (line {}): {}\n",
+            l.line,
+            r.verdict(kind)
+        ));
+        if gif.is_some() {
+            shown.push((before.clone(), l.shot, r.cue));
+        }
+    })
+    .map_err(|e| {
+        if e.contains(": shot: ") {
+            CliError::run(e)
+        } else {
+            CliError::input(e)
+        }
+    })?;
+    let s = &game.state;
+    text.push_str(&format!("scores: {} - {}\n", s.scores[0], s.scores[1]));
+    if s.over {
+        match s.winner {
+            Some(w) => text.push_str(&format!("game over: player {w} wins\n")),
+            None => text.push_str("game over: a draw\n"),
+        }
+    } else {
+        text.push_str(&format!("player {} to shoot\n", s.player));
+    }
+    if let Some(mut file) = gif.take() {
+        let bytes = animation(&game, &shown).map_err(CliError::run)?;
+        file.write_all(&bytes)?;
+        file.commit()?;
+    }
+    if let Some(mut file) = out.take() {
+        file.write_all(game.save().as_bytes())?;
+        file.write_all(b"\n")?;
+        file.commit()?;
+    }
+    crate::print_stdout(&text);
+    Ok(())
+}
+
+/// Every shot replayed from its position at the animation's frame rate, until rest (at
+/// most 20 s of each shot); the final position of a game with no shots.
+fn animation(game: &Game, shots: &[(Setup, Shot, u32)]) -> Result<Vec<u8>, String> {
+    let options = AnimationOptions::default();
+    let dt = 1.0 / options.fps;
+    let mut worlds = Vec::new();
+    for (setup, shot, cue) in shots {
+        let cue = setup.balls.iter().position(|b| b.0 == *cue).unwrap_or(0);
+        let mut s = setup.scenario();
+        s.balls[cue].cue = Some(shot.cue());
+        s.physics.dt = dt;
+        worlds.push(carom::parse::build_world(&s).map_err(|e| e.message)?);
+    }
+    if worlds.is_empty() {
+        worlds.push(carom::parse::build_world(&game.setup().scenario()).map_err(|e| e.message)?);
+    }
+    let mut bytes = Vec::new();
+    let first = Frame::from_world(&worlds[0]);
+    let mut writer =
+        GifWriter::new(&mut bytes, &[first], &[], &options).map_err(|e| e.to_string())?;
+    for mut w in worlds {
+        writer
+            .push(&[Frame::from_world(&w)])
+            .map_err(|e| e.to_string())?;
+        for _ in 0..(20.0 / dt) as usize {
+            if carom_games::shot::at_rest(&w) {
+                break;
+            }
+            w.run_steps(1).map_err(|e| e.to_string())?;
+            writer
+                .push(&[Frame::from_world(&w)])
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(bytes)
+}

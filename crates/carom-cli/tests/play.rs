@@ -1,0 +1,172 @@
+//! `carom play`: a game played from a shots file on the real binary, and every class
+//! of bad input through the command line's contract (exit 2, one line on stderr
+//! naming what is wrong, nothing written although --out and --render were asked for).
+
+mod common;
+use common::*;
+
+const HEADER: &str = "speed,aim,english,follow,elevation";
+
+fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(d.path().join(name), text).unwrap();
+    }
+    d
+}
+
+const OUTPUTS: [&str; 4] = ["--out", "g.json", "--render", "r.gif"];
+
+fn play_args<'a>(game: &'a str, shots: &'a str) -> Vec<&'a str> {
+    let mut v = vec!["play", game, "--shots", shots];
+    v.extend_from_slice(&OUTPUTS);
+    v
+}
+
+#[test]
+fn a_break_and_a_shot_print_verdicts_and_the_saved_game_resumes() {
+    let shots = format!("{HEADER}\n6,0.5,0,0,0\n2,30,0,0,0\n");
+    let d = dir_with(&[("s.csv", &shots)]);
+    let out = run_ok(d.path(), &play_args("nine-ball", "s.csv"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("shot 1 (line 2): "), "{out}");
+    assert!(lines[1].starts_with("shot 2 (line 3): "), "{out}");
+    assert!(out.contains("scores: "));
+    let saved = state(&d.path().join("g.json"));
+    assert_eq!(saved["state"]["shots"], 2);
+    assert!(std::fs::metadata(d.path().join("r.gif")).unwrap().len() > 0);
+    // Resumed from the file, with one more shot: the game goes on from shot 2.
+    std::fs::write(d.path().join("t.csv"), format!("{HEADER}\n1,90,0,0,0\n")).unwrap();
+    run_ok(
+        d.path(),
+        &["play", "g.json", "--shots", "t.csv", "--out", "h.json"],
+    );
+    assert_eq!(state(&d.path().join("h.json"))["state"]["shots"], 3);
+}
+
+#[test]
+fn an_unknown_game_is_refused() {
+    let d = dir_with(&[("s.csv", &format!("{HEADER}\n1,0,0,0,0\n"))]);
+    bad_input(
+        d.path(),
+        &play_args("nein-ball", "s.csv"),
+        &["unknown game", "nein-ball", "nine-ball"],
+    );
+}
+
+#[test]
+fn malformed_shots_files_name_the_line_and_column() {
+    for (text, needles) in [
+        ("speed,aim\n1,2\n".to_string(), vec!["s.csv:1", "header"]),
+        (
+            format!("{HEADER}\n1,0,0,0,0\n1,abc,0,0,0\n"),
+            vec!["s.csv:3", "column aim", "abc"],
+        ),
+        (
+            format!("{HEADER}\n1,0,0\n"),
+            vec!["s.csv:2", "3 values for 5 columns"],
+        ),
+        (
+            format!("{HEADER}\nNaN,0,0,0,0\n"),
+            vec!["s.csv:2", "column speed", "finite"],
+        ),
+        (
+            format!("{HEADER}\n1,inf,0,0,0\n"),
+            vec!["s.csv:2", "column aim", "finite"],
+        ),
+        (
+            format!("{HEADER}\n99,0,0,0,0\n"),
+            vec!["s.csv:2", "column speed", "at most"],
+        ),
+        (
+            format!("{HEADER}\n1,0,0.7,0.7,0\n"),
+            vec!["s.csv:2", "column english"],
+        ),
+        (
+            format!("{HEADER}\n1,0,0,0,90\n"),
+            vec!["s.csv:2", "column elevation"],
+        ),
+        (format!("{HEADER},wat\n"), vec!["s.csv:1", "unknown column"]),
+    ] {
+        let d = dir_with(&[("s.csv", &text)]);
+        bad_input(d.path(), &play_args("nine-ball", "s.csv"), &needles);
+    }
+}
+
+#[test]
+fn a_missing_call_or_a_bad_one_is_refused() {
+    // Ten-ball calls every shot after the break.
+    let text = format!("{HEADER},call_ball,call_pocket\n6,0.5,0,0,0,,\n2,10,0,0,0,,\n");
+    let d = dir_with(&[("s.csv", &text)]);
+    bad_input(
+        d.path(),
+        &play_args("ten-ball", "s.csv"),
+        &["s.csv:3", "call", "ten-ball calls every shot"],
+    );
+    let text = format!("{HEADER},call_ball,call_pocket\n6,0.5,0,0,0,,\n2,10,0,0,0,2,middle\n");
+    let d = dir_with(&[("s.csv", &text)]);
+    bad_input(
+        d.path(),
+        &play_args("ten-ball", "s.csv"),
+        &["s.csv:3", "call_pocket", "middle"],
+    );
+}
+
+#[test]
+fn a_cue_ball_placed_illegally_or_on_another_ball_is_refused() {
+    // The break: ball in hand behind the head string (x <= 0.1524 + 0.635 m).
+    let text = format!("{HEADER},cue_x,cue_y\n6,0,0,0,0,1.5,0.7874\n");
+    let d = dir_with(&[("s.csv", &text)]);
+    bad_input(
+        d.path(),
+        &play_args("nine-ball", "s.csv"),
+        &["s.csv:2", "place_cue_ball", "head string"],
+    );
+    // Snooker: in the D only.
+    let d = dir_with(&[("s.csv", &text)]);
+    bad_input(
+        d.path(),
+        &play_args("snooker", "s.csv"),
+        &["s.csv:2", "in the D"],
+    );
+    // A layout position is not in hand.
+    let text = format!("{HEADER},cue_x,cue_y\n6,0.5,0,0,0,,\n2,0,0,0,0,0.5,0.7874\n");
+    let d = dir_with(&[("s.csv", &text)]);
+    let line = bad_input(
+        d.path(),
+        &play_args("nine-ball", "s.csv"),
+        &["s.csv:3", "place_cue_ball"],
+    );
+    assert!(
+        line.contains("not in hand") || line.contains("overlaps"),
+        "{line}"
+    );
+}
+
+#[test]
+fn bad_game_files_and_options_are_refused() {
+    let d = dir_with(&[
+        ("s.csv", &format!("{HEADER}\n1,0,0,0,0\n")),
+        ("bad.json", "{\"version\": 1"),
+    ]);
+    bad_input(
+        d.path(),
+        &play_args("bad.json", "s.csv"),
+        &["bad.json", "game file"],
+    );
+    bad_input(
+        d.path(),
+        &play_args("missing.json", "s.csv"),
+        &["missing.json", "cannot read"],
+    );
+    bad_input(
+        d.path(),
+        &["play", "nine-ball", "--shots", "s.csv", "--render", "r.png"],
+        &["--render", ".gif"],
+    );
+    bad_input(
+        d.path(),
+        &play_args("nine-ball", "nothere.csv"),
+        &["--shots", "nothere.csv"],
+    );
+}
