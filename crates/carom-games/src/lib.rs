@@ -8,6 +8,7 @@
 //! imports this crate.
 
 pub mod aim;
+pub mod batch;
 pub mod game;
 pub mod rules;
 pub mod setups;
