@@ -428,6 +428,13 @@ impl ViewerApp {
             ("total energy", format!("{:+.6e}", d.total_energy)),
             ("momentum x", format!("{:+.6e}", d.momentum[0])),
             ("momentum y", format!("{:+.6e}", d.momentum[1])),
+            (
+                "stress xx xy yy",
+                format!(
+                    "{:+.3e} {:+.3e} {:+.3e}",
+                    d.stress_xx, d.stress_xy, d.stress_yy
+                ),
+            ),
             ("energy drift", format!("{:+.3e}", self.sim.energy_drift())),
             (
                 "momentum drift",

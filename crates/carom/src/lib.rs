@@ -68,6 +68,7 @@ pub mod presets;
 pub mod run;
 pub mod scenario;
 pub mod state;
+pub mod stress;
 pub mod table;
 pub mod times;
 pub mod wall_specs;

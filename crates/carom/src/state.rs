@@ -254,6 +254,9 @@ pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
         "packing_fraction": d.packing_fraction,
         "temperature": d.temperature,
         "pressure": d.pressure,
+        "stress_xx": d.stress_xx,
+        "stress_xy": d.stress_xy,
+        "stress_yy": d.stress_yy,
     });
     if let Some(s) = d.symmetry_error {
         v["symmetry_error"] = serde_json::json!(s);

@@ -36,6 +36,7 @@ use crate::balls::Balls;
 use crate::broadphase::NeighbourList;
 use crate::models::ContactHistory;
 use crate::physics::Physics;
+use crate::stress::{self, add_outer, Virial};
 use crate::table::Table;
 use crate::walls::Walls;
 
@@ -72,7 +73,7 @@ pub(super) struct Rough {
     carry: Vec<Vec<Carried>>,
     /// Per block: the pair virial `sum r_ij . f_ij` of the latest step, summed in block
     /// order afterwards so that the total does not depend on the thread count.
-    virial: Vec<f64>,
+    virial: Vec<Virial>,
     /// Ball count the history belongs to.
     balls: usize,
     /// Springs handed over by a restore (a run resumed from its state file), ascending
@@ -393,7 +394,7 @@ impl View<'_> {
         first: usize,
         acc: &mut [[f64; 3]],
         out: &mut Vec<RoughForce>,
-        virial: &mut f64,
+        virial: &mut Virial,
     ) -> u64 {
         out.clear();
         let (law, tan) = (&self.law, &self.tan);
@@ -401,6 +402,8 @@ impl View<'_> {
         // r_ij . f_ij of each overlapping pair: only the normal force counts, the
         // tangential one being perpendicular to the line of centres.
         let mut w_sum = 0.0;
+        // And r_ij (x) f_ij, the tangential force included (see `crate::stress`).
+        let mut tensor = [0.0; 3];
         for (&(i, j), xi) in pairs.iter().zip(xi.iter_mut()) {
             let (iu, ju) = (i as usize, j as usize);
             let mut dx = self.x[ju] - self.x[iu];
@@ -434,6 +437,7 @@ impl View<'_> {
             // Force on j: the normal push minus the tangential force on i.
             let fx = f_n * nx + f_t * ny;
             let fy = f_n * ny - f_t * nx;
+            add_outer(&mut tensor, [dx, dy], [fx, fy]);
             let (ti, tj) = (ri * f_t, rj * f_t);
             let (px, py) = (dx - law.dt * dvx, dy - law.dt * dvy);
             began += u64::from(px * px + py * py >= reach * reach);
@@ -451,7 +455,7 @@ impl View<'_> {
                 None => out.push(RoughForce { j, fx, fy, tj }),
             }
         }
-        *virial = w_sum;
+        *virial = Virial { sum: w_sum, tensor };
         began
     }
 }
@@ -572,7 +576,7 @@ impl Spring {
         let bl = self.list.block_len();
         let blocks = self.list.blocks();
         rough.contacts.resize_with(blocks.len(), Vec::new);
-        rough.virial.resize(blocks.len(), 0.0);
+        rough.virial.resize(blocks.len(), Virial::default());
         let began = {
             let view = View {
                 x: &balls.x,
@@ -595,7 +599,7 @@ impl Spring {
                         ),
                         &'a mut [[f64; 3]],
                     ),
-                    &'a mut f64,
+                    &'a mut Virial,
                 ),
             );
             let pass = |(b, ((((block, xi), out), acc), virial)): Block| {
@@ -753,7 +757,12 @@ impl Spring {
         }
         // The pair forces acted over the whole step (semi-implicit Euler): their virial
         // integrates as force times dt, summed in block order.
-        self.virial += law.dt * rough.virial.iter().sum::<f64>();
+        self.virial += law.dt * rough.virial.iter().map(|v| v.sum).sum::<f64>();
+        let t = rough
+            .virial
+            .iter()
+            .fold([0.0; 3], |a, v| stress::add(a, v.tensor));
+        self.virial_tensor = stress::add(self.virial_tensor, t.map(|v| law.dt * v));
         self.list.moved(law.dt * v2max.sqrt());
         super::wrap_positions(balls, table);
         rough.refresh(self, balls, table, pool, cloth);
