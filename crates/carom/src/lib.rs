@@ -65,6 +65,7 @@ pub mod parse;
 pub mod pendulum;
 pub mod physics;
 pub mod presets;
+pub mod rolling;
 pub mod run;
 pub mod scenario;
 pub mod state;

@@ -58,6 +58,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
                 mu: p.contact_friction.mu,
                 tangential_restitution: p.contact_friction.tangential_restitution,
                 tangential_stiffness: p.contact_friction.tangential_stiffness,
+                rolling_mu: p.contact_friction.rolling_mu,
             },
             // Written only when set, so that a state file without it stays as it was.
             event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)

@@ -258,6 +258,7 @@ fn a_rough_collision_s_tensor_is_its_impulse_from_momentum() {
             model,
             dt: 0.01,
             contact_friction: ContactFriction {
+                rolling_mu: 0.0,
                 mu: 0.4,
                 tangential_restitution: 0.5,
                 tangential_stiffness: None,
@@ -330,6 +331,7 @@ fn a_spring_contact_s_tensor_integrates_its_forces() {
         stiffness: 500.0,
         restitution: 0.8,
         contact_friction: ContactFriction {
+            rolling_mu: 0.0,
             mu: 0.4,
             tangential_restitution: 0.5,
             tangential_stiffness: None,

@@ -36,6 +36,7 @@ use crate::balls::Balls;
 use crate::broadphase::NeighbourList;
 use crate::models::ContactHistory;
 use crate::physics::Physics;
+use crate::rolling;
 use crate::stress::{self, add_outer, Virial};
 use crate::table::Table;
 use crate::walls::Walls;
@@ -100,6 +101,8 @@ struct Tangential {
     mu: f64,
     k_t: f64,
     dt: f64,
+    /// Rolling resistance (`crate::rolling`); 0: none.
+    rolling: f64,
 }
 
 impl Tangential {
@@ -379,6 +382,7 @@ struct View<'a> {
     r: &'a [f64],
     inv_m: &'a [f64],
     omega: &'a [f64],
+    inv_i: &'a [f64],
     law: Law,
     tan: Tangential,
 }
@@ -438,7 +442,15 @@ impl View<'_> {
             let fx = f_n * nx + f_t * ny;
             let fy = f_n * ny - f_t * nx;
             add_outer(&mut tensor, [dx, dy], [fx, fy]);
-            let (ti, tj) = (ri * f_t, rj * f_t);
+            let (mut ti, mut tj) = (ri * f_t, rj * f_t);
+            if tan.rolling > 0.0 {
+                let w_rel = self.omega[iu] - self.omega[ju];
+                let r_eff = ri * rj / reach;
+                let inv_i = self.inv_i[iu] + self.inv_i[ju];
+                let m = rolling::torque(tan.rolling, w_rel, r_eff, f_n, law.dt, inv_i);
+                ti += m;
+                tj -= m;
+            }
             let (px, py) = (dx - law.dt * dvx, dy - law.dt * dvy);
             began += u64::from(px * px + py * py >= reach * reach);
             let a = &mut acc[iu - first];
@@ -505,6 +517,9 @@ fn kick_drift(law: &Law, tan: &Tangential, b: Kick<'_>) -> Out {
             fx += fwx;
             fy += sigma * f_t;
             torque += r * f_t;
+            if tan.rolling > 0.0 {
+                torque += rolling::torque(tan.rolling, om, r, fwx, dt, b.inv_i[k]);
+            }
         } else {
             b.wall_xi[k][0] = 0.0;
         }
@@ -520,6 +535,9 @@ fn kick_drift(law: &Law, tan: &Tangential, b: Kick<'_>) -> Out {
             fy += fwy;
             fx -= sigma * f_t;
             torque += r * f_t;
+            if tan.rolling > 0.0 {
+                torque += rolling::torque(tan.rolling, om, r, fwy, dt, b.inv_i[k]);
+            }
         } else {
             b.wall_xi[k][1] = 0.0;
         }
@@ -572,6 +590,7 @@ impl Spring {
             mu: cf.mu,
             k_t: cf.tangential_stiffness_for(physics.stiffness),
             dt: physics.dt,
+            rolling: cf.rolling_mu,
         };
         let bl = self.list.block_len();
         let blocks = self.list.blocks();
@@ -586,6 +605,7 @@ impl Spring {
                 r: &balls.r,
                 inv_m: &balls.inv_m,
                 omega: &balls.omega,
+                inv_i: &balls.inv_inertia,
                 law,
                 tan,
             };
