@@ -54,6 +54,15 @@ pub struct Virial {
     pub tensor: Tensor,
 }
 
+/// One ball-ball contact's normal force, for drawing force chains: balls `i < j` and
+/// the force's magnitude (positive: pushing them apart).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactForce {
+    pub i: u32,
+    pub j: u32,
+    pub normal: f64,
+}
+
 /// `a + b`, entry by entry.
 #[inline]
 pub fn add(a: Tensor, b: Tensor) -> Tensor {

@@ -767,6 +767,16 @@ impl World {
         self.model.virial()
     }
 
+    /// The normal force of every ball-ball contact now, for drawing force chains;
+    /// `None` for a model that acts by impulses and has no forces (all but `spring`).
+    pub fn contact_forces(&self) -> Option<Vec<stress::ContactForce>> {
+        self.assert_current();
+        let mut out = Vec::new();
+        self.model
+            .contact_forces(&self.balls, &self.table, &self.physics, &mut out)
+            .then_some(out)
+    }
+
     /// Its tensor form, `[xx, xy, yy]` (see [`crate::stress`]).
     pub fn virial_tensor(&self) -> Tensor {
         self.model.virial_tensor()

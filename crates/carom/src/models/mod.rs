@@ -128,6 +128,19 @@ pub trait CollisionModel: Send {
         [0.0; 3]
     }
 
+    /// The normal force of every ball-ball contact now (the force the next step would
+    /// apply), into `out` (cleared first), for drawing force chains; `false` for a model
+    /// that has no forces to report (the hard models act by impulses).
+    fn contact_forces(
+        &self,
+        _balls: &Balls,
+        _table: &Table,
+        _physics: &Physics,
+        _out: &mut Vec<crate::stress::ContactForce>,
+    ) -> bool {
+        false
+    }
+
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
 

@@ -824,6 +824,39 @@ impl CollisionModel for Spring {
         self.virial_tensor
     }
 
+    fn contact_forces(
+        &self,
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+        out: &mut Vec<stress::ContactForce>,
+    ) -> bool {
+        out.clear();
+        let pairs = Pairs::new(balls, Law::new(table, physics));
+        let mut add = |i: usize, j: usize| {
+            if let Some(normal) = pairs.normal_force(i, j) {
+                let (i, j) = (i as u32, j as u32);
+                out.push(stress::ContactForce { i, j, normal });
+            }
+        };
+        if self.list.is_current(balls.len()) {
+            self.list
+                .pairs()
+                .for_each(|(i, j)| add(i as usize, j as usize));
+        } else {
+            let mut grid = Grid::new();
+            grid.rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius(), table);
+            for i in 0..balls.len() {
+                grid.for_each_near(balls.x[i], balls.y[i], |j| {
+                    if j > i {
+                        add(i, j);
+                    }
+                });
+            }
+        }
+        true
+    }
+
     fn invalidate(&mut self) {
         self.have_history = false;
         self.list.invalidate();

@@ -144,6 +144,29 @@ impl<'a> Pairs<'a> {
         ((f * nx, f * ny), began)
     }
 
+    /// The normal force between balls `i < j` if they overlap: the law of
+    /// [`Pairs::detect`] at the current state.
+    pub(super) fn normal_force(&self, i: usize, j: usize) -> Option<f64> {
+        let (dx, dy) = self
+            .law
+            .table
+            .min_image(self.x[j] - self.x[i], self.y[j] - self.y[i]);
+        let reach = self.r[i] + self.r[j];
+        let d2 = dx * dx + dy * dy;
+        if d2 >= reach * reach {
+            return None;
+        }
+        let d = d2.sqrt();
+        let (nx, ny) = if d > 0.0 {
+            (dx / d, dy / d)
+        } else {
+            (1.0, 0.0)
+        };
+        let vn = (self.vx[j] - self.vx[i]) * nx + (self.vy[j] - self.vy[i]) * ny;
+        let s = reach - d;
+        Some(self.law.k * s * self.law.phase(vn, s, self.inv_m[i] + self.inv_m[j]))
+    }
+
     /// Spring energy of one pair (`i < j`), scaled as the force is.
     pub(super) fn energy(&self, i: usize, j: usize) -> f64 {
         let (dx, dy) = self
