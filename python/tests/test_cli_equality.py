@@ -61,6 +61,8 @@ def test_pickle_continues_bit_for_bit():
     # averaging window afresh, as the design says of every resume.
     sa, sb = a.state(), b.state()
     pa, pb = sa["diagnostics"].pop("pressure"), sb["diagnostics"].pop("pressure")
+    for key in ("stress_xx", "stress_xy", "stress_yy"):
+        sa["diagnostics"].pop(key), sb["diagnostics"].pop(key)
     assert sa == sb
     assert pa > 0.0 and pb > 0.0
 

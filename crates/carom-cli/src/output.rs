@@ -377,7 +377,8 @@ pub struct DiagnosticsCsv {
 
 impl DiagnosticsCsv {
     pub const HEADER: &'static str = "step,time,kinetic_energy,potential_energy,total_energy,\
-momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pressure\n";
+momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pressure,\
+stress_xx,stress_xy,stress_yy\n";
 
     pub fn create(
         target: &Path,
@@ -402,8 +403,8 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
     }
 
     /// One row; `symmetry_error` is empty when the scenario declares no symmetry; the
-    /// pressure is averaged over the interval since the previous row (the first row's
-    /// interval has no length: its kinetic part alone).
+    /// pressure and the stress tensor are averaged over the interval since the previous
+    /// row (the first row's interval has no length: its kinetic part alone).
     pub fn sample(&mut self, steps: u64, time: f64, d: &Diagnostics) -> Result<(), CliError> {
         let sym = d.symmetry_error.map(|s| s.to_string()).unwrap_or_default();
         let mut rot = if self.rotation {
@@ -415,7 +416,7 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
             rot += &format!(",{}", d.in_play.unwrap_or(0));
         }
         let row = format!(
-            "{steps},{time},{},{},{},{},{},{},{sym},{},{},{}{rot}\n",
+            "{steps},{time},{},{},{},{},{},{},{sym},{},{},{},{},{},{}{rot}\n",
             d.kinetic_energy,
             d.potential_energy,
             d.total_energy,
@@ -424,7 +425,10 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
             d.collisions,
             d.packing_fraction,
             d.temperature,
-            d.pressure
+            d.pressure,
+            d.stress_xx,
+            d.stress_xy,
+            d.stress_yy
         );
         self.file.write_all(row.as_bytes())
     }

@@ -47,6 +47,11 @@ pub struct PictureArgs {
     #[arg(long, requires = "render")]
     pub arrows: bool,
 
+    /// Draw more on the render: `forces`, the force chains (each contact a segment
+    /// between the centres, as wide as its normal force; the spring model)
+    #[arg(long, value_name = "forces", requires = "render", value_parser = parse_draw)]
+    pub draw: Option<Layer>,
+
     /// Plot over time: energies (kinetic, potential, total) and momentum for run, the
     /// total energy of every variant for compare; PNG or SVG
     #[arg(long, value_name = "FILE.png|.svg", value_parser = parse_plot_path)]
@@ -57,6 +62,20 @@ fn parse_render_path(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
     ImageFormat::from_path(&path).map_err(|e| e.to_string())?;
     Ok(path)
+}
+
+/// What `--draw` adds to a render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    /// Contact forces as force chains.
+    Forces,
+}
+
+fn parse_draw(s: &str) -> Result<Layer, String> {
+    match s.trim() {
+        "forces" => Ok(Layer::Forces),
+        _ => Err("the layers are: forces".to_string()),
+    }
 }
 
 fn parse_plot_path(s: &str) -> Result<PathBuf, String> {
@@ -111,6 +130,8 @@ struct Render {
     recording: Recording<AtomicFile>,
     frames: Vec<Frame>,
     every: u64,
+    /// `--draw forces`: each frame carries its contact forces.
+    forces: bool,
 }
 
 struct Plot {
@@ -145,7 +166,19 @@ impl Pictures {
         quiet: bool,
     ) -> Result<Pictures, CliError> {
         let clock = Instant::now();
-        let frames: Vec<Frame> = worlds.iter().map(|w| Frame::from_world(w)).collect();
+        let mut frames: Vec<Frame> = worlds.iter().map(|w| Frame::from_world(w)).collect();
+        let forces = args.render.is_some() && args.draw == Some(Layer::Forces);
+        if forces {
+            for (f, w) in frames.iter_mut().zip(worlds) {
+                if !f.update_forces(w) {
+                    return Err(CliError::input(format!(
+                        "--draw forces: the {} model acts by impulses and has no contact \
+                         forces to draw (the spring model has)",
+                        w.physics().model.name()
+                    )));
+                }
+            }
+        }
         let dt = worlds.first().map_or(1.0, |w| w.physics().dt);
         let render = match &args.render {
             None => None,
@@ -184,6 +217,7 @@ impl Pictures {
                     recording,
                     frames: frames.clone(),
                     every,
+                    forces,
                 })
             }
         };
@@ -267,6 +301,9 @@ impl Pictures {
             for (f, w) in r.frames.iter_mut().zip(worlds) {
                 if let Some(w) = w {
                     f.update_from_world(w);
+                    if r.forces {
+                        f.update_forces(w);
+                    }
                 }
             }
             r.recording

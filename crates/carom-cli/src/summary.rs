@@ -113,6 +113,14 @@ impl fmt::Display for Summary<'_> {
             num(e.temperature),
             num(e.pressure)
         )?;
+        writeln!(
+            f,
+            "stress      xx {}, xy {}, yy {} (pressure tensor, positive in compression, mean \
+             over the run)",
+            num(e.stress_xx),
+            num(e.stress_xy),
+            num(e.stress_yy)
+        )?;
         let secs = self.wall.as_secs_f64();
         let rate = if secs > 0.0 {
             let mut rate = format!("{} ball-steps/s", num(n as f64 * steps as f64 / secs));

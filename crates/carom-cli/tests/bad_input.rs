@@ -137,6 +137,21 @@ const FILE_CASES: &[(&str, &str, &str)] = &[
     ),
     (
         "contact_friction",
+        "contact_friction = { mu = 0.3, rolling_mu = -0.1 }",
+        "physics.contact_friction.rolling_mu",
+    ),
+    (
+        "contact_friction",
+        "contact_friction = { mu = 0.3, rolling_mu = nan }",
+        "physics.contact_friction.rolling_mu",
+    ),
+    (
+        "contact_friction",
+        "contact_friction = { mu = 0.0, rolling_mu = 0.1 }",
+        "physics.contact_friction.rolling_mu",
+    ),
+    (
+        "contact_friction",
         "contact_friction = { mu = 0.3, rolling = 0.1 }",
         "rolling",
     ),

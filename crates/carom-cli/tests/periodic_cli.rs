@@ -256,7 +256,14 @@ fn the_diagnostics_summary_and_compare_report_the_observables() {
     let header: Vec<&str> = d.lines().next().unwrap().split(',').collect();
     assert_eq!(
         &header[9..],
-        ["packing_fraction", "temperature", "pressure"]
+        [
+            "packing_fraction",
+            "temperature",
+            "pressure",
+            "stress_xx",
+            "stress_xy",
+            "stress_yy"
+        ]
     );
     // Ball area pi (1 + 2.25 + 4) over 1200.
     let phi: f64 = d
@@ -272,7 +279,14 @@ fn the_diagnostics_summary_and_compare_report_the_observables() {
     assert!((phi - expected).abs() < 1e-15, "{phi}");
     let s: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
-    for key in ["packing_fraction", "temperature", "pressure"] {
+    for key in [
+        "packing_fraction",
+        "temperature",
+        "pressure",
+        "stress_xx",
+        "stress_xy",
+        "stress_yy",
+    ] {
         assert!(s["diagnostics"][key].is_f64(), "{key}");
     }
     assert_eq!(

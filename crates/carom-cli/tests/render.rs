@@ -126,3 +126,64 @@ fn bad_picture_requests_are_refused_before_running() {
     let e = refused(&["run", "level1", "--render", "x.png", "--out", "x.png"]);
     assert!(e.contains("same file"), "{e}");
 }
+
+/// Four unit balls stacked on the floor of a spring box under gravity.
+const COLUMN: &str = r#"name = "column"
+[table]
+width = 20.0
+height = 40.0
+[physics]
+model = "spring"
+dt = 0.002
+stiffness = 10000.0
+restitution = 0.3
+gravity = [0.0, -10.0]
+[[generators]]
+kind = "lattice"
+nx = 1
+ny = 4
+x0 = 10.0
+y0 = 1.0
+dx = 2.0
+dy = 2.0
+r = 1.0
+"#;
+
+#[test]
+fn force_chains_are_segments_as_wide_as_the_force() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("column.toml"), COLUMN).unwrap();
+    let args = [
+        "run",
+        "column.toml",
+        "--steps",
+        "4000",
+        "--render",
+        "f.svg",
+        "--draw",
+        "forces",
+    ];
+    run_ok(dir.path(), &args);
+    let svg = std::fs::read_to_string(dir.path().join("f.svg")).unwrap();
+    let mut widths: Vec<f64> = svg
+        .lines()
+        .filter(|l| l.contains(r#"class="force""#))
+        .map(|l| {
+            let start = l.find(r#"stroke-width=""#).unwrap() + 14;
+            let end = start + l[start..].find('"').unwrap();
+            l[start..end].parse().unwrap()
+        })
+        .collect();
+    widths.sort_by(|a, b| b.total_cmp(a));
+    // Settled, the contacts from the floor up carry 3, 2 and 1 ball weights: the
+    // lowest is drawn FORCE_WIDTH (0.8) radii wide, the others 2/3 and 1/3 of it.
+    assert_eq!(widths.len(), 3, "{svg}");
+    for (w, share) in widths.iter().zip([1.0, 2.0 / 3.0, 1.0 / 3.0]) {
+        assert!((w - 0.8 * share).abs() < 1e-6, "{widths:?}");
+    }
+    // The hard models have no forces to draw; an unknown layer is refused too.
+    let e = refused(&["run", "level1", "--render", "x.svg", "--draw", "forces"]);
+    assert!(e.contains("--draw forces") && e.contains("impulse"), "{e}");
+    let e = refused(&["run", "level1", "--render", "x.svg", "--draw", "sparks"]);
+    assert!(e.contains("--draw"), "{e}");
+}

@@ -99,7 +99,13 @@ pub struct Frame {
     pub walls: Vec<WallView>,
     /// Pockets: centre and radius, drawn as holes.
     pub pockets: Vec<((f64, f64), f64)>,
+    /// Contact forces drawn as force chains (see [`Frame::force_segments`]); empty:
+    /// none drawn.
+    pub forces: Vec<carom::stress::ContactForce>,
 }
+
+/// The largest contact force of a frame is drawn this many mean ball radii wide.
+pub const FORCE_WIDTH: f64 = 0.8;
 
 /// Colours for balls that have none: distinct hues that read well on the table green and
 /// on each other.
@@ -237,7 +243,63 @@ impl Frame {
             open: [false, false],
             walls: Vec::new(),
             pockets: Vec::new(),
+            forces: Vec::new(),
         }
+    }
+
+    /// Fills `forces` from the world's contact forces now; false (and none) for a model
+    /// that has none to give (the hard models act by impulses).
+    pub fn update_forces(&mut self, world: &World) -> bool {
+        match world.contact_forces() {
+            Some(f) => {
+                self.forces = f;
+                true
+            }
+            None => {
+                self.forces.clear();
+                false
+            }
+        }
+    }
+
+    /// The force chains to draw, in scene units: per positive contact force between two
+    /// drawn balls, the segment from ball `i`'s centre to ball `j`'s (its nearest image
+    /// on a periodic axis) and the segment's width, [`FORCE_WIDTH`] mean radii for the
+    /// frame's largest force and in proportion to the force below it.
+    pub fn force_segments(&self) -> Vec<([f64; 4], f64)> {
+        let ball = |k: u32| self.balls.get(k as usize).filter(|b| b.is_drawable());
+        let shown = || {
+            self.forces
+                .iter()
+                .filter(|f| f.normal > 0.0 && ball(f.i).is_some() && ball(f.j).is_some())
+        };
+        let largest = shown().map(|f| f.normal).fold(0.0, f64::max);
+        let drawn: Vec<f64> = self
+            .balls
+            .iter()
+            .filter(|b| b.is_drawable())
+            .map(|b| b.r)
+            .collect();
+        if largest <= 0.0 || drawn.is_empty() {
+            return Vec::new();
+        }
+        let mean_r = drawn.iter().sum::<f64>() / drawn.len() as f64;
+        let near = |d: f64, side: f64, periodic: bool| {
+            if periodic && d.abs() > 0.5 * side {
+                d - side.copysign(d)
+            } else {
+                d
+            }
+        };
+        shown()
+            .filter_map(|f| {
+                let (a, b) = (ball(f.i)?, ball(f.j)?);
+                let dx = near(b.x - a.x, self.width, self.periodic[0]);
+                let dy = near(b.y - a.y, self.height, self.periodic[1]);
+                let width = FORCE_WIDTH * mean_r * f.normal / largest;
+                Some(([a.x, a.y, a.x + dx, a.y + dy], width))
+            })
+            .collect()
     }
 
     /// Where ball `b` is drawn: its own centre, and on a periodic axis also the copy one

@@ -24,6 +24,8 @@ pub struct Style {
     /// travel in this much simulated time. `None`: no arrows.
     pub arrow_time: Option<f64>,
     pub arrow: Rgb,
+    /// Force chains (a frame's `forces`).
+    pub force: Rgb,
     /// Opacity of the newest trail segment; older ones fade linearly to nothing.
     pub trail_opacity: f64,
     /// Trail width as a fraction of the ball's diameter.
@@ -41,6 +43,7 @@ impl Default for Style {
             label_text: Rgb([0xF0, 0xF0, 0xF0]),
             arrow_time: None,
             arrow: Rgb([0x10, 0x10, 0x10]),
+            force: Rgb([0xB0, 0x10, 0x10]),
             trail_opacity: 0.6,
             trail_width: 0.4,
         }

@@ -24,7 +24,7 @@ pub mod trails;
 
 use std::path::Path;
 
-pub use frame::{default_color, BallView, Frame, DEFAULT_BALL_COLORS};
+pub use frame::{default_color, BallView, Frame, DEFAULT_BALL_COLORS, FORCE_WIDTH};
 pub use gif::{check_fps, AnimationOptions, GifWriter, DEFAULT_FPS, MAX_FPS};
 pub use io::{write_atomic, AtomicFile};
 pub use layout::{parse_size, Layout, Style, Viewport, DEFAULT_SIZE};

@@ -281,6 +281,20 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
             }
         }
     }
+    for ([ax, ay, bx, by], width) in frame.force_segments() {
+        let (a, b) = (vp.to_pixel(ax, ay), vp.to_pixel(bx, by));
+        let mut pb = PathBuilder::new();
+        pb.move_to(a.0 as f32, a.1 as f32);
+        pb.line_to(b.0 as f32, b.1 as f32);
+        if let Some(line) = pb.finish() {
+            let stroke = Stroke {
+                width: (width * vp.scale).max(0.5) as f32,
+                line_cap: LineCap::Round,
+                ..Stroke::default()
+            };
+            pixmap.stroke_path(&line, &paint(style.force, 1.0), &stroke, id, clip.as_ref());
+        }
+    }
     draw_periodic_edges(pixmap, frame, (x0, y0, x1, y1), style);
     if let Some(t) = style.arrow_time {
         for b in frame.balls.iter().filter(|b| b.is_drawable()) {

@@ -154,6 +154,13 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
                 }
             }
         }
+        for ([ax, ay, bx, by], width) in f.force_segments() {
+            let _ = writeln!(
+                s,
+                r#"<line class="force" x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="{}" stroke-width="{width}" stroke-linecap="round"/>"#,
+                hex(style.force)
+            );
+        }
         if periodic {
             let _ = writeln!(s, "</g>");
             let dashed = |s: &mut String, (ax, ay): (f64, f64), (bx, by): (f64, f64)| {

@@ -44,6 +44,8 @@ pub struct ViewerApp {
     frames_done: u64,
     pixels: Pixels,
     outcome: Rc<RefCell<Option<ViewerError>>>,
+    /// Draw the force chains (spring model).
+    forces: bool,
 }
 
 impl ViewerApp {
@@ -69,6 +71,7 @@ impl ViewerApp {
             frames_done: 0,
             pixels: Arc::new(Mutex::new(None)),
             outcome,
+            forces: false,
         }
     }
 
@@ -312,6 +315,10 @@ impl ViewerApp {
             steps * dt
         ));
         ui.add(egui::Slider::new(&mut self.sim.plot_seconds, 1.0..=120.0).text("plot window (s)"));
+        ui.checkbox(&mut self.forces, "force chains").on_hover_text(
+            "each contact a segment between the centres, as wide as its normal force \
+             (spring model; the hard models act by impulses)",
+        );
     }
 
     fn physics_section(&mut self, ui: &mut egui::Ui) {
@@ -428,6 +435,13 @@ impl ViewerApp {
             ("total energy", format!("{:+.6e}", d.total_energy)),
             ("momentum x", format!("{:+.6e}", d.momentum[0])),
             ("momentum y", format!("{:+.6e}", d.momentum[1])),
+            (
+                "stress xx xy yy",
+                format!(
+                    "{:+.3e} {:+.3e} {:+.3e}",
+                    d.stress_xx, d.stress_xy, d.stress_yy
+                ),
+            ),
             ("energy drift", format!("{:+.3e}", self.sim.energy_drift())),
             (
                 "momentum drift",
@@ -521,6 +535,11 @@ impl ViewerApp {
             world.in_play_mask(),
         );
         view.paint_scene(&painter, world);
+        if self.forces {
+            if let Some(forces) = world.contact_forces() {
+                view.paint_forces(&painter, world, &forces);
+            }
+        }
         if let Some((ball, cue)) = self.sim.aimed() {
             let t = world.table();
             let full = self.sim.cue_speed_of(t.width.max(t.height));

@@ -247,6 +247,40 @@ impl TableView {
     }
 }
 
+impl TableView {
+    /// Force chains: each contact a segment from ball `i`'s centre to ball `j`'s (the
+    /// nearest image across a periodic edge), as wide as the pictures draw it
+    /// (`carom_render::FORCE_WIDTH` mean radii for the largest force, in proportion
+    /// below it).
+    pub fn paint_forces(
+        &self,
+        painter: &egui::Painter,
+        world: &carom::World,
+        forces: &[carom::stress::ContactForce],
+    ) {
+        let (b, table) = (world.balls(), world.table());
+        let largest = forces.iter().map(|f| f.normal).fold(0.0, f64::max);
+        if largest <= 0.0 || b.is_empty() {
+            return;
+        }
+        let mean_r = b.r.iter().sum::<f64>() / b.len() as f64;
+        let clip = painter.with_clip_rect(self.felt);
+        let color = Color32::from_rgb(0xB0, 0x10, 0x10);
+        for f in forces.iter().filter(|f| f.normal > 0.0) {
+            let (i, j) = (f.i as usize, f.j as usize);
+            let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+            let width = carom_render::FORCE_WIDTH * mean_r * f.normal / largest * self.scale;
+            clip.line_segment(
+                [
+                    self.to_screen(b.x[i], b.y[i]),
+                    self.to_screen(b.x[i] + dx, b.y[i] + dy),
+                ],
+                Stroke::new(width.max(0.5) as f32, color),
+            );
+        }
+    }
+}
+
 /// A filled polygon of about one side per pixel of circumference / 3 (at least 6);
 /// `rims[n]` caches the unit polygon with `n` sides.
 fn push_disk(mesh: &mut egui::Mesh, rims: &mut Vec<Vec<Vec2>>, c: Pos2, r: f32, color: Color32) {

@@ -26,6 +26,12 @@ pub struct Diagnostics {
     /// Virial pressure `(sum m v^2 + sum r_ij . f_ij) / (2 A)`, time-averaged over a
     /// window (see [`pressure`]).
     pub pressure: f64,
+    /// The virial pressure tensor `P_ab = (sum m (v - V)_a (v - V)_b + sum r_ij,a
+    /// f_ij,b) / A` (positive in compression; symmetric part), averaged over the same
+    /// window as `pressure`, which is half its trace: see [`crate::stress`].
+    pub stress_xx: f64,
+    pub stress_xy: f64,
+    pub stress_yy: f64,
     /// Balls in play, when the scene can lose some (pockets, open edges); `None` on a
     /// table that keeps every ball.
     pub in_play: Option<usize>,
@@ -125,6 +131,9 @@ pub fn measure(
         packing_fraction: 0.0,
         temperature: 0.0,
         pressure: 0.0,
+        stress_xx: 0.0,
+        stress_xy: 0.0,
+        stress_yy: 0.0,
         in_play: None,
     }
 }

@@ -403,6 +403,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             mu: p.contact_friction.mu,
             tangential_restitution: p.contact_friction.tangential_restitution,
             tangential_stiffness: p.contact_friction.tangential_stiffness,
+            rolling_mu: p.contact_friction.rolling_mu,
         },
         event_budget: p
             .event_budget

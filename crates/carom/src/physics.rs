@@ -74,6 +74,9 @@ pub struct ContactFriction {
     pub tangential_restitution: f64,
     /// Stiffness of the spring model's tangential spring; `None`: the documented default.
     pub tangential_stiffness: Option<f64>,
+    /// Rolling resistance (spring model): each contact a torque opposing its relative
+    /// rolling, at most `rolling_mu r_eff F_n`; 0: none.
+    pub rolling_mu: f64,
 }
 
 impl ContactFriction {
@@ -81,6 +84,7 @@ impl ContactFriction {
         mu: 0.0,
         tangential_restitution: 0.0,
         tangential_stiffness: None,
+        rolling_mu: 0.0,
     };
 
     /// True when contacts exert tangential forces.
@@ -147,6 +151,7 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
     }
     friction::check(&p.friction)?;
     check_contact_friction(&p.contact_friction)?;
+    crate::rolling::check(p)?;
     let mut warnings = Vec::new();
     if p.model == ModelKind::Spring && p.contact_friction.is_active() {
         check_tangential_spring(p, balls)?;
@@ -196,6 +201,12 @@ fn check_contact_friction(c: &ContactFriction) -> Result<(), BuildError> {
         return Err(bad(
             "physics.contact_friction.tangential_restitution",
             format!("must be in [-1, 1] (got {beta})"),
+        ));
+    }
+    if !(c.rolling_mu.is_finite() && c.rolling_mu >= 0.0) {
+        return Err(bad(
+            "physics.contact_friction.rolling_mu",
+            format!("must be a finite number >= 0 (got {})", c.rolling_mu),
         ));
     }
     if let Some(k) = c.tangential_stiffness {

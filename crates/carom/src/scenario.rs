@@ -336,11 +336,12 @@ pub struct PhysicsSpec {
     pub event_budget: Option<f64>,
 }
 
-/// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness }`.
+/// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness,
+/// rolling_mu }`.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a table { mu, tangential_restitution, tangential_stiffness }"
+    expecting = "a table { mu, tangential_restitution, tangential_stiffness, rolling_mu }"
 )]
 pub struct ContactFrictionSpec {
     #[serde(default)]
@@ -351,6 +352,9 @@ pub struct ContactFrictionSpec {
     /// [`crate::physics::ContactFriction::tangential_stiffness_for`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tangential_stiffness: Option<f64>,
+    /// Rolling resistance (spring model); left out of files while 0.
+    #[serde(default, skip_serializing_if = "crate::rolling::is_off")]
+    pub rolling_mu: f64,
 }
 
 impl ContactFrictionSpec {

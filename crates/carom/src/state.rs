@@ -58,6 +58,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
                 mu: p.contact_friction.mu,
                 tangential_restitution: p.contact_friction.tangential_restitution,
                 tangential_stiffness: p.contact_friction.tangential_stiffness,
+                rolling_mu: p.contact_friction.rolling_mu,
             },
             // Written only when set, so that a state file without it stays as it was.
             event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
@@ -254,6 +255,9 @@ pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
         "packing_fraction": d.packing_fraction,
         "temperature": d.temperature,
         "pressure": d.pressure,
+        "stress_xx": d.stress_xx,
+        "stress_xy": d.stress_xy,
+        "stress_yy": d.stress_yy,
     });
     if let Some(s) = d.symmetry_error {
         v["symmetry_error"] = serde_json::json!(s);

@@ -10,6 +10,7 @@ use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{bad, check_physics, BuildError, Physics};
 use crate::scenario::Friction;
 use crate::scenario::{ModelKind, PocketSpec, WallSpec};
+use crate::stress::{self, Tensor};
 use crate::table::Table;
 use crate::walls::{Exit, Removal, Walls};
 
@@ -66,6 +67,9 @@ pub struct Window {
     pub time: f64,
     pub virial: f64,
     pub kinetic: f64,
+    /// The tensor forms of `virial` and `kinetic`, for the stress tensor.
+    pub virial_tensor: Tensor,
+    pub kinetic_tensor: Tensor,
 }
 
 impl std::fmt::Debug for World {
@@ -122,6 +126,8 @@ impl World {
                 time: 0.0,
                 virial: 0.0,
                 kinetic: 0.0,
+                virial_tensor: [0.0; 3],
+                kinetic_tensor: [0.0; 3],
             },
         };
         world.restart_window();
@@ -698,6 +704,12 @@ impl World {
             duration,
             self.table.area(),
         );
+        // The tensor beside it, from sums of its own (the scalar above is untouched).
+        let k_now = stress::kinetic(&self.balls, &self.in_play);
+        let kinetic = stress::add(w.kinetic_tensor, k_now).map(|v| 0.5 * v);
+        let virial = stress::sub(self.model.virial_tensor(), w.virial_tensor);
+        let p = stress::pressure_tensor(kinetic, virial, duration, self.table.area());
+        [d.stress_xx, d.stress_xy, d.stress_yy] = p;
         d
     }
 
@@ -708,6 +720,8 @@ impl World {
             time: self.time,
             virial: self.model.virial(),
             kinetic: diagnostics::statistics(&self.balls, &self.table, &self.in_play).1,
+            virial_tensor: self.model.virial_tensor(),
+            kinetic_tensor: stress::kinetic(&self.balls, &self.in_play),
         }
     }
 
@@ -751,6 +765,21 @@ impl World {
     /// The pair virial the model accumulated since it was created.
     pub fn virial(&self) -> f64 {
         self.model.virial()
+    }
+
+    /// The normal force of every ball-ball contact now, for drawing force chains;
+    /// `None` for a model that acts by impulses and has no forces (all but `spring`).
+    pub fn contact_forces(&self) -> Option<Vec<stress::ContactForce>> {
+        self.assert_current();
+        let mut out = Vec::new();
+        self.model
+            .contact_forces(&self.balls, &self.table, &self.physics, &mut out)
+            .then_some(out)
+    }
+
+    /// Its tensor form, `[xx, xy, yy]` (see [`crate::stress`]).
+    pub fn virial_tensor(&self) -> Tensor {
+        self.model.virial_tensor()
     }
 }
 

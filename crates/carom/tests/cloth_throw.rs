@@ -94,6 +94,7 @@ fn shot(model: ModelKind, law: Law, cue: State, phi: f64, gap: f64) -> World {
     let mut p = cloth::physics(law.e, DT);
     p.model = model;
     p.contact_friction = ContactFriction {
+        rolling_mu: 0.0,
         mu: law.mu,
         tangential_restitution: law.beta,
         tangential_stiffness: None,

@@ -171,6 +171,7 @@ fn energy_and_angular_momentum(w: &World, o: [f64; 2]) -> (f64, f64) {
 /// A random rough contact: mu from nearly smooth to very rough, any beta.
 fn random_friction(rng: &mut Rng) -> ContactFriction {
     ContactFriction {
+        rolling_mu: 0.0,
         mu: rng.range(0.02, 1.5),
         tangential_restitution: rng.range(-1.0, 1.0),
         tangential_stiffness: None,
@@ -340,6 +341,7 @@ fn perfectly_rough_elastic_event_gas_keeps_energy_to_round_off() {
         }
     }
     let f = ContactFriction {
+        rolling_mu: 0.0,
         mu: 1e12,
         tangential_restitution: 1.0,
         tangential_stiffness: None,

@@ -45,6 +45,7 @@ fn run(name: &str, model: ModelKind) -> Option<u64> {
     let mut w = build_world(&s).ok()?;
     let mut p = *w.physics();
     p.contact_friction = ContactFriction {
+        rolling_mu: 0.0,
         mu: 0.0,
         tangential_restitution: 0.7,
         tangential_stiffness: Some(3.0),

@@ -10,6 +10,7 @@ use carom::{Ball, ContactFriction, Physics, Table, World};
 
 fn rough(mu: f64, beta: f64) -> ContactFriction {
     ContactFriction {
+        rolling_mu: 0.0,
         mu,
         tangential_restitution: beta,
         tangential_stiffness: None,

@@ -12,6 +12,7 @@ use common::*;
 
 fn rough() -> ContactFriction {
     ContactFriction {
+        rolling_mu: 0.0,
         mu: 0.4,
         tangential_restitution: 0.5,
         tangential_stiffness: None,

@@ -29,6 +29,7 @@ use crate::friction::{cloth_motion, ClothMotion};
 use crate::models::Wall;
 use crate::physics::ContactFriction;
 use crate::scenario::ModelKind;
+use crate::stress::{self, Tensor};
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};
 
@@ -46,6 +47,8 @@ pub struct Impulse {
     collisions: u64,
     /// Sum of `r_ij . J_ij` over the pair impulses applied (for the pressure).
     virial: f64,
+    /// Sum of `r_ij (x) J_ij` over the same impulses (see [`crate::stress`]).
+    virial_tensor: Tensor,
     /// The walls inside the table binned for the largest radius (none without walls).
     wall_cells: Option<WallCells>,
     /// Per ball, whether it is in play (empty while every ball is): the list leaves the
@@ -232,6 +235,10 @@ impl CollisionModel for Impulse {
         self.virial
     }
 
+    fn virial_tensor(&self) -> Tensor {
+        self.virial_tensor
+    }
+
     fn invalidate(&mut self) {
         self.list.invalidate();
     }
@@ -292,6 +299,7 @@ impl Impulse {
                     glitch_prevention,
                     friction,
                     cloth,
+                    &mut self.virial_tensor,
                 ) {
                     self.collisions += 1;
                     self.virial += v;
@@ -320,9 +328,16 @@ impl Impulse {
                 } else {
                     (0.0, 0.0)
                 };
-                if let Some(v) =
-                    collide_pair(balls, table, i as usize, j as usize, e, glitch_prevention)
-                {
+                let tensor = &mut self.virial_tensor;
+                if let Some(v) = collide_pair(
+                    balls,
+                    table,
+                    i as usize,
+                    j as usize,
+                    e,
+                    glitch_prevention,
+                    tensor,
+                ) {
                     self.collisions += 1;
                     self.virial += v;
                     if LOG {
@@ -455,7 +470,8 @@ type FlightBlock<'a> = (
 
 /// The two-ball collision along the line of centres (minimum image on a periodic
 /// axis), if the balls strictly overlap (and, with glitch prevention, approach).
-/// Returns the pair virial `r_ij . J_ij` of the impulse applied, `None` if none was.
+/// Returns the pair virial `r_ij . J_ij` of the impulse applied, `None` if none was,
+/// and adds `r_ij (x) J_ij` to `tensor`.
 pub fn collide_pair(
     balls: &mut Balls,
     table: &Table,
@@ -463,6 +479,7 @@ pub fn collide_pair(
     j: usize,
     e: f64,
     glitch_prevention: bool,
+    tensor: &mut Tensor,
 ) -> Option<f64> {
     let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
     let d = dx.hypot(dy);
@@ -486,6 +503,7 @@ pub fn collide_pair(
     balls.vy[j] -= sy * k * wj;
     // i receives k s (k <= 0 when they approach) and sits at -d s from j: r_ij . J_ij
     // = -d k, positive for a repulsive impulse.
+    stress::add_contact(tensor, [sx, sy], d, -k, 0.0);
     Some(-d * k)
 }
 
@@ -609,7 +627,8 @@ fn reflect(v: &mut f64, pos: f64, r: f64, size: f64, e: f64, glitch_prevention: 
 /// virial `r_ij . J_ij` of the impulse applied (the tangential part is perpendicular
 /// to the line of centres and adds nothing), `None` if none was. Spheres on cloth
 /// (`cloth`) take the rough-sphere law instead (`contact`'s notes): the same normal
-/// impulse, the friction with the vertical slip too.
+/// impulse, the friction with the vertical slip too. Adds `r_ij (x) J_ij`, in-plane
+/// friction included, to `tensor`.
 #[allow(clippy::too_many_arguments)]
 pub fn collide_pair_rough(
     balls: &mut Balls,
@@ -620,6 +639,7 @@ pub fn collide_pair_rough(
     glitch_prevention: bool,
     friction: &ContactFriction,
     cloth: bool,
+    tensor: &mut Tensor,
 ) -> Option<f64> {
     let (dx, dy) = table.min_image(balls.x[j] - balls.x[i], balls.y[j] - balls.y[i]);
     let d = dx.hypot(dy);
@@ -635,6 +655,7 @@ pub fn collide_pair_rough(
         let j_n = (1.0 + e) * s.u_n / s.k_n;
         let (jt, _) = contact::sphere_tangential_impulse(j_n, s.u, s.k_t, friction);
         contact::apply_sphere_pair(balls, i, j, n, j_n, jt);
+        stress::add_contact(tensor, n, d, j_n, jt[0]);
         return Some(d * j_n);
     }
     let (u_n, u_t, k_n, k_t) = contact::pair_state(balls, i, j, n);
@@ -644,6 +665,7 @@ pub fn collide_pair_rough(
     let j_n = (1.0 + e) * u_n / k_n;
     let (j_t, _) = tangential_impulse(j_n, u_t, k_t, friction);
     contact::apply_pair(balls, i, j, n, j_n, j_t);
+    stress::add_contact(tensor, n, d, j_n, j_t);
     // i receives -j_n n and sits at -d n from j.
     Some(d * j_n)
 }

@@ -120,6 +120,27 @@ pub trait CollisionModel: Send {
         0.0
     }
 
+    /// The tensor form of [`CollisionModel::virial`], `sum r_ij (x) J_ij` (hard models)
+    /// or the time integral of `sum r_ij (x) f_ij` (`spring`), tangential parts
+    /// included, as `[xx, xy, yy]` (the symmetric part, see [`crate::stress`]): its trace
+    /// is the virial, up to rounding.
+    fn virial_tensor(&self) -> crate::stress::Tensor {
+        [0.0; 3]
+    }
+
+    /// The normal force of every ball-ball contact now (the force the next step would
+    /// apply), into `out` (cleared first), for drawing force chains; `false` for a model
+    /// that has no forces to report (the hard models act by impulses).
+    fn contact_forces(
+        &self,
+        _balls: &Balls,
+        _table: &Table,
+        _physics: &Physics,
+        _out: &mut Vec<crate::stress::ContactForce>,
+    ) -> bool {
+        false
+    }
+
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
 

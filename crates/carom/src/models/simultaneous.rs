@@ -402,6 +402,10 @@ impl CollisionModel for Simultaneous {
     fn virial(&self) -> f64 {
         self.solver.virial()
     }
+
+    fn virial_tensor(&self) -> crate::stress::Tensor {
+        self.solver.virial_tensor()
+    }
 }
 
 impl Simultaneous {

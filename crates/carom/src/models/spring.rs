@@ -49,6 +49,7 @@ use crate::cloth::Cloth;
 use crate::hint::prefetch;
 use crate::physics::Physics;
 use crate::scenario::{Integrator, ModelKind};
+use crate::stress::{self, Tensor, Virial};
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};
 use law::{phase, Law};
@@ -91,11 +92,14 @@ pub struct Spring {
     collisions: u64,
     /// Pair virial `sum r_ij . f_ij` of each block of the list at the latest
     /// evaluation, summed in block order so that the total does not depend on threads.
-    block_virial: Vec<f64>,
+    block_virial: Vec<Virial>,
     /// That total at the latest evaluation.
     last_virial: f64,
     /// Time integral of the pair virial over the steps taken.
     virial: f64,
+    /// The tensors beside `last_virial` and `virial` (see [`crate::stress`]).
+    last_tensor: Tensor,
+    virial_tensor: Tensor,
     /// Tangential springs and scratch for contact friction (empty without it).
     rough: rough::Rough,
     /// The walls inside the table binned for the current radii; `None` without walls,
@@ -242,6 +246,8 @@ impl Spring {
             block_virial: Vec::new(),
             last_virial: 0.0,
             virial: 0.0,
+            last_tensor: [0.0; 3],
+            virial_tensor: [0.0; 3],
             rough: rough::Rough::default(),
             wall_cells: None,
             log: None,
@@ -359,14 +365,14 @@ impl Spring {
             (Some(r), Some(w)) => Some((r, w)),
             _ => None,
         };
-        self.block_virial.resize(blocks.len(), 0.0);
-        let detect = |(b, (((block, out), acc), virial)): (usize, (DetectBlock, &mut f64))| {
+        self.block_virial.resize(blocks.len(), Virial::default());
+        let detect = |(b, (((block, out), acc), virial)): (usize, (DetectBlock, &mut Virial))| {
             let first = b * bl;
-            let (began, v) = match uniform {
+            let (began, v, t) = match uniform {
                 Some((r, w)) => pairs.detect::<true>(block.pairs(), r + r, w, first, acc, out),
                 None => pairs.detect::<false>(block.pairs(), 0.0, 0.0, first, acc, out),
             };
-            *virial = v;
+            *virial = Virial { sum: v, tensor: t };
             began
         };
         let began = match pool {
@@ -389,7 +395,11 @@ impl Spring {
                     .sum()
             }),
         };
-        self.last_virial = self.block_virial.iter().sum();
+        self.last_virial = self.block_virial.iter().map(|v| v.sum).sum();
+        self.last_tensor = self
+            .block_virial
+            .iter()
+            .fold([0.0; 3], |a, v| stress::add(a, v.tensor));
         if !cross {
             return began;
         }
@@ -547,6 +557,7 @@ impl Spring {
         }
         self.list.moved(law.dt * v2max.sqrt());
         self.virial += law.dt * self.last_virial;
+        self.add_tensor(law.dt);
         // Rebuilt now rather than at the next step's start (the same work): between
         // steps the list is always current, so the contact energy of the diagnostics
         // never needs a grid of its own.
@@ -556,6 +567,12 @@ impl Spring {
 }
 
 impl Spring {
+    /// Integrates the latest evaluation's pair virial tensor over `dt`, as the scalar.
+    fn add_tensor(&mut self, dt: f64) {
+        let t = self.last_tensor.map(|v| dt * v);
+        self.virial_tensor = stress::add(self.virial_tensor, t);
+    }
+
     /// Whether steps take the frictional path (`rough.rs`): tangential springs at
     /// contacts, which carry a history.
     fn is_rough(physics: &Physics, walls: &Walls) -> bool {
@@ -684,6 +701,7 @@ impl Spring {
         };
         self.collisions += began;
         self.virial += dt * self.last_virial;
+        self.add_tensor(dt);
         self.list.moved(step2.sqrt());
         if balls.x.iter().chain(&balls.y).any(|v| !v.is_finite()) {
             return Err(unstable());
@@ -800,6 +818,43 @@ impl CollisionModel for Spring {
 
     fn virial(&self) -> f64 {
         self.virial
+    }
+
+    fn virial_tensor(&self) -> Tensor {
+        self.virial_tensor
+    }
+
+    fn contact_forces(
+        &self,
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+        out: &mut Vec<stress::ContactForce>,
+    ) -> bool {
+        out.clear();
+        let pairs = Pairs::new(balls, Law::new(table, physics));
+        let mut add = |i: usize, j: usize| {
+            if let Some(normal) = pairs.normal_force(i, j) {
+                let (i, j) = (i as u32, j as u32);
+                out.push(stress::ContactForce { i, j, normal });
+            }
+        };
+        if self.list.is_current(balls.len()) {
+            self.list
+                .pairs()
+                .for_each(|(i, j)| add(i as usize, j as usize));
+        } else {
+            let mut grid = Grid::new();
+            grid.rebuild(&balls.x, &balls.y, 2.0 * balls.max_radius(), table);
+            for i in 0..balls.len() {
+                grid.for_each_near(balls.x[i], balls.y[i], |j| {
+                    if j > i {
+                        add(i, j);
+                    }
+                });
+            }
+        }
+        true
     }
 
     fn invalidate(&mut self) {

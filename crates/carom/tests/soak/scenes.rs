@@ -385,6 +385,7 @@ fn periodic(model: ModelKind) -> Built {
 
 fn rough(mu: f64, beta: f64) -> ContactFriction {
     ContactFriction {
+        rolling_mu: 0.0,
         mu,
         tangential_restitution: beta,
         tangential_stiffness: None,

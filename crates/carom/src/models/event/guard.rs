@@ -283,7 +283,8 @@ impl Event {
     /// and the collision and crossing counts and the virial with them.
     fn rewind(&mut self, b: &mut Balls, before: (u64, u64)) {
         self.pair_virial = self.virial_at_start.0;
-        self.solver.set_virial(self.virial_at_start.1);
+        self.solver.set_virial(self.virial_at_start.1.sum);
+        self.solver.set_virial_tensor(self.virial_at_start.1.tensor);
         // Newest first, so that a ball recorded twice ends with its oldest record.
         for k in (0..self.undo.len()).rev() {
             let u = self.undo[k];

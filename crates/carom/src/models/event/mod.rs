@@ -167,6 +167,7 @@ use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::physics::{ContactFriction, Physics};
 use crate::scenario::ModelKind;
+use crate::stress::Virial;
 use crate::table::Table;
 use crate::walls::{Removal, Walls};
 
@@ -368,11 +369,11 @@ pub struct Event {
     crossings: u64,
     worst_overlap: f64,
     /// Sum of `r_ij . J_ij` over the pair collisions resolved two balls at a time (the
-    /// contact solver keeps its own for groups).
-    pair_virial: f64,
+    /// contact solver keeps its own for groups), with its tensor `sum r_ij (x) J_ij`.
+    pair_virial: Virial,
     /// `pair_virial` and the solver's virial at the start of the interval, which a
     /// failed step puts back with the balls.
-    virial_at_start: (f64, f64),
+    virial_at_start: (Virial, Virial),
 }
 
 impl Event {
@@ -454,8 +455,8 @@ impl Event {
             events: 0,
             crossings: 0,
             worst_overlap: 0.0,
-            pair_virial: 0.0,
-            virial_at_start: (0.0, 0.0),
+            pair_virial: Virial::default(),
+            virial_at_start: (Virial::default(), Virial::default()),
         })
     }
 
@@ -733,7 +734,11 @@ impl CollisionModel for Event {
     }
 
     fn virial(&self) -> f64 {
-        self.pair_virial + self.solver.virial()
+        self.pair_virial.sum + self.solver.virial()
+    }
+
+    fn virial_tensor(&self) -> crate::stress::Tensor {
+        crate::stress::add(self.pair_virial.tensor, self.solver.virial_tensor())
     }
 
     fn event_count(&self) -> Option<u64> {

@@ -8,6 +8,7 @@ use super::super::{Contact, Wall};
 use crate::balls::Balls;
 use crate::contact;
 use crate::physics::ContactFriction;
+use crate::stress::{add_contact, Virial};
 use crate::table::Table;
 
 /// A ball's acceleration: none for a kinematic ball; gravity for a flying one, less the
@@ -107,7 +108,7 @@ pub(super) fn approaching_wall(b: &Balls, i: usize, w: Wall) -> bool {
 
 /// The two-ball collision along the line of centres (minimum image), with inverse
 /// masses so that a kinematic ball is an infinite mass. Returns whether an impulse was
-/// applied; adds its `r_ij . J_ij` to `virial`.
+/// applied; adds its `r_ij . J_ij` to `virial` (and `r_ij (x) J_ij` to its tensor).
 /// (Always inlined: it runs at every event, where a call costs more than its body.)
 #[inline(always)]
 pub(super) fn collide_pair(
@@ -116,7 +117,7 @@ pub(super) fn collide_pair(
     i: usize,
     j: usize,
     e: f64,
-    virial: &mut f64,
+    virial: &mut Virial,
 ) -> bool {
     let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let d = (dx * dx + dy * dy).sqrt();
@@ -135,7 +136,8 @@ pub(super) fn collide_pair(
     b.vx[j] += nx * k * wj;
     b.vy[j] += ny * k * wj;
     // i (at -d n from j) receives -k n: r_ij . J_ij = k d.
-    *virial += k * d;
+    virial.sum += k * d;
+    add_contact(&mut virial.tensor, [nx, ny], d, k, 0.0);
     true
 }
 
@@ -152,7 +154,7 @@ fn collide_pair_rough(
     e: f64,
     f: &ContactFriction,
     cloth: bool,
-    virial: &mut f64,
+    virial: &mut Virial,
 ) -> u64 {
     let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
     let d = (dx * dx + dy * dy).sqrt();
@@ -160,12 +162,17 @@ fn collide_pair_rough(
         return 0;
     }
     let n = [dx / d, dy / d];
-    let j_n = if cloth {
-        contact::collide_spheres_rough(b, i, j, n, e, f).j_n
+    let (j_n, j_t) = if cloth {
+        let c = contact::collide_spheres_rough(b, i, j, n, e, f);
+        (c.j_n, c.j[0])
     } else {
-        contact::collide_pair_rough(b, i, j, n, e, f).j_n
+        let c = contact::collide_pair_rough(b, i, j, n, e, f);
+        (c.j_n, c.j_t)
     };
-    *virial += j_n * d;
+    virial.sum += j_n * d;
+    if j_n > 0.0 {
+        add_contact(&mut virial.tensor, n, d, j_n, j_t);
+    }
     u64::from(j_n > 0.0)
 }
 
@@ -208,7 +215,7 @@ pub(super) fn resolve_cluster(
     friction: &ContactFriction,
     cloth: bool,
     solver: &mut ContactSolver,
-    pair_virial: &mut f64,
+    pair_virial: &mut Virial,
 ) -> u64 {
     if friction.is_active() {
         return match *contacts {

@@ -445,7 +445,10 @@ impl Event {
         out.a.store(b, i);
         out.b.store(b, j);
         self.collisions += 1;
-        self.pair_virial += out.impulse * d;
+        self.pair_virial.sum += out.impulse * d;
+        // The soft impulse is along the line of centres only.
+        let tensor = &mut self.pair_virial.tensor;
+        crate::stress::add_contact(tensor, n, d, out.impulse, 0.0);
         if let Some(log) = self.log.as_mut() {
             let id = |k: usize| super::resolve::ball_id(&self.order, k);
             let t = t0 - self.step_start;

@@ -18,7 +18,11 @@ impl Event {
     #[inline(always)]
     fn run_events_body(&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError> {
         let before = (self.collisions, self.crossings);
-        self.virial_at_start = (self.pair_virial, self.solver.virial());
+        let solver = crate::stress::Virial {
+            sum: self.solver.virial(),
+            tensor: self.solver.virial_tensor(),
+        };
+        self.virial_at_start = (self.pair_virial, solver);
         // Where the events of the interval (and the solver's extra passes) are next
         // looked at: the end of the stall guard's window or the hard cap, whichever
         // comes first. One comparison per event, as the former budget took.

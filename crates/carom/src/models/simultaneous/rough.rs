@@ -41,6 +41,7 @@ use crate::balls::Balls;
 use crate::contact::{sphere_tangential_impulse, tangential_impulse};
 use crate::models::Contact;
 use crate::physics::ContactFriction;
+use crate::stress::add_contact;
 
 impl ContactSolver {
     /// [`ContactSolver::resolve`] with contact friction, as the module describes.
@@ -91,6 +92,8 @@ impl ContactSolver {
                 let (jt, _) = sphere_tangential_impulse(lambda, s.u, s.k_t, &f);
                 if jt != [0.0, 0.0] {
                     crate::contact::apply_sphere_pair(balls, a, b, [nx, ny], 0.0, jt);
+                    let d = self.set.dist[k];
+                    add_contact(&mut self.virial_tensor, [nx, ny], d, 0.0, jt[0]);
                     turned = true;
                 }
                 continue;
@@ -111,7 +114,11 @@ impl ContactSolver {
                 continue;
             }
             match a {
-                Some(a) => crate::contact::apply_pair(balls, a, b, [nx, ny], 0.0, j_t),
+                Some(a) => {
+                    crate::contact::apply_pair(balls, a, b, [nx, ny], 0.0, j_t);
+                    let d = self.set.dist[k];
+                    add_contact(&mut self.virial_tensor, [nx, ny], d, 0.0, j_t);
+                }
                 None => crate::contact::apply_wall(balls, b, [-nx, -ny], 0.0, j_t),
             }
             turned = true;

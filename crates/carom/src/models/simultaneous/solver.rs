@@ -8,6 +8,7 @@ use super::nnls::Nnls;
 use super::{iteration_cap, SolverStats, APPROACH, MAX_CLUSTER, NONE};
 use crate::balls::Balls;
 use crate::models::{Contact, PieceContact};
+use crate::stress::{self, Tensor};
 use crate::table::Table;
 
 /// Work (active contacts in a pass) below which the clusters are solved on the calling
@@ -35,7 +36,7 @@ pub(super) struct ContactSet {
     pub(super) ny: Vec<f64>,
     /// Centre distance of a ball pair (minimum image), 0 for a wall: `lambda` times it
     /// is the pair's virial `r_ij . J_ij`.
-    dist: Vec<f64>,
+    pub(super) dist: Vec<f64>,
     /// Inverse masses of the two sides (0 for a wall or a kinematic ball).
     w_a: Vec<f64>,
     w_b: Vec<f64>,
@@ -107,6 +108,9 @@ pub struct ContactSolver {
     periodic: Option<Table>,
     /// Sum of `r_ij . J_ij` over every pair impulse applied so far (for the pressure).
     virial: f64,
+    /// Sum of `r_ij (x) J_ij` over the same impulses and the tangential ones of contact
+    /// friction (see [`crate::stress`]).
+    pub(super) virial_tensor: Tensor,
     /// Per loaded contact: the normal impulse summed over the passes of this call
     /// (what contact friction's Coulomb cap is measured against).
     pub(super) lambda_sum: Vec<f64>,
@@ -152,6 +156,16 @@ impl ContactSolver {
     /// Puts the virial back to `v` (a failed step undoing its impulses).
     pub fn set_virial(&mut self, v: f64) {
         self.virial = v;
+    }
+
+    /// The tensor beside [`ContactSolver::virial`]: `sum r_ij (x) J_ij`.
+    pub fn virial_tensor(&self) -> Tensor {
+        self.virial_tensor
+    }
+
+    /// Puts the virial tensor back to `t` (with [`ContactSolver::set_virial`]).
+    pub fn set_virial_tensor(&mut self, t: Tensor) {
+        self.virial_tensor = t;
     }
 
     /// [`resolve_contacts`](super::resolve_contacts) with an optional thread pool: clusters are then solved in
@@ -668,6 +682,7 @@ impl ContactSolver {
         if a != NONE {
             // j gets +lambda n, i = j - d n gets -lambda n: r_ij . J_ij = lambda d.
             self.virial += lambda * set.dist[k];
+            stress::add_contact(&mut self.virial_tensor, [nx, ny], set.dist[k], lambda, 0.0);
         }
         if a != NONE && set.w_a[k] != 0.0 {
             let i = set.slot_ball[a as usize] as usize;

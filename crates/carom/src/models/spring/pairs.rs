@@ -6,6 +6,7 @@
 use super::{Law, PairForce};
 use crate::balls::Balls;
 use crate::hint::prefetch;
+use crate::stress::{add_outer, Tensor};
 
 /// What pass 1 reads, borrowed for one evaluation.
 pub(super) struct Pairs<'a> {
@@ -35,7 +36,8 @@ impl<'a> Pairs<'a> {
     /// overlapping pairs, with their forces, into `out`, and their forces added into
     /// `acc`, the pair-force sums of the block's own balls, where both balls of a pair
     /// are in the block (at the lower ball only when the higher one is beyond it: the
-    /// serial pass adds those). Returns the contacts that began.
+    /// serial pass adds those). Returns the contacts that began, and the block's pair
+    /// virial `sum r_ij . f_ij` with its tensor `sum r_ij (x) f_ij`.
     ///
     /// With `UNIFORM`, every ball has the radius `reach / 2` and the inverse mass `w`.
     /// The first loop is a distance test per pair (most pairs do not touch); it only
@@ -50,7 +52,7 @@ impl<'a> Pairs<'a> {
         first: usize,
         acc: &mut [[f64; 2]],
         out: &mut Vec<PairForce>,
-    ) -> (u64, f64) {
+    ) -> (u64, f64, Tensor) {
         out.clear();
         for &(i, j) in pairs {
             let (iu, ju) = (i as usize, j as usize);
@@ -87,6 +89,8 @@ impl<'a> Pairs<'a> {
         // Sum of r_ij . f_ij: the force f on j, at (dx, dy) from i, dotted with that
         // vector (positive when the pair repels).
         let mut virial = 0.0;
+        // The same, as a tensor (r_ij = -(dx, dy) and f_ij = -f: r (x) f unchanged).
+        let mut tensor = [0.0; 3];
         for c in out.iter_mut() {
             let (iu, ju) = (c.i as usize, c.j as usize);
             let (reach, w) = if UNIFORM {
@@ -96,6 +100,7 @@ impl<'a> Pairs<'a> {
             };
             let (f, b) = self.contact(iu, ju, c.fx, c.fy, reach, w);
             virial += c.fx * f.0 + c.fy * f.1;
+            add_outer(&mut tensor, [c.fx, c.fy], [f.0, f.1]);
             (c.fx, c.fy) = f;
             began += b;
             let a = &mut acc[iu - first];
@@ -106,7 +111,7 @@ impl<'a> Pairs<'a> {
                 a[1] += f.1;
             }
         }
-        (began, virial)
+        (began, virial, tensor)
     }
 
     /// The force on `j` of an overlapping pair `i < j` (`j` seen from `i` at `(dx, dy)`),
@@ -137,6 +142,29 @@ impl<'a> Pairs<'a> {
         let (px, py) = (dx - law.dt * dvx, dy - law.dt * dvy);
         let began = u64::from(px * px + py * py >= reach * reach);
         ((f * nx, f * ny), began)
+    }
+
+    /// The normal force between balls `i < j` if they overlap: the law of
+    /// [`Pairs::detect`] at the current state.
+    pub(super) fn normal_force(&self, i: usize, j: usize) -> Option<f64> {
+        let (dx, dy) = self
+            .law
+            .table
+            .min_image(self.x[j] - self.x[i], self.y[j] - self.y[i]);
+        let reach = self.r[i] + self.r[j];
+        let d2 = dx * dx + dy * dy;
+        if d2 >= reach * reach {
+            return None;
+        }
+        let d = d2.sqrt();
+        let (nx, ny) = if d > 0.0 {
+            (dx / d, dy / d)
+        } else {
+            (1.0, 0.0)
+        };
+        let vn = (self.vx[j] - self.vx[i]) * nx + (self.vy[j] - self.vy[i]) * ny;
+        let s = reach - d;
+        Some(self.law.k * s * self.law.phase(vn, s, self.inv_m[i] + self.inv_m[j]))
     }
 
     /// Spring energy of one pair (`i < j`), scaled as the force is.

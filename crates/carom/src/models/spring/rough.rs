@@ -36,6 +36,8 @@ use crate::balls::Balls;
 use crate::broadphase::NeighbourList;
 use crate::models::ContactHistory;
 use crate::physics::Physics;
+use crate::rolling;
+use crate::stress::{self, add_outer, Virial};
 use crate::table::Table;
 use crate::walls::Walls;
 
@@ -72,7 +74,7 @@ pub(super) struct Rough {
     carry: Vec<Vec<Carried>>,
     /// Per block: the pair virial `sum r_ij . f_ij` of the latest step, summed in block
     /// order afterwards so that the total does not depend on the thread count.
-    virial: Vec<f64>,
+    virial: Vec<Virial>,
     /// Ball count the history belongs to.
     balls: usize,
     /// Springs handed over by a restore (a run resumed from its state file), ascending
@@ -99,6 +101,8 @@ struct Tangential {
     mu: f64,
     k_t: f64,
     dt: f64,
+    /// Rolling resistance (`crate::rolling`); 0: none.
+    rolling: f64,
 }
 
 impl Tangential {
@@ -378,6 +382,7 @@ struct View<'a> {
     r: &'a [f64],
     inv_m: &'a [f64],
     omega: &'a [f64],
+    inv_i: &'a [f64],
     law: Law,
     tan: Tangential,
 }
@@ -393,7 +398,7 @@ impl View<'_> {
         first: usize,
         acc: &mut [[f64; 3]],
         out: &mut Vec<RoughForce>,
-        virial: &mut f64,
+        virial: &mut Virial,
     ) -> u64 {
         out.clear();
         let (law, tan) = (&self.law, &self.tan);
@@ -401,6 +406,8 @@ impl View<'_> {
         // r_ij . f_ij of each overlapping pair: only the normal force counts, the
         // tangential one being perpendicular to the line of centres.
         let mut w_sum = 0.0;
+        // And r_ij (x) f_ij, the tangential force included (see `crate::stress`).
+        let mut tensor = [0.0; 3];
         for (&(i, j), xi) in pairs.iter().zip(xi.iter_mut()) {
             let (iu, ju) = (i as usize, j as usize);
             let mut dx = self.x[ju] - self.x[iu];
@@ -434,7 +441,16 @@ impl View<'_> {
             // Force on j: the normal push minus the tangential force on i.
             let fx = f_n * nx + f_t * ny;
             let fy = f_n * ny - f_t * nx;
-            let (ti, tj) = (ri * f_t, rj * f_t);
+            add_outer(&mut tensor, [dx, dy], [fx, fy]);
+            let (mut ti, mut tj) = (ri * f_t, rj * f_t);
+            if tan.rolling > 0.0 {
+                let w_rel = self.omega[iu] - self.omega[ju];
+                let r_eff = ri * rj / reach;
+                let inv_i = self.inv_i[iu] + self.inv_i[ju];
+                let m = rolling::torque(tan.rolling, w_rel, r_eff, f_n, law.dt, inv_i);
+                ti += m;
+                tj -= m;
+            }
             let (px, py) = (dx - law.dt * dvx, dy - law.dt * dvy);
             began += u64::from(px * px + py * py >= reach * reach);
             let a = &mut acc[iu - first];
@@ -451,7 +467,7 @@ impl View<'_> {
                 None => out.push(RoughForce { j, fx, fy, tj }),
             }
         }
-        *virial = w_sum;
+        *virial = Virial { sum: w_sum, tensor };
         began
     }
 }
@@ -501,6 +517,9 @@ fn kick_drift(law: &Law, tan: &Tangential, b: Kick<'_>) -> Out {
             fx += fwx;
             fy += sigma * f_t;
             torque += r * f_t;
+            if tan.rolling > 0.0 {
+                torque += rolling::torque(tan.rolling, om, r, fwx, dt, b.inv_i[k]);
+            }
         } else {
             b.wall_xi[k][0] = 0.0;
         }
@@ -516,6 +535,9 @@ fn kick_drift(law: &Law, tan: &Tangential, b: Kick<'_>) -> Out {
             fy += fwy;
             fx -= sigma * f_t;
             torque += r * f_t;
+            if tan.rolling > 0.0 {
+                torque += rolling::torque(tan.rolling, om, r, fwy, dt, b.inv_i[k]);
+            }
         } else {
             b.wall_xi[k][1] = 0.0;
         }
@@ -568,11 +590,12 @@ impl Spring {
             mu: cf.mu,
             k_t: cf.tangential_stiffness_for(physics.stiffness),
             dt: physics.dt,
+            rolling: cf.rolling_mu,
         };
         let bl = self.list.block_len();
         let blocks = self.list.blocks();
         rough.contacts.resize_with(blocks.len(), Vec::new);
-        rough.virial.resize(blocks.len(), 0.0);
+        rough.virial.resize(blocks.len(), Virial::default());
         let began = {
             let view = View {
                 x: &balls.x,
@@ -582,6 +605,7 @@ impl Spring {
                 r: &balls.r,
                 inv_m: &balls.inv_m,
                 omega: &balls.omega,
+                inv_i: &balls.inv_inertia,
                 law,
                 tan,
             };
@@ -595,7 +619,7 @@ impl Spring {
                         ),
                         &'a mut [[f64; 3]],
                     ),
-                    &'a mut f64,
+                    &'a mut Virial,
                 ),
             );
             let pass = |(b, ((((block, xi), out), acc), virial)): Block| {
@@ -753,7 +777,12 @@ impl Spring {
         }
         // The pair forces acted over the whole step (semi-implicit Euler): their virial
         // integrates as force times dt, summed in block order.
-        self.virial += law.dt * rough.virial.iter().sum::<f64>();
+        self.virial += law.dt * rough.virial.iter().map(|v| v.sum).sum::<f64>();
+        let t = rough
+            .virial
+            .iter()
+            .fold([0.0; 3], |a, v| stress::add(a, v.tensor));
+        self.virial_tensor = stress::add(self.virial_tensor, t.map(|v| law.dt * v));
         self.list.moved(law.dt * v2max.sqrt());
         super::wrap_positions(balls, table);
         rough.refresh(self, balls, table, pool, cloth);

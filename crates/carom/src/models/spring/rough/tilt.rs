@@ -31,6 +31,7 @@ use rayon::prelude::*;
 
 use super::{RoughForce, Tangential, View};
 use crate::broadphase::ListBlock;
+use crate::stress::{add_outer, Virial};
 
 /// The torque about the table's axes on the higher ball `j` of a pair whose `j` lies in
 /// a later block.
@@ -80,7 +81,7 @@ struct Sums<'a> {
     /// Pairs reaching into later blocks.
     out: &'a mut Vec<RoughForce>,
     tilt_out: &'a mut Vec<TiltForce>,
-    virial: &'a mut f64,
+    virial: &'a mut Virial,
 }
 
 impl View<'_> {
@@ -99,6 +100,8 @@ impl View<'_> {
         let (law, tan) = (&self.law, &self.tan);
         let mut began = 0;
         let mut w_sum = 0.0;
+        // In-plane forces only: the vertical one has no part in the table's stress.
+        let mut tensor = [0.0; 3];
         for ((&(i, j), xi), xi_z) in pairs.iter().zip(xi.iter_mut()).zip(xi_z.iter_mut()) {
             let (iu, ju) = (i as usize, j as usize);
             let mut dx = self.x[ju] - self.x[iu];
@@ -129,6 +132,7 @@ impl View<'_> {
             let (f_t, f_z) = tan.force_2d(xi, xi_z, u_t, u_z, f_n);
             let fx = f_n * nx + f_t * ny;
             let fy = f_n * ny - f_t * nx;
+            add_outer(&mut tensor, [dx, dy], [fx, fy]);
             let (ti, tj) = (ri * f_t, rj * f_t);
             // The vertical force's torque, `r f_z (n_y, -n_x)` on each ball.
             let (qx, qy) = (f_z * ny, -f_z * nx);
@@ -159,7 +163,7 @@ impl View<'_> {
                 }
             }
         }
-        *s.virial = w_sum;
+        *s.virial = Virial { sum: w_sum, tensor };
         began
     }
 }
@@ -176,7 +180,7 @@ type ClothBlock<'a> = (
             ),
             (&'a mut [[f64; 3]], &'a mut [[f64; 2]]),
         ),
-        &'a mut f64,
+        &'a mut Virial,
     ),
 );
 
