@@ -67,6 +67,7 @@ pub mod physics;
 pub mod presets;
 pub mod run;
 pub mod scenario;
+pub mod sizes;
 pub mod state;
 pub mod table;
 pub mod times;
