@@ -1,6 +1,6 @@
 //! Bad inputs of the dense-disk keys, each through the command line's whole contract
 //! (exit status 2, nothing on stdout, one line on stderr naming the file and the key,
-//! no output file written): a gas's size distribution `radii`.
+//! no output file written): a gas's size distribution `radii`, a thermostat.
 
 mod common;
 use common::*;
@@ -15,6 +15,7 @@ boundary = "periodic"
 
 [physics]
 model = "event"
+thermostat = { kind = "andersen", temperature = 1.0, rate = 0.5, seed = 2 }
 
 [[generators]]
 kind = "gas"
@@ -121,6 +122,41 @@ const CASES: &[(&str, &str, &str)] = &[
         "area_fraction",
         "area_fraction = 0.75",
         "generators[0].area_fraction",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = 0.0, rate = 0.5 }"#,
+        "physics.thermostat.temperature",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = inf, rate = 0.5 }"#,
+        "physics.thermostat.temperature",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = 1.0, rate = -0.5 }"#,
+        "physics.thermostat.rate",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = 1.0, rate = nan }"#,
+        "physics.thermostat.rate",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "rescale", temperature = -2.0 }"#,
+        "physics.thermostat.temperature",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "rescale" }"#,
+        "physics.thermostat",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "nose-hoover", temperature = 1.0 }"#,
+        "physics.thermostat",
     ),
 ];
 

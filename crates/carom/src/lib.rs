@@ -70,6 +70,7 @@ pub mod scenario;
 pub mod sizes;
 pub mod state;
 pub mod table;
+pub mod thermostat;
 pub mod times;
 pub mod wall_specs;
 pub mod walls;

@@ -334,6 +334,10 @@ pub struct PhysicsSpec {
     /// while it is the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_budget: Option<f64>,
+    /// A thermostat acting at the end of every step (see [`crate::thermostat`]);
+    /// left out of files while there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thermostat: Option<crate::thermostat::Thermostat>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness }`.
@@ -384,6 +388,7 @@ impl Default for PhysicsSpec {
             friction: Friction::None,
             contact_friction: ContactFrictionSpec::default(),
             event_budget: None,
+            thermostat: None,
         }
     }
 }

@@ -62,6 +62,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
             // Written only when set, so that a state file without it stays as it was.
             event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
                 .then_some(p.event_budget),
+            thermostat: world.thermostat(),
         },
         balls: Vec::new(),
         generators: Vec::new(),
