@@ -392,6 +392,7 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
         if in_play {
             header += ",in_play";
         }
+        header += ",psi6";
         header.push('\n');
         file.write_all(header.as_bytes())?;
         Ok(DiagnosticsCsv {
@@ -414,6 +415,7 @@ momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,temperature,pre
         if self.in_play {
             rot += &format!(",{}", d.in_play.unwrap_or(0));
         }
+        rot += &format!(",{}", d.psi6.unwrap_or(f64::NAN));
         let row = format!(
             "{steps},{time},{},{},{},{},{},{},{sym},{},{},{}{rot}\n",
             d.kinetic_energy,

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use carom::{ModelKind, World};
 use carom_render::{
-    plot_energy, plot_total_energies, steps_per_frame, AnimationOptions, Frame, ImageFormat,
-    PictureOptions, Recording, Series, Style, DEFAULT_FPS, DEFAULT_SPEED, DEFAULT_TRAIL_LEN,
-    MAX_FPS, PLOT_SIZE,
+    color_frame, plot_energy, plot_total_energies, steps_per_frame, AnimationOptions, ColorBy,
+    Frame, ImageFormat, PictureOptions, Recording, Series, Style, DEFAULT_FPS, DEFAULT_SPEED,
+    DEFAULT_TRAIL_LEN, MAX_FPS, PLOT_SIZE,
 };
 use clap::Args;
 
@@ -47,6 +47,11 @@ pub struct PictureArgs {
     #[arg(long, requires = "render")]
     pub arrows: bool,
 
+    /// Colour each ball by a quantity instead of its own colour: psi6 (the phase of
+    /// its local bond order as the hue, its modulus as the brightness), speed, or size
+    #[arg(long, value_name = "psi6|speed|size", requires = "render", value_parser = parse_color_by)]
+    pub color_by: Option<ColorBy>,
+
     /// Plot over time: energies (kinetic, potential, total) and momentum for run, the
     /// total energy of every variant for compare; PNG or SVG
     #[arg(long, value_name = "FILE.png|.svg", value_parser = parse_plot_path)]
@@ -65,6 +70,10 @@ fn parse_plot_path(s: &str) -> Result<PathBuf, String> {
         ImageFormat::Gif => Err("plots are written as .png or .svg".to_string()),
         _ => Ok(path),
     }
+}
+
+fn parse_color_by(s: &str) -> Result<ColorBy, String> {
+    ColorBy::parse(s).ok_or_else(|| "must be psi6, speed or size".to_string())
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {
@@ -111,6 +120,7 @@ struct Render {
     recording: Recording<AtomicFile>,
     frames: Vec<Frame>,
     every: u64,
+    color_by: Option<ColorBy>,
 }
 
 struct Plot {
@@ -145,7 +155,16 @@ impl Pictures {
         quiet: bool,
     ) -> Result<Pictures, CliError> {
         let clock = Instant::now();
-        let frames: Vec<Frame> = worlds.iter().map(|w| Frame::from_world(w)).collect();
+        let frames: Vec<Frame> = worlds
+            .iter()
+            .map(|w| {
+                let mut f = Frame::from_world(w);
+                if let Some(by) = args.color_by {
+                    color_frame(&mut f, w, by);
+                }
+                f
+            })
+            .collect();
         let dt = worlds.first().map_or(1.0, |w| w.physics().dt);
         let render = match &args.render {
             None => None,
@@ -184,6 +203,7 @@ impl Pictures {
                     recording,
                     frames: frames.clone(),
                     every,
+                    color_by: args.color_by,
                 })
             }
         };
@@ -267,6 +287,9 @@ impl Pictures {
             for (f, w) in r.frames.iter_mut().zip(worlds) {
                 if let Some(w) = w {
                     f.update_from_world(w);
+                    if let Some(by) = r.color_by {
+                        color_frame(f, w, by);
+                    }
                 }
             }
             r.recording

@@ -40,7 +40,7 @@ fn rotation_columns_appear_only_when_rotation_is_in_play() {
         "step,time,id,x,y,vx,vy,ix,iy,angle,omega"
     );
     let d = first_line(&dir.path().join("d.csv"));
-    assert!(d.ends_with(",pressure,rotational_energy"), "{d}");
+    assert!(d.ends_with(",pressure,rotational_energy,psi6"), "{d}");
     // A spinning ball's rows: the angle column turns at omega (-0.8) per unit time.
     let t = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
     let last = t.lines().last().unwrap();
@@ -57,7 +57,7 @@ fn rotation_columns_appear_only_when_rotation_is_in_play() {
         first_line(&dir.path().join("t.csv")),
         "step,time,id,x,y,vx,vy,ix,iy"
     );
-    assert!(first_line(&dir.path().join("d.csv")).ends_with(",pressure"));
+    assert!(first_line(&dir.path().join("d.csv")).ends_with(",pressure,psi6"));
 }
 
 #[test]

@@ -60,6 +60,7 @@ pub mod generators;
 mod hint;
 pub mod load;
 pub mod models;
+pub mod order;
 pub mod overrides;
 pub mod parse;
 pub mod pendulum;

@@ -730,6 +730,19 @@ impl World {
         d
     }
 
+    /// `d` with the order parameter `psi6` measured ([`crate::order`]).
+    pub fn with_order(&self, mut d: Diagnostics) -> Diagnostics {
+        self.assert_current();
+        d.psi6 = Some(crate::order::psi6(&self.balls, &self.table, &self.in_play));
+        d
+    }
+
+    /// Per ball, `(re, im)` of the local `psi_6` ([`crate::order`]); 0 out of play.
+    pub fn psi6_per_ball(&self) -> Vec<[f64; 2]> {
+        self.assert_current();
+        crate::order::psi6_per_ball(&self.balls, &self.table, &self.in_play)
+    }
+
     /// The start of an averaging window here and now.
     pub fn window(&self) -> Window {
         self.assert_current();
