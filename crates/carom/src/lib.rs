@@ -57,6 +57,7 @@ pub mod elliptic;
 pub mod events;
 pub mod friction;
 pub mod generators;
+pub mod growth;
 mod hint;
 pub mod load;
 pub mod models;
