@@ -185,8 +185,9 @@ pub fn place(
         }
     }
     // Cells at least one largest diameter wide: a ball overlaps only balls of the 3 x 3
-    // cells around its own.
-    let cell = 2.0 * r_max;
+    // cells around its own. At least the mean spacing too, so that there are no more
+    // cells than balls (tiny balls on a large table would otherwise ask for billions).
+    let cell = (2.0 * r_max).max((w * h / n as f64).sqrt());
     let ncx = ((w / cell).floor() as usize).clamp(1, 1 << 15);
     let ncy = ((h / cell).floor() as usize).clamp(1, 1 << 15);
     let (cw, ch) = (w / ncx as f64, h / ncy as f64);

@@ -284,3 +284,22 @@ fn bad_distributions_name_the_key() {
     let e = err("[table]\n[[generators]]\nkind = \"gas\"\nn = 100\narea_fraction = 0.7\nradii = { kind = \"bidisperse\" }\n");
     assert!(e.contains("generators[0].area_fraction"), "{e}");
 }
+
+/// Tiny balls on a large table: the placement's cells follow the mean spacing, not
+/// only the diameter (which would ask for 10^12 cells here), and every ball is placed.
+#[test]
+fn tiny_balls_on_a_large_table_are_placed() {
+    let text = r#"[table]
+width = 1000000.0
+height = 1000000.0
+[physics]
+model = "impulse"
+[[generators]]
+kind = "gas"
+n = 100
+radii = { kind = "uniform", min = 0.001, max = 0.002 }
+"#;
+    let w = world(text);
+    assert_eq!(w.balls().len(), 100);
+    assert!(deepest_overlap(&w) <= 0.0);
+}
