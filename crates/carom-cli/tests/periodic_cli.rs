@@ -256,7 +256,7 @@ fn the_diagnostics_summary_and_compare_report_the_observables() {
     let header: Vec<&str> = d.lines().next().unwrap().split(',').collect();
     assert_eq!(
         &header[9..],
-        ["packing_fraction", "temperature", "pressure"]
+        ["packing_fraction", "temperature", "pressure", "psi6"]
     );
     // Ball area pi (1 + 2.25 + 4) over 1200.
     let phi: f64 = d
