@@ -111,6 +111,9 @@ class World:
     def in_play(self) -> npt.NDArray[np.bool_]:
         """Whether each ball is still in play (not gone into a pocket or over an open
         edge), (N,) bool (a copy)."""
+    def psi6(self) -> npt.NDArray[np.complex128]:
+        """Local bond-orientational order psi_6 of each ball (six nearest neighbours),
+        (N,) complex (0 for balls out of play)."""
     @property
     def walls(self) -> list[dict[str, Any]]:
         """The walls inside the table, the ``[[walls]]`` entries as given."""

@@ -393,6 +393,7 @@ stress_xx,stress_xy,stress_yy\n";
         if in_play {
             header += ",in_play";
         }
+        header += ",psi6";
         header.push('\n');
         file.write_all(header.as_bytes())?;
         Ok(DiagnosticsCsv {
@@ -415,6 +416,7 @@ stress_xx,stress_xy,stress_yy\n";
         if self.in_play {
             rot += &format!(",{}", d.in_play.unwrap_or(0));
         }
+        rot += &format!(",{}", d.psi6.unwrap_or(f64::NAN));
         let row = format!(
             "{steps},{time},{},{},{},{},{},{},{sym},{},{},{},{},{},{}{rot}\n",
             d.kinetic_energy,

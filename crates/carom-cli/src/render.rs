@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use carom::{ModelKind, World};
 use carom_render::{
-    plot_energy, plot_total_energies, steps_per_frame, AnimationOptions, Frame, ImageFormat,
-    PictureOptions, Recording, Series, Style, DEFAULT_FPS, DEFAULT_SPEED, DEFAULT_TRAIL_LEN,
-    MAX_FPS, PLOT_SIZE,
+    color_frame, plot_energy, plot_total_energies, steps_per_frame, AnimationOptions, ColorBy,
+    Frame, ImageFormat, PictureOptions, Recording, Series, Style, DEFAULT_FPS, DEFAULT_SPEED,
+    DEFAULT_TRAIL_LEN, MAX_FPS, PLOT_SIZE,
 };
 use clap::Args;
 
@@ -52,6 +52,11 @@ pub struct PictureArgs {
     #[arg(long, value_name = "forces", requires = "render", value_parser = parse_draw)]
     pub draw: Option<Layer>,
 
+    /// Colour each ball by a quantity instead of its own colour: psi6 (the phase of
+    /// its local bond order as the hue, its modulus as the brightness), speed, or size
+    #[arg(long, value_name = "psi6|speed|size", requires = "render", value_parser = parse_color_by)]
+    pub color_by: Option<ColorBy>,
+
     /// Plot over time: energies (kinetic, potential, total) and momentum for run, the
     /// total energy of every variant for compare; PNG or SVG
     #[arg(long, value_name = "FILE.png|.svg", value_parser = parse_plot_path)]
@@ -84,6 +89,10 @@ fn parse_plot_path(s: &str) -> Result<PathBuf, String> {
         ImageFormat::Gif => Err("plots are written as .png or .svg".to_string()),
         _ => Ok(path),
     }
+}
+
+fn parse_color_by(s: &str) -> Result<ColorBy, String> {
+    ColorBy::parse(s).ok_or_else(|| "must be psi6, speed or size".to_string())
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {
@@ -132,6 +141,7 @@ struct Render {
     every: u64,
     /// `--draw forces`: each frame carries its contact forces.
     forces: bool,
+    color_by: Option<ColorBy>,
 }
 
 struct Plot {
@@ -166,7 +176,16 @@ impl Pictures {
         quiet: bool,
     ) -> Result<Pictures, CliError> {
         let clock = Instant::now();
-        let mut frames: Vec<Frame> = worlds.iter().map(|w| Frame::from_world(w)).collect();
+        let mut frames: Vec<Frame> = worlds
+            .iter()
+            .map(|w| {
+                let mut f = Frame::from_world(w);
+                if let Some(by) = args.color_by {
+                    color_frame(&mut f, w, by);
+                }
+                f
+            })
+            .collect();
         let forces = args.render.is_some() && args.draw == Some(Layer::Forces);
         if forces {
             for (f, w) in frames.iter_mut().zip(worlds) {
@@ -218,6 +237,7 @@ impl Pictures {
                     frames: frames.clone(),
                     every,
                     forces,
+                    color_by: args.color_by,
                 })
             }
         };
@@ -303,6 +323,9 @@ impl Pictures {
                     f.update_from_world(w);
                     if r.forces {
                         f.update_forces(w);
+                    }
+                    if let Some(by) = r.color_by {
+                        color_frame(f, w, by);
                     }
                 }
             }

@@ -318,7 +318,7 @@ impl Sampler {
             d.sample(
                 world.steps,
                 world.time,
-                &world.diagnostics_over(&self.window),
+                &world.with_order(world.diagnostics_over(&self.window)),
             )?;
             self.window = world.window();
         }

@@ -126,13 +126,18 @@ fn the_diagnostics_carry_the_rotational_energy_of_spheres() {
         ],
     );
     let text = std::fs::read_to_string(d.join("d.csv")).unwrap();
-    assert!(text.lines().next().unwrap().ends_with(",rotational_energy"));
+    assert!(text
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",rotational_energy,psi6"));
+    // rotational_energy is the column before the last (psi6).
     let last: f64 = text
         .lines()
         .last()
         .unwrap()
         .rsplit(',')
-        .next()
+        .nth(1)
         .unwrap()
         .parse()
         .unwrap();

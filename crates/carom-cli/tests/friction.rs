@@ -41,7 +41,7 @@ fn rotation_columns_appear_only_when_rotation_is_in_play() {
     );
     let d = first_line(&dir.path().join("d.csv"));
     assert!(
-        d.ends_with(",pressure,stress_xx,stress_xy,stress_yy,rotational_energy"),
+        d.ends_with(",pressure,stress_xx,stress_xy,stress_yy,rotational_energy,psi6"),
         "{d}"
     );
     // A spinning ball's rows: the angle column turns at omega (-0.8) per unit time.
@@ -60,9 +60,8 @@ fn rotation_columns_appear_only_when_rotation_is_in_play() {
         first_line(&dir.path().join("t.csv")),
         "step,time,id,x,y,vx,vy,ix,iy"
     );
-    assert!(
-        first_line(&dir.path().join("d.csv")).ends_with(",pressure,stress_xx,stress_xy,stress_yy")
-    );
+    assert!(first_line(&dir.path().join("d.csv"))
+        .ends_with(",pressure,stress_xx,stress_xy,stress_yy,psi6"));
 }
 
 #[test]

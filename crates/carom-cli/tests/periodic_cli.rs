@@ -262,7 +262,8 @@ fn the_diagnostics_summary_and_compare_report_the_observables() {
             "pressure",
             "stress_xx",
             "stress_xy",
-            "stress_yy"
+            "stress_yy",
+            "psi6"
         ]
     );
     // Ball area pi (1 + 2.25 + 4) over 1200.

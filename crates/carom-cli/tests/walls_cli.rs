@@ -62,8 +62,9 @@ fn balls_that_leave_play_are_counted_dropped_from_frames_and_stay_out_on_resume(
     );
     let csv = std::fs::read_to_string(dir.path().join("d.csv")).unwrap();
     let mut lines = csv.lines();
-    assert!(lines.next().unwrap().ends_with(",in_play"));
-    let counts: Vec<&str> = lines.map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert!(lines.next().unwrap().ends_with(",in_play,psi6"));
+    // in_play is the column before the last (psi6).
+    let counts: Vec<&str> = lines.map(|l| l.rsplit(',').nth(1).unwrap()).collect();
     // Sampled at t = 0, 25, 50, 75, 100: the left edge at 20, the pocket at 50.67.
     assert_eq!(counts, ["3", "2", "2", "1", "1"]);
     // Extended XYZ: each frame starts with its ball count.

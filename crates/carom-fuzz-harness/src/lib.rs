@@ -185,9 +185,16 @@ pub fn generated_bound(s: &Scenario) -> f64 {
                 n: None,
                 area_fraction: Some(phi),
                 r,
+                radii,
                 ..
             } => match table {
-                Some(t) => phi * t.width * t.height / (std::f64::consts::PI * r * r),
+                Some(t) => {
+                    let area = match radii {
+                        Some(spec) => carom::sizes::mean_area(spec, *r),
+                        None => std::f64::consts::PI * r * r,
+                    };
+                    phi * t.width * t.height / area
+                }
                 None => 0.0,
             },
             Generator::Gas { .. } => 0.0,

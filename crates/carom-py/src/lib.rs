@@ -511,6 +511,20 @@ impl PyWorld {
         })
     }
 
+    /// The local bond-orientational order `psi_6` of each ball (its six nearest
+    /// neighbours, see docs/dense.md), complex array of shape (N,); 0 out of play.
+    fn psi6<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let g = self.lock(py)?;
+            let per = g.session.world.psi6_per_ball();
+            let v: Vec<numpy::Complex64> = per
+                .iter()
+                .map(|p| numpy::Complex64::new(p[0], p[1]))
+                .collect();
+            Ok(PyArray1::from_vec(py, v).into_any())
+        })
+    }
+
     /// The walls inside the table, as the scenario gives them (`[[walls]]` entries as
     /// dicts).
     #[getter]

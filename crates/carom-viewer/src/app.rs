@@ -433,6 +433,13 @@ impl ViewerApp {
             ("kinetic energy", format!("{:+.6e}", d.kinetic_energy)),
             ("potential energy", format!("{:+.6e}", d.potential_energy)),
             ("total energy", format!("{:+.6e}", d.total_energy)),
+            ("temperature", format!("{:.6e}", d.temperature)),
+            ("packing fraction", format!("{:.6}", d.packing_fraction)),
+            (
+                "reduced pressure Z",
+                reduced_pressure(&d, w.table().area(), d.in_play.unwrap_or(w.balls().len())),
+            ),
+            ("psi6", order(w)),
             ("momentum x", format!("{:+.6e}", d.momentum[0])),
             ("momentum y", format!("{:+.6e}", d.momentum[1])),
             (
@@ -736,5 +743,30 @@ impl eframe::App for ViewerApp {
 
     fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
         Color32::from_rgb(12, 12, 12).to_normalized_gamma_f32()
+    }
+}
+
+/// `Z = P A / (N k T)`, the pressure averaged since the world was built (or the scene
+/// last changed); a dash at zero temperature.
+fn reduced_pressure(d: &carom::Diagnostics, area: f64, n: usize) -> String {
+    let nkt = n as f64 * d.temperature;
+    if nkt > 0.0 {
+        format!("{:.6}", d.pressure * area / nkt)
+    } else {
+        "-".to_string()
+    }
+}
+
+/// The largest scene whose `psi6` is measured every frame: the neighbour search costs
+/// about a microsecond per ball.
+const PSI6_MAX_BALLS: usize = 20_000;
+
+/// The global bond order `psi6`, measured for scenes of at most [`PSI6_MAX_BALLS`].
+fn order(w: &carom::World) -> String {
+    if w.balls().len() <= PSI6_MAX_BALLS {
+        let psi6 = w.with_order(carom::Diagnostics::default()).psi6;
+        psi6.map_or("-".to_string(), |p| format!("{p:.4}"))
+    } else {
+        format!("not measured above {PSI6_MAX_BALLS} balls")
     }
 }

@@ -35,6 +35,10 @@ pub struct Diagnostics {
     /// Balls in play, when the scene can lose some (pockets, open edges); `None` on a
     /// table that keeps every ball.
     pub in_play: Option<usize>,
+    /// The global bond-orientational order `|<psi_6>|` ([`crate::order`]), where it
+    /// was measured ([`crate::world::World::with_order`]): it costs a neighbour
+    /// search, so the per-frame and per-step readers go without.
+    pub psi6: Option<f64>,
 }
 
 /// The statistical state of the balls at one instant: packing fraction, and the
@@ -135,6 +139,7 @@ pub fn measure(
         stress_xy: 0.0,
         stress_yy: 0.0,
         in_play: None,
+        psi6: None,
     }
 }
 

@@ -6,7 +6,8 @@ use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls, Rgb};
 use crate::parse::{finite, positive, ScenarioError};
-use crate::scenario::{Generator, Scenario};
+use crate::scenario::{Generator, RadiiSpec, Scenario};
+use crate::sizes;
 use crate::table::{Boundary, Table};
 
 /// The table: as written, or, when both sizes are left out, the square that holds the
@@ -35,11 +36,22 @@ fn resolve_size(s: &Scenario) -> Result<Table, ScenarioError> {
                     n: Some(n),
                     area_fraction: Some(phi),
                     r,
+                    radii,
+                    seed,
                     ..
                 } = gen
                 {
-                    check_fraction(&format!("generators[{g}].area_fraction"), *phi)?;
-                    let side = (*n as f64 * PI * r * r / phi).sqrt();
+                    let field = format!("generators[{g}]");
+                    let side = match radii {
+                        None | Some(RadiiSpec::Mono) => {
+                            check_fraction(&format!("{field}.area_fraction"), *phi)?;
+                            (*n as f64 * PI * r * r / phi).sqrt()
+                        }
+                        Some(spec) => {
+                            check_sized(spec, *r, *n, *phi, &field)?;
+                            (sizes::total_area(spec, *r, *n as usize, *seed) / phi).sqrt()
+                        }
+                    };
                     if !(side.is_finite() && side > 0.0) {
                         return Err(ScenarioError::field(
                             format!("generators[{g}]"),
@@ -73,6 +85,33 @@ fn check_fraction(field: &str, phi: f64) -> Result<(), ScenarioError> {
             ),
         ))
     }
+}
+
+/// The checks of a gas with a size distribution: its parameters, its count and its
+/// area fraction (random placement reaches no further than [`sizes::MAX_RANDOM_FRACTION`]).
+fn check_sized(
+    spec: &RadiiSpec,
+    r: f64,
+    n: u64,
+    phi: f64,
+    field: &str,
+) -> Result<(), ScenarioError> {
+    positive(format!("{field}.r"), r)?;
+    sizes::check(spec, r, &format!("{field}.radii"))?;
+    if n > MAX_GENERATED {
+        return Err(ScenarioError::field(
+            format!("{field}.n"),
+            format!("at most {MAX_GENERATED} balls (got {n})"),
+        ));
+    }
+    let max = sizes::MAX_RANDOM_FRACTION;
+    if !(phi.is_finite() && phi > 0.0 && phi <= max) {
+        return Err(ScenarioError::field(
+            format!("{field}.area_fraction"),
+            format!("must be in (0, {max}] for random placement (got {phi})"),
+        ));
+    }
+    Ok(())
 }
 
 fn colour(field: String, c: &str) -> Result<Rgb, ScenarioError> {
@@ -195,17 +234,49 @@ pub fn expand(
             area_fraction,
             r,
             m,
+            radii,
             speed,
             seed,
         } => {
             positive(format!("{field}.r"), *r)?;
-            positive(format!("{field}.m"), *m)?;
+            if let Some(m) = m {
+                positive(format!("{field}.m"), *m)?;
+            }
             if !(speed.is_finite() && *speed >= 0.0) {
                 return Err(ScenarioError::field(
                     format!("{field}.speed"),
                     format!("must be non-negative (got {speed})"),
                 ));
             }
+            if let Some(spec) = radii.filter(|s| *s != RadiiSpec::Mono) {
+                sizes::check(&spec, *r, &format!("{field}.radii"))?;
+                let n = match (n, area_fraction) {
+                    (Some(n), Some(phi)) => {
+                        check_sized(&spec, *r, *n, *phi, field)?;
+                        *n
+                    }
+                    (Some(n), None) => *n,
+                    (None, Some(phi)) => {
+                        check_sized(&spec, *r, 0, *phi, field)?;
+                        (phi * table.width * table.height / sizes::mean_area(&spec, *r)).floor()
+                            as u64
+                    }
+                    (None, None) => {
+                        return Err(ScenarioError::field(
+                            field,
+                            "a gas needs n or area_fraction",
+                        ));
+                    }
+                };
+                if n > MAX_GENERATED {
+                    return Err(ScenarioError::field(
+                        format!("{field}.n"),
+                        format!("at most {MAX_GENERATED} balls (got {n})"),
+                    ));
+                }
+                return sizes::place(&spec, n as usize, *r, *m, *speed, *seed, table, field, out);
+            }
+            let m = &m.unwrap_or(1.0);
             let n = match (n, area_fraction) {
                 (Some(n), _) => *n,
                 (None, Some(phi)) => {

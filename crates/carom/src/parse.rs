@@ -409,8 +409,12 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             .event_budget
             .unwrap_or(crate::models::event::DEFAULT_EVENT_BUDGET),
     };
+    if let Some(th) = &p.thermostat {
+        th.check("physics.thermostat")?;
+    }
     let mut world = World::new(s.name.clone(), table, physics, balls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;
+    world.set_thermostat(p.thermostat);
     if let Some(t) = s.time {
         finite("time".into(), t)?;
         world.time = t;

@@ -186,7 +186,7 @@ impl Session {
 
     /// The diagnostics as the state file has them.
     pub fn diagnostics(&self) -> serde_json::Value {
-        let mut d = state::diagnostics_json(&self.world.diagnostics());
+        let mut d = state::diagnostics_json(&self.world.with_order(self.world.diagnostics()));
         d["collisions"] = serde_json::json!(self.collisions());
         d
     }

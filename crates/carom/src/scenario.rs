@@ -334,6 +334,10 @@ pub struct PhysicsSpec {
     /// while it is the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_budget: Option<f64>,
+    /// A thermostat acting at the end of every step (see [`crate::thermostat`]);
+    /// left out of files while there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thermostat: Option<crate::thermostat::Thermostat>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness,
@@ -388,6 +392,7 @@ impl Default for PhysicsSpec {
             friction: Friction::None,
             contact_friction: ContactFrictionSpec::default(),
             event_budget: None,
+            thermostat: None,
         }
     }
 }
@@ -619,6 +624,9 @@ pub enum Generator {
     /// uniform in `[-speed, speed]^2`, all from `seed`. With `area_fraction` and no table
     /// size, the table is the square of side `sqrt(n pi r^2 / area_fraction)`; with
     /// `area_fraction` and no `n`, `n` is the count that fills the table to that fraction.
+    /// With `radii` other than `mono`, the sizes follow that distribution and the balls
+    /// are placed at random without overlap (see [`crate::sizes`]); the table's area is
+    /// then the drawn balls' area over `area_fraction`.
     Gas {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         n: Option<u64>,
@@ -626,13 +634,46 @@ pub enum Generator {
         area_fraction: Option<f64>,
         #[serde(default = "one")]
         r: f64,
-        #[serde(default = "one")]
-        m: f64,
+        /// Every ball's mass; left out: 1 for `mono`, `r_i^2` (area over pi) for the
+        /// other distributions.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        m: Option<f64>,
+        /// The size distribution (default `mono`: every radius `r`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        radii: Option<RadiiSpec>,
         #[serde(default = "one")]
         speed: f64,
         #[serde(default = "default_seed")]
         seed: u64,
     },
+}
+
+/// `radii = { kind = ... }` of a `gas` generator.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum RadiiSpec {
+    /// Every radius `r`: the jittered-grid gas.
+    Mono,
+    /// Two sizes: `r` (the small one, a number fraction `fraction` of the balls,
+    /// rounded to the nearest count) and `ratio * r`.
+    Bidisperse {
+        #[serde(default = "default_ratio")]
+        ratio: f64,
+        #[serde(default = "default_small_fraction")]
+        fraction: f64,
+    },
+    /// Radii uniform in `[min, max]`.
+    Uniform { min: f64, max: f64 },
+    /// `ln r` normal with mean `ln median` and standard deviation `sigma`.
+    Lognormal { median: f64, sigma: f64 },
+}
+
+fn default_ratio() -> f64 {
+    1.4
+}
+
+fn default_small_fraction() -> f64 {
+    0.5
 }
 
 fn default_rows() -> u32 {

@@ -34,7 +34,7 @@ pub fn snapshot(world: &World, duration: f64) -> Scenario {
 pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
     let p = world.physics();
     let t = world.table();
-    let d = world.diagnostics();
+    let d = world.with_order(world.diagnostics());
     Scenario {
         name: world.name.clone(),
         description: String::new(),
@@ -63,6 +63,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
             // Written only when set, so that a state file without it stays as it was.
             event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
                 .then_some(p.event_budget),
+            thermostat: world.thermostat(),
         },
         balls: Vec::new(),
         generators: Vec::new(),
@@ -264,6 +265,9 @@ pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
     }
     if let Some(n) = d.in_play {
         v["in_play"] = serde_json::json!(n);
+    }
+    if let Some(p) = d.psi6 {
+        v["psi6"] = serde_json::json!(p);
     }
     v
 }

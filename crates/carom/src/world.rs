@@ -12,6 +12,7 @@ use crate::scenario::Friction;
 use crate::scenario::{ModelKind, PocketSpec, WallSpec};
 use crate::stress::{self, Tensor};
 use crate::table::Table;
+use crate::thermostat::Thermostat;
 use crate::walls::{Exit, Removal, Walls};
 
 pub struct World {
@@ -52,6 +53,8 @@ pub struct World {
     removals: Vec<Option<Removal>>,
     /// The event log, when kept ([`World::set_event_log`]).
     event_log: Option<Vec<LoggedEvent>>,
+    /// The thermostat acting at the end of every step (`physics.thermostat`).
+    thermostat: Option<Thermostat>,
 }
 
 /// The start of a time-averaging window for the pressure: the time, the model's pair
@@ -122,6 +125,7 @@ impl World {
             in_play: Vec::new(),
             removals: Vec::new(),
             event_log: None,
+            thermostat: None,
             run_window: Window {
                 time: 0.0,
                 virial: 0.0,
@@ -212,6 +216,17 @@ impl World {
     /// another model).
     pub fn set_event_cap(&mut self, cap: Option<u64>) {
         self.model.set_event_cap(cap);
+    }
+
+    /// The thermostat acting at the end of every step, if any.
+    pub fn thermostat(&self) -> Option<Thermostat> {
+        self.thermostat
+    }
+
+    /// Sets or removes the thermostat (see [`crate::thermostat`]); its parameters are
+    /// checked by the scenario ([`Thermostat::check`]).
+    pub fn set_thermostat(&mut self, thermostat: Option<Thermostat>) {
+        self.thermostat = thermostat;
     }
 
     pub fn set_physics(&mut self, physics: Physics) -> Result<(), BuildError> {
@@ -362,6 +377,20 @@ impl World {
                 if log.len() > from + 1 {
                     log[from..].sort_by(|a, b| a.time.total_cmp(&b.time));
                 }
+            }
+        }
+        if let Some(th) = self.thermostat {
+            // The step's own number (counted from 0) keys the Andersen draws.
+            self.model.synchronise(&mut self.balls);
+            th.apply(
+                &mut self.balls,
+                &self.in_play,
+                self.steps - 1,
+                self.physics.dt,
+            );
+            // The event model's predictions are stale once velocities change.
+            if self.physics.model == ModelKind::Event {
+                self.model.invalidate();
             }
         }
         Ok(())
@@ -711,6 +740,19 @@ impl World {
         let p = stress::pressure_tensor(kinetic, virial, duration, self.table.area());
         [d.stress_xx, d.stress_xy, d.stress_yy] = p;
         d
+    }
+
+    /// `d` with the order parameter `psi6` measured ([`crate::order`]).
+    pub fn with_order(&self, mut d: Diagnostics) -> Diagnostics {
+        self.assert_current();
+        d.psi6 = Some(crate::order::psi6(&self.balls, &self.table, &self.in_play));
+        d
+    }
+
+    /// Per ball, `(re, im)` of the local `psi_6` ([`crate::order`]); 0 out of play.
+    pub fn psi6_per_ball(&self) -> Vec<[f64; 2]> {
+        self.assert_current();
+        crate::order::psi6_per_ball(&self.balls, &self.table, &self.in_play)
     }
 
     /// The start of an averaging window here and now.

@@ -1,0 +1,170 @@
+//! Bad inputs of the dense-disk keys, each through the command line's whole contract
+//! (exit status 2, nothing on stdout, one line on stderr naming the file and the key,
+//! no output file written): a gas's size distribution `radii`, a thermostat.
+
+mod common;
+use common::*;
+
+/// A bidisperse gas in a periodic box, sized by the generator, with every new key on a
+/// line of its own so that one edit spoils one key.
+const BASE: &str = r#"name = "dense"
+duration = 0.5
+
+[table]
+boundary = "periodic"
+
+[physics]
+model = "event"
+thermostat = { kind = "andersen", temperature = 1.0, rate = 0.5, seed = 2 }
+
+[[generators]]
+kind = "gas"
+n = 200
+area_fraction = 0.4
+radii = { kind = "bidisperse", ratio = 1.4, fraction = 0.5 }
+seed = 4
+"#;
+
+const OUTPUTS: [&str; 6] = [
+    "--out",
+    "out.json",
+    "--trajectory",
+    "t.csv",
+    "--render",
+    "r.png",
+];
+
+/// `BASE` with the line starting with `key =` replaced by `line`.
+fn with_line(key: &str, line: &str) -> String {
+    let prefix = format!("{key} =");
+    let text: Vec<&str> = BASE
+        .lines()
+        .map(|l| if l.starts_with(&prefix) { line } else { l })
+        .collect();
+    assert!(
+        BASE.lines().any(|l| l.starts_with(&prefix)),
+        "no line {key}"
+    );
+    text.join("\n") + "\n"
+}
+
+fn run_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", file];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&OUTPUTS);
+    args
+}
+
+#[test]
+fn the_base_scene_runs_so_each_case_fails_for_its_own_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.toml"), BASE).unwrap();
+    run_ok(dir.path(), &run_args("s.toml", &["-q"]));
+    for f in ["out.json", "t.csv", "r.png"] {
+        assert!(dir.path().join(f).is_file(), "{f} written");
+    }
+}
+
+/// Each edit: the key of the line, the new line, and what the error must contain.
+const CASES: &[(&str, &str, &str)] = &[
+    (
+        "radii",
+        r#"radii = { kind = "bidisperse", ratio = 0.0 }"#,
+        "generators[0].radii.ratio",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "bidisperse", ratio = -1.4 }"#,
+        "generators[0].radii.ratio",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "bidisperse", fraction = 1.01 }"#,
+        "generators[0].radii.fraction",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "bidisperse", fraction = -0.5 }"#,
+        "generators[0].radii.fraction",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "uniform", min = 1.0, max = 0.5 }"#,
+        "generators[0].radii.max",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "uniform", min = 0.0, max = 0.5 }"#,
+        "generators[0].radii.min",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "uniform", min = 0.5 }"#,
+        "generators[0]",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "lognormal", median = 1.0, sigma = -0.2 }"#,
+        "generators[0].radii.sigma",
+    ),
+    (
+        "radii",
+        r#"radii = { kind = "lognormal", median = nan, sigma = 0.2 }"#,
+        "generators[0].radii.median",
+    ),
+    ("radii", r#"radii = { kind = "weibull" }"#, "generators[0]"),
+    (
+        "radii",
+        r#"radii = { kind = "bidisperse", ratio = 1.4, size = 2 }"#,
+        "generators[0]",
+    ),
+    (
+        "area_fraction",
+        "area_fraction = 0.75",
+        "generators[0].area_fraction",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = 0.0, rate = 0.5 }"#,
+        "physics.thermostat.temperature",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = inf, rate = 0.5 }"#,
+        "physics.thermostat.temperature",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = 1.0, rate = -0.5 }"#,
+        "physics.thermostat.rate",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "andersen", temperature = 1.0, rate = nan }"#,
+        "physics.thermostat.rate",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "rescale", temperature = -2.0 }"#,
+        "physics.thermostat.temperature",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "rescale" }"#,
+        "physics.thermostat",
+    ),
+    (
+        "thermostat",
+        r#"thermostat = { kind = "nose-hoover", temperature = 1.0 }"#,
+        "physics.thermostat",
+    ),
+];
+
+#[test]
+fn bad_dense_keys_exit_2_naming_file_and_key_writing_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for (key, line, field) in CASES {
+        std::fs::write(dir.path().join("s.toml"), with_line(key, line)).unwrap();
+        bad_input(dir.path(), &run_args("s.toml", &[]), &["s.toml", field]);
+    }
+}
