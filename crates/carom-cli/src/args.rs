@@ -133,8 +133,9 @@ pub struct RunArgs {
     /// Write energies, momentum, collisions and the statistical observables: CSV, a
     /// header then one row per sampled step (step,time,kinetic_energy,potential_energy,
     /// total_energy,momentum_x,momentum_y,collisions,symmetry_error,packing_fraction,
-    /// temperature,pressure,stress_xx,stress_xy,stress_yy; symmetry_error empty
-    /// without a declared symmetry; the pressure and its tensor averaged over the
+    /// temperature,pressure,stress_xx,stress_xy,stress_yy, then rotational_energy when
+    /// rotation is in play, in_play when balls can leave play, and psi6; symmetry_error
+    /// empty without a declared symmetry; the pressure and its tensor averaged over the
     /// interval since the previous row)
     #[arg(long, value_name = "FILE.csv")]
     pub diagnostics: Option<PathBuf>,
