@@ -126,15 +126,7 @@ pub fn solve(
     english: f64,
     follow: f64,
 ) -> Option<Solution> {
-    let template = Shot {
-        speed,
-        aim: 0.0,
-        english,
-        follow,
-        elevation: 0.0,
-    };
-    template.check().ok()?;
-    let p = game.table.pockets.get(pocket)?.center;
+    let (template, p) = template_and_pocket(game, pocket, speed, english, follow)?;
     let guess = ghost_aim(game, ball, Some(p))?;
     if let Some((aim, window)) = sweep(game, &template, ball, pocket, guess) {
         return Some(Solution {
@@ -156,15 +148,7 @@ pub fn solve_bank(
     english: f64,
     follow: f64,
 ) -> Option<Solution> {
-    let template = Shot {
-        speed,
-        aim: 0.0,
-        english,
-        follow,
-        elevation: 0.0,
-    };
-    template.check().ok()?;
-    let p = game.table.pockets.get(pocket)?.center;
+    let (template, p) = template_and_pocket(game, pocket, speed, english, follow)?;
     let mut best: Option<Solution> = None;
     for (k, mirror) in mirrors(game, p).into_iter().enumerate() {
         let Some(guess) = ghost_aim(game, ball, Some(mirror)) else {
@@ -181,6 +165,26 @@ pub fn solve_bank(
         }
     }
     best
+}
+
+/// The shot both searches vary the aim of, and the pocket's centre; `None` when the
+/// shot's numbers are out of range or there is no such pocket.
+fn template_and_pocket(
+    game: &Game,
+    pocket: usize,
+    speed: f64,
+    english: f64,
+    follow: f64,
+) -> Option<(Shot, [f64; 2])> {
+    let template = Shot {
+        speed,
+        aim: 0.0,
+        english,
+        follow,
+        elevation: 0.0,
+    };
+    template.check().ok()?;
+    Some((template, game.table.pockets.get(pocket)?.center))
 }
 
 /// The pocket's images across the four cushions' lines of turning (the noses moved in
