@@ -185,3 +185,98 @@ def cue_strike(
 
 def _world_from_state(text: str, threads: int) -> World: ...
 def _panic_for_tests() -> None: ...
+
+# carom.pool (see python/carom/pool.py)
+
+Call = tuple[int, int | str] | str | None
+
+class ShotResult:
+    """What one shot did and how the rules judged it."""
+
+    shooter: int
+    first_contact: int | None
+    cushions: list[tuple[float, int]]
+    pocketed: list[tuple[float, int, int]]
+    foul: str | None
+    foul_what: str | None
+    points: tuple[int, int]
+    turn_over: bool
+    next_player: int
+    ball_in_hand: str | None
+    game_over: bool
+    winner: int | None
+    call: tuple[int, int] | str | None
+    verdict: str
+    events: dict[str, npt.NDArray[Any]]
+
+class Game:
+    """A game of billiards in progress."""
+
+    def __init__(
+        self,
+        name: str,
+        seed: int | None = None,
+        layout: Mapping[int | str, tuple[float, float]] | None = None,
+        player: int | None = None,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def table(self) -> str: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, int]: ...
+    @property
+    def ball_in_hand(self) -> str | None: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def shots(self) -> int: ...
+    @property
+    def cue_ball(self) -> int: ...
+    @property
+    def numbers(self) -> list[int]: ...
+    @property
+    def balls(self) -> dict[int, tuple[float, float]]: ...
+    @property
+    def world(self) -> World: ...
+    def place_cue_ball(self, x: float, y: float) -> None: ...
+    def shoot(
+        self,
+        speed: float,
+        aim: float,
+        english: float | None = None,
+        follow: float | None = None,
+        elevation: float | None = None,
+        call: Call = None,
+    ) -> ShotResult: ...
+    def save(self, path: str | os.PathLike[str]) -> None: ...
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> Game: ...
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> Game: ...
+    def copy(self) -> Game: ...
+    def pockets(self) -> list[tuple[str, tuple[float, float]]]: ...
+    def _aim(
+        self,
+        ball: int,
+        pocket: int | str | None = None,
+        solve: bool = False,
+        speed: float | None = None,
+        english: float | None = None,
+        follow: float | None = None,
+    ) -> float | None: ...
+    def _simulate_shots(
+        self, shots: npt.ArrayLike, call: Call = None, threads: int | None = None
+    ) -> dict[str, npt.NDArray[Any]]: ...
+
+def _pool_shoot_each(
+    games: Sequence[Game],
+    shots: npt.ArrayLike,
+    auto_call: bool = True,
+    threads: int | None = None,
+) -> list[ShotResult]: ...

@@ -69,6 +69,73 @@ pub fn ghost_aim(game: &Game, ball: u32, target: Option<[f64; 2]>) -> Option<f64
     Some(degrees(c, ghost))
 }
 
+/// The ghost-ball aim as [`ghost_aim`] and [`ghost_aim_at_pocket`] give it, but a
+/// one-line error naming what is wrong instead of `None`: a ball that is not on the
+/// table (the cue ball or `ball`, or `ball` the striker itself) or a pocket that does
+/// not exist.
+pub fn ghost_aim_checked(game: &Game, ball: u32, pocket: Option<usize>) -> Result<f64, String> {
+    check_ball(game, ball)?;
+    let target = pocket.map(|k| pocket_center(game, k)).transpose()?;
+    ghost_aim(game, ball, target).ok_or_else(|| "aim: the cue ball is not on the table".into())
+}
+
+/// [`solve`], with bad input a one-line error naming it (a ball not on the table, a
+/// pocket that does not exist, a speed or tip offset out of range) rather than `None`;
+/// `Ok(None)` means only that no aim pots the ball.
+pub fn solve_checked(
+    game: &Game,
+    ball: u32,
+    pocket: usize,
+    speed: f64,
+    english: f64,
+    follow: f64,
+) -> Result<Option<Solution>, String> {
+    check_ball(game, ball)?;
+    pocket_center(game, pocket)?;
+    Shot {
+        speed,
+        aim: 0.0,
+        english,
+        follow,
+        elevation: 0.0,
+    }
+    .check()
+    .map_err(|e| format!("aim: {e}"))?;
+    Ok(solve(game, ball, pocket, speed, english, follow))
+}
+
+/// `ball` is an object ball on the table, not the one the player to shoot strikes.
+fn check_ball(game: &Game, ball: u32) -> Result<(), String> {
+    let cue = game.kind().cue_ball(game.state.player);
+    if ball == cue {
+        return Err(format!(
+            "aim: ball {ball} is the ball the player to shoot strikes"
+        ));
+    }
+    if !game.balls.iter().any(|b| b.0 == ball) {
+        return Err(format!(
+            "aim: ball {ball} is not on the table (on it: {:?})",
+            game.balls.iter().map(|b| b.0).collect::<Vec<_>>()
+        ));
+    }
+    Ok(())
+}
+
+/// The centre of pocket `k`, or an error naming the pockets there are.
+fn pocket_center(game: &Game, k: usize) -> Result<[f64; 2], String> {
+    match game.table.pockets.get(k) {
+        Some(p) => Ok(p.center),
+        None if game.table.pockets.is_empty() => Err(format!(
+            "aim: pocket {k}: the {} table has no pockets",
+            game.table.kind.name()
+        )),
+        None => Err(format!(
+            "aim: pocket {k} does not exist (pockets 0 to {})",
+            game.table.pockets.len() - 1
+        )),
+    }
+}
+
 /// The ghost-ball aim at pocket `pocket` (its index).
 pub fn ghost_aim_at_pocket(game: &Game, ball: u32, pocket: usize) -> Option<f64> {
     let p = game.table.pockets.get(pocket)?.center;

@@ -10,6 +10,7 @@
 pub mod aim;
 pub mod batch;
 pub mod game;
+pub mod many;
 pub mod rules;
 pub mod setups;
 pub mod shot;

@@ -129,3 +129,35 @@ fn no_aim_pots_a_ball_too_far_for_the_speed() {
     let k = pocket(&g, "top-right");
     assert_eq!(solve(&g, 1, k, 0.3, 0.0, 0.0), None);
 }
+
+#[test]
+fn bad_input_is_an_error_naming_it_not_none() {
+    let g = Game::layout(
+        GameKind::NineBall,
+        &[(0, [X0 + 0.5, Y0 + 0.6]), (1, [X0 + 1.0, Y0 + 0.6])],
+        0,
+    )
+    .unwrap();
+    use carom_games::aim::{ghost_aim_checked, solve_checked};
+    let e = ghost_aim_checked(&g, 5, None).unwrap_err();
+    assert!(e.contains("ball 5 is not on the table"), "{e}");
+    let e = ghost_aim_checked(&g, 0, None).unwrap_err();
+    assert!(
+        e.contains("ball 0 is the ball the player to shoot strikes"),
+        "{e}"
+    );
+    let e = ghost_aim_checked(&g, 1, Some(6)).unwrap_err();
+    assert!(e.contains("pocket 6 does not exist"), "{e}");
+    let e = solve_checked(&g, 1, 2, f64::NAN, 0.0, 0.0).unwrap_err();
+    assert!(e.contains("speed: must be finite"), "{e}");
+    let e = solve_checked(&g, 1, 2, 2.0, 0.8, 0.8).unwrap_err();
+    assert!(e.contains("english"), "{e}");
+    // Good input: the same answers as the unchecked functions.
+    assert_eq!(
+        ghost_aim_checked(&g, 1, Some(2)).ok(),
+        ghost_aim_at_pocket(&g, 1, 2)
+    );
+    let c = Game::new(GameKind::SumToThree, 1);
+    let e = ghost_aim_checked(&c, 1, Some(0)).unwrap_err();
+    assert!(e.contains("has no pockets"), "{e}");
+}

@@ -268,3 +268,42 @@ pub(crate) fn len_of(t: &[f64], xy: &[f64]) -> usize {
         xy.len() / (2 * t.len())
     }
 }
+
+/// Event log rows as `World.events()` returns them: a dict of numpy arrays of one
+/// length. `ball` maps the engine's ball index to the number shown for it (the index
+/// itself for a world, the game's ball number for a shot).
+pub(crate) fn events_dict<'py>(
+    py: Python<'py>,
+    rows: &[carom::events::LoggedEvent],
+    ball: impl Fn(u32) -> i64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let index = |v: Option<u32>| v.map_or(-1, i64::from);
+    let d = PyDict::new(py);
+    let f64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> f64| {
+        numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
+    };
+    let i64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> i64| {
+        numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
+    };
+    d.set_item("time", f64s(&|r| r.time))?;
+    let kinds: Vec<&str> = rows.iter().map(|r| r.kind.name()).collect();
+    d.set_item(
+        "kind",
+        py.import("numpy")?.call_method1("array", (kinds, "U11"))?,
+    )?;
+    d.set_item("i", i64s(&|r| ball(r.i)))?;
+    d.set_item("j", i64s(&|r| r.j.map_or(-1, &ball)))?;
+    d.set_item("wall", i64s(&|r| index(r.wall)))?;
+    d.set_item("pocket", i64s(&|r| index(r.pocket)))?;
+    d.set_item("impulse", f64s(&|r| r.impulse))?;
+    d.set_item("approach_speed", f64s(&|r| r.approach))?;
+    let phases: Vec<&str> = rows
+        .iter()
+        .map(|r| r.phase.map_or("", |p| p.name()))
+        .collect();
+    d.set_item(
+        "phase",
+        py.import("numpy")?.call_method1("array", (phases, "U10"))?,
+    )?;
+    Ok(d)
+}

@@ -12,10 +12,11 @@ mod compare;
 mod convert;
 mod cue;
 mod picture;
+mod pool;
 
 use convert::{
-    build, column, flat_pairs, flat_rows, len_of, pairs, push_sample, source_of, step_count,
-    triples,
+    build, column, events_dict, flat_pairs, flat_rows, len_of, pairs, push_sample, source_of,
+    step_count, triples,
 };
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -576,35 +577,7 @@ impl PyWorld {
             } else {
                 world.event_log()
             };
-            let index = |v: Option<u32>| v.map_or(-1, i64::from);
-            let d = PyDict::new(py);
-            let f64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> f64| {
-                numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
-            };
-            let i64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> i64| {
-                numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
-            };
-            d.set_item("time", f64s(&|r| r.time))?;
-            let kinds: Vec<&str> = rows.iter().map(|r| r.kind.name()).collect();
-            d.set_item(
-                "kind",
-                py.import("numpy")?.call_method1("array", (kinds, "U11"))?,
-            )?;
-            d.set_item("i", i64s(&|r| i64::from(r.i)))?;
-            d.set_item("j", i64s(&|r| index(r.j)))?;
-            d.set_item("wall", i64s(&|r| index(r.wall)))?;
-            d.set_item("pocket", i64s(&|r| index(r.pocket)))?;
-            d.set_item("impulse", f64s(&|r| r.impulse))?;
-            d.set_item("approach_speed", f64s(&|r| r.approach))?;
-            let phases: Vec<&str> = rows
-                .iter()
-                .map(|r| r.phase.map_or("", |p| p.name()))
-                .collect();
-            d.set_item(
-                "phase",
-                py.import("numpy")?.call_method1("array", (phases, "U10"))?,
-            )?;
-            Ok(d)
+            events_dict(py, rows, i64::from)
         })
     }
 
@@ -748,6 +721,9 @@ fn _carom(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cue::cue_strike, m)?)?;
     m.add_function(wrap_pyfunction!(_world_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_class::<pool::PyGame>()?;
+    m.add_class::<pool::PyShotResult>()?;
+    m.add_function(wrap_pyfunction!(pool::_pool_shoot_each, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     Ok(())

@@ -1,0 +1,707 @@
+//! `carom.pool`'s Rust half: games (`Game`), shot results (`ShotResult`), aiming,
+//! batches of candidate shots and one shot in each of many games. The games layer
+//! (`carom_games`) does everything; this file converts values and names bad input as
+//! `ScenarioError`, a failure while a shot runs as `SimulationError`. Shots run without
+//! the GIL.
+
+use carom::load::{self, Source};
+use carom::parse::Format;
+use carom_games::rules::{Call, Placement};
+use carom_games::{aim, batch, many, Game, GameKind, Shot, ShotResult};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::convert::events_dict;
+use crate::{guarded, scenario_error, PyWorld, SimulationError};
+
+/// A number given from Python, or `ScenarioError` naming it.
+pub(crate) fn number(v: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    v.extract::<f64>()
+        .map_err(|_| scenario_error(format!("{what}: not a number (got {})", shown(v))))
+}
+
+/// A whole number from 0 to `max`, or `ScenarioError` naming it.
+pub(crate) fn whole(v: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
+    match v.extract::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(scenario_error(format!(
+            "{what}: must be a whole number from 0 to {max} (got {})",
+            shown(v)
+        ))),
+    }
+}
+
+fn shown(v: &Bound<'_, PyAny>) -> String {
+    v.repr().map(|s| s.to_string()).unwrap_or_default()
+}
+
+fn placement_name(p: Placement) -> &'static str {
+    match p {
+        Placement::Anywhere => "anywhere",
+        Placement::BehindHeadString => "behind-head-string",
+        Placement::InD => "in-d",
+    }
+}
+
+/// A pocket given as its index or its name.
+fn pocket_of(game: &Game, v: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
+    let pockets = &game.table.pockets;
+    if pockets.is_empty() {
+        return Err(scenario_error(format!(
+            "{what}: the {} table has no pockets",
+            game.table.kind.name()
+        )));
+    }
+    let names: Vec<&str> = pockets.iter().map(|p| p.name).collect();
+    let bad = || {
+        scenario_error(format!(
+            "{what}: {} is no pocket (pockets 0 to {}, or {})",
+            shown(v),
+            pockets.len() - 1,
+            names.join(", ")
+        ))
+    };
+    if let Ok(s) = v.cast::<PyString>() {
+        return game.table.pocket_index(s.to_str()?).ok_or_else(bad);
+    }
+    match v.extract::<u64>() {
+        Ok(k) if (k as usize) < pockets.len() => Ok(k as usize),
+        _ => Err(bad()),
+    }
+}
+
+/// `call=`: `None`, `"safe"`, `"push"` or a `(ball, pocket)` pair.
+fn call_of(game: &Game, v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Call>> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(s) = v.cast::<PyString>() {
+        return match s.to_str()? {
+            "safe" => Ok(Some(Call::Safety)),
+            "push" => Ok(Some(Call::PushOut)),
+            other => Err(scenario_error(format!(
+                "call: {other:?} is not \"safe\", \"push\" or a (ball, pocket) pair"
+            ))),
+        };
+    }
+    let items: Vec<Bound<'_, PyAny>> = v
+        .extract()
+        .ok()
+        .filter(|i: &Vec<Bound<'_, PyAny>>| i.len() == 2)
+        .ok_or_else(|| {
+            scenario_error(format!(
+                "call: {} is not \"safe\", \"push\" or a (ball, pocket) pair",
+                shown(v)
+            ))
+        })?;
+    let ball = whole(&items[0], "call: ball", u64::from(u32::MAX))? as u32;
+    let pocket = pocket_of(game, &items[1], "call: pocket")? as u32;
+    Ok(Some(Call::Pot { ball, pocket }))
+}
+
+fn call_object(py: Python<'_>, call: Option<Call>) -> PyResult<Py<PyAny>> {
+    Ok(match call {
+        None => py.None(),
+        Some(Call::Safety) => "safe".into_pyobject(py)?.into_any().unbind(),
+        Some(Call::PushOut) => "push".into_pyobject(py)?.into_any().unbind(),
+        Some(Call::Pot { ball, pocket }) => (ball, pocket).into_pyobject(py)?.into_any().unbind(),
+    })
+}
+
+/// Every row of an (n, `width`) array of numbers, flat, and n.
+fn rows_of(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    width: usize,
+) -> PyResult<(usize, Vec<f64>)> {
+    let np = py.import("numpy")?;
+    let kw = PyDict::new(py);
+    kw.set_item("dtype", "float64")?;
+    let arr = np
+        .call_method("ascontiguousarray", (value,), Some(&kw))
+        .map_err(|e| scenario_error(format!("{what}: not an array of numbers: {e}")))?;
+    let arr = arr
+        .cast::<numpy::PyArrayDyn<f64>>()
+        .map_err(|e| scenario_error(format!("{what}: {e}")))?;
+    let shape = arr.shape().to_vec();
+    if shape.len() != 2 || shape[1] != width {
+        return Err(scenario_error(format!(
+            "{what}: expected shape (n, {width}), one row per shot (speed, aim, english, \
+             follow, elevation), got {shape:?}"
+        )));
+    }
+    Ok((shape[0], arr.readonly().as_slice()?.to_vec()))
+}
+
+/// The shots of a flat (n, 5) array, each checked (`shots[k]: field: message`).
+fn shots_of(rows: &[f64]) -> PyResult<Vec<Shot>> {
+    rows.chunks_exact(5)
+        .enumerate()
+        .map(|(k, r)| {
+            let s = Shot {
+                speed: r[0],
+                aim: r[1],
+                english: r[2],
+                follow: r[3],
+                elevation: r[4],
+            };
+            s.check()
+                .map_err(|e| scenario_error(format!("shots[{k}]: {e}")))?;
+            Ok(s)
+        })
+        .collect()
+}
+
+/// The result of one shot (see `docs/python.md`): `first_contact` (a ball number or
+/// None), `cushions` [(time, ball)] and `pocketed` [(time, ball, pocket)] in time order,
+/// `foul` (the rule broken, or None) and `foul_what`, `points` (gained by player 0 and
+/// 1), `turn_over`, `next_player`, `ball_in_hand` (None or where: "anywhere",
+/// "behind-head-string", "in-d"), `game_over`, `winner` (None: not over, or a draw),
+/// `shooter`, `call` (the call made), `verdict` (one line) and `events` (the engine's
+/// log as `World.events()` gives it, balls by their numbers).
+#[pyclass(frozen, module = "carom.pool", name = "ShotResult")]
+pub struct PyShotResult {
+    #[pyo3(get)]
+    shooter: usize,
+    #[pyo3(get)]
+    first_contact: Option<u32>,
+    #[pyo3(get)]
+    cushions: Vec<(f64, u32)>,
+    #[pyo3(get)]
+    pocketed: Vec<(f64, u32, u32)>,
+    #[pyo3(get)]
+    foul: Option<String>,
+    #[pyo3(get)]
+    foul_what: Option<String>,
+    #[pyo3(get)]
+    points: (i64, i64),
+    #[pyo3(get)]
+    turn_over: bool,
+    #[pyo3(get)]
+    next_player: usize,
+    #[pyo3(get)]
+    ball_in_hand: Option<&'static str>,
+    #[pyo3(get)]
+    game_over: bool,
+    #[pyo3(get)]
+    winner: Option<usize>,
+    #[pyo3(get)]
+    call: Py<PyAny>,
+    #[pyo3(get)]
+    verdict: String,
+    #[pyo3(get)]
+    events: Py<PyDict>,
+}
+
+impl PyShotResult {
+    fn new(
+        py: Python<'_>,
+        kind: GameKind,
+        numbers: &[u32],
+        call: Option<Call>,
+        r: ShotResult,
+    ) -> PyResult<PyShotResult> {
+        let number = |i: u32| numbers.get(i as usize).map_or(-1, |&n| i64::from(n));
+        let events = events_dict(py, &r.events, number)?.unbind();
+        Ok(PyShotResult {
+            shooter: r.shooter,
+            first_contact: r.facts.first_contact,
+            cushions: r.facts.cushions.clone(),
+            pocketed: r.facts.pocketed.clone(),
+            foul: r.foul.as_ref().map(|f| f.rule.clone()),
+            foul_what: r.foul.as_ref().map(|f| f.what.clone()),
+            points: (r.points[0], r.points[1]),
+            turn_over: r.turn_over,
+            next_player: r.next_player,
+            ball_in_hand: r.ball_in_hand.map(placement_name),
+            game_over: r.game_over,
+            winner: r.winner,
+            call: call_object(py, call)?,
+            verdict: r.verdict(kind),
+            events,
+        })
+    }
+}
+
+#[pymethods]
+impl PyShotResult {
+    fn __repr__(&self) -> String {
+        format!("<carom.pool.ShotResult: {}>", self.verdict)
+    }
+}
+
+/// A game of billiards in progress (see `docs/python.md`, `carom.pool`).
+#[pyclass(module = "carom.pool", name = "Game")]
+pub struct PyGame {
+    pub(crate) game: Game,
+}
+
+impl PyGame {
+    /// The numbers of the balls on the table, in the position's order.
+    fn on_table(&self) -> Vec<u32> {
+        self.game.balls.iter().map(|b| b.0).collect()
+    }
+}
+
+/// A `layout=` dict: `{"cue": (x, y), 1: (x, y), ...}`.
+fn layout_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, [f64; 2])>> {
+    let d = v.cast::<PyDict>().map_err(|_| {
+        scenario_error(format!(
+            "layout: expected a dict of ball: (x, y), got {}",
+            shown(v)
+        ))
+    })?;
+    let mut balls = Vec::with_capacity(d.len());
+    for (k, p) in d.iter() {
+        let n = if k
+            .cast::<PyString>()
+            .is_ok_and(|s| s.to_str().is_ok_and(|s| s == "cue"))
+        {
+            0
+        } else {
+            whole(&k, "layout: a key", u64::from(u32::MAX)).map_err(|_| {
+                scenario_error(format!(
+                    "layout: key {}: a ball number or \"cue\"",
+                    shown(&k)
+                ))
+            })? as u32
+        };
+        let what = format!("layout: ball {n}");
+        let xy: Vec<Bound<'_, PyAny>> = p
+            .extract()
+            .ok()
+            .filter(|xy: &Vec<Bound<'_, PyAny>>| xy.len() == 2)
+            .ok_or_else(|| scenario_error(format!("{what}: expected (x, y), got {}", shown(&p))))?;
+        balls.push((n, [number(&xy[0], &what)?, number(&xy[1], &what)?]));
+    }
+    Ok(balls)
+}
+
+#[pymethods]
+impl PyGame {
+    /// `Game(name, seed=1)` racks a game (the breaker, `player`, to shoot);
+    /// `Game(name, layout={"cue": (x, y), 1: (x, y), ...}, player=0)` starts from any
+    /// position (metres, the table's frame), not a break.
+    #[new]
+    #[pyo3(signature = (name, seed=None, layout=None, player=None))]
+    fn py_new(
+        name: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        layout: Option<&Bound<'_, PyAny>>,
+        player: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
+        guarded(|| {
+            let name: String = name.extract().map_err(|_| {
+                scenario_error(format!("game: expected a name, got {}", shown(name)))
+            })?;
+            let kind = GameKind::parse(&name).map_err(|e| scenario_error(format!("game: {e}")))?;
+            let player = player.map_or(Ok(0), |p| whole(p, "player", 1))? as usize;
+            let game = match (seed, layout) {
+                (Some(_), Some(_)) => {
+                    return Err(scenario_error("give seed or layout, not both"));
+                }
+                (None, Some(l)) => {
+                    Game::layout(kind, &layout_of(l)?, player).map_err(scenario_error)?
+                }
+                (s, None) => {
+                    let seed = s.map_or(Ok(1), |s| whole(s, "seed", u64::MAX))?;
+                    Game::from_setup(carom_games::Setup::new(kind, seed), player)
+                }
+            };
+            Ok(PyGame { game })
+        })
+    }
+
+    /// The game's name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.game.kind().name()
+    }
+
+    /// The table's kind (`pool-9ft`, `snooker`, `carom`, ...).
+    #[getter]
+    fn table(&self) -> &'static str {
+        self.game.table.kind.name()
+    }
+
+    /// The player to shoot, 0 or 1.
+    #[getter]
+    fn player(&self) -> usize {
+        self.game.state.player
+    }
+
+    #[getter]
+    fn scores(&self) -> (i64, i64) {
+        (self.game.state.scores[0], self.game.state.scores[1])
+    }
+
+    /// None, or where the player to shoot may put the cue ball: "anywhere",
+    /// "behind-head-string" or "in-d".
+    #[getter]
+    fn ball_in_hand(&self) -> Option<&'static str> {
+        self.game.state.ball_in_hand.map(placement_name)
+    }
+
+    #[getter]
+    fn over(&self) -> bool {
+        self.game.state.over
+    }
+
+    /// The winner once the game is over (None: not over, or a draw).
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.game.state.winner
+    }
+
+    /// Shots played so far (0: the next is the break).
+    #[getter]
+    fn shots(&self) -> u32 {
+        self.game.state.shots
+    }
+
+    /// The ball the player to shoot strikes.
+    #[getter]
+    fn cue_ball(&self) -> u32 {
+        self.game.kind().cue_ball(self.game.state.player)
+    }
+
+    /// Every ball of the game's set, in number order.
+    #[getter]
+    fn numbers(&self) -> Vec<u32> {
+        self.game.kind().numbers()
+    }
+
+    /// The balls on the table: {number: (x, y)}, the cue ball first.
+    #[getter]
+    fn balls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for &(n, p) in &self.game.balls {
+            d.set_item(n, (p[0], p[1]))?;
+        }
+        Ok(d)
+    }
+
+    /// A `carom.World` of the table now: its balls in the order of `balls`, at rest.
+    #[getter]
+    fn world(&self) -> PyResult<PyWorld> {
+        guarded(|| {
+            let scenario = self.game.setup().scenario();
+            let text = serde_json::to_string(&scenario)
+                .map_err(|e| SimulationError::new_err(format!("world: {e}")))?;
+            let mut src = Source::text(self.game.kind().name(), text, Format::Json);
+            src.lines = false;
+            let loaded = load::build(&src, &[]).map_err(scenario_error)?;
+            PyWorld::new(loaded, src.origin, Some(1))
+        })
+    }
+
+    /// Puts the cue ball at (x, y): only with ball in hand, where the rules allow and
+    /// clear of the other balls; else `ScenarioError` (a `ValueError`).
+    fn place_cue_ball(&mut self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
+        guarded(|| {
+            let (x, y) = (
+                number(x, "place_cue_ball: x")?,
+                number(y, "place_cue_ball: y")?,
+            );
+            self.game.place_cue_ball(x, y).map_err(scenario_error)
+        })
+    }
+
+    /// Plays a shot (the GIL released while it runs), judges it and moves the game on.
+    #[pyo3(signature = (speed, aim, english=None, follow=None, elevation=None, call=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn shoot(
+        &mut self,
+        py: Python<'_>,
+        speed: &Bound<'_, PyAny>,
+        aim: &Bound<'_, PyAny>,
+        english: Option<&Bound<'_, PyAny>>,
+        follow: Option<&Bound<'_, PyAny>>,
+        elevation: Option<&Bound<'_, PyAny>>,
+        call: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyShotResult> {
+        guarded(|| {
+            let opt = |v: Option<&Bound<'_, PyAny>>, what| v.map_or(Ok(0.0), |v| number(v, what));
+            let shot = Shot {
+                speed: number(speed, "speed")?,
+                aim: number(aim, "aim")?,
+                english: opt(english, "english")?,
+                follow: opt(follow, "follow")?,
+                elevation: opt(elevation, "elevation")?,
+            };
+            let call = call_of(&self.game, call)?;
+            many::check(&self.game, &shot, call).map_err(scenario_error)?;
+            let numbers = self.on_table();
+            let game = &mut self.game;
+            let r = py
+                .detach(|| game.shoot(&shot, call))
+                .map_err(|e| SimulationError::new_err(load::one_line(&e)))?;
+            PyShotResult::new(py, self.game.kind(), &numbers, call, r)
+        })
+    }
+
+    /// Writes the game as JSON that resumes exactly (whole or not at all).
+    fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
+        guarded(|| {
+            let mut text = self.game.save();
+            text.push('\n');
+            carom_render::write_atomic(&path, text.as_bytes())
+                .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+        })
+    }
+
+    /// A game saved by `save`, resumed exactly; `ScenarioError` naming what is wrong.
+    #[staticmethod]
+    fn load(path: std::path::PathBuf) -> PyResult<PyGame> {
+        guarded(|| {
+            let shown = path.display().to_string();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| scenario_error(format!("{shown}: cannot read the file: {e}")))?;
+            let game = Game::load(&text).map_err(|e| scenario_error(format!("{shown}: {e}")))?;
+            Ok(PyGame { game })
+        })
+    }
+
+    /// The game as the JSON text `save` writes.
+    fn to_json(&self) -> String {
+        self.game.save()
+    }
+
+    /// A game from the JSON text `save` writes.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<PyGame> {
+        guarded(|| {
+            let game = Game::load(text).map_err(scenario_error)?;
+            Ok(PyGame { game })
+        })
+    }
+
+    /// An independent copy of the game.
+    fn copy(&self) -> PyGame {
+        PyGame {
+            game: self.game.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.copy()
+    }
+
+    /// The table's pockets: [(name, (x, y))], the index of each its place here.
+    fn pockets(&self) -> Vec<(&'static str, (f64, f64))> {
+        self.game
+            .table
+            .pockets
+            .iter()
+            .map(|p| (p.name, (p.center[0], p.center[1])))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let s = &self.game.state;
+        format!(
+            "<carom.pool.Game {}: {} balls on the table, player {} to shoot, scores {} - {}{}>",
+            self.game.kind().name(),
+            self.game.balls.len(),
+            s.player,
+            s.scores[0],
+            s.scores[1],
+            if s.over { ", over" } else { "" }
+        )
+    }
+
+    /// `pool.aim`: the ghost-ball aim, or with `solve` the aim found with the engine.
+    #[pyo3(signature = (ball, pocket=None, solve=false, speed=None, english=None, follow=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn _aim(
+        &self,
+        py: Python<'_>,
+        ball: &Bound<'_, PyAny>,
+        pocket: Option<&Bound<'_, PyAny>>,
+        solve: bool,
+        speed: Option<&Bound<'_, PyAny>>,
+        english: Option<&Bound<'_, PyAny>>,
+        follow: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<f64>> {
+        guarded(|| {
+            let ball = whole(ball, "aim: ball", u64::from(u32::MAX))? as u32;
+            let pocket = pocket
+                .filter(|p| !p.is_none())
+                .map(|p| pocket_of(&self.game, p, "aim: pocket"))
+                .transpose()?;
+            let opt = |v: Option<&Bound<'_, PyAny>>, what, d| v.map_or(Ok(d), |v| number(v, what));
+            let (speed, english, follow) = (
+                opt(speed, "aim: speed", 3.0)?,
+                opt(english, "aim: english", 0.0)?,
+                opt(follow, "aim: follow", 0.0)?,
+            );
+            if !solve {
+                return aim::ghost_aim_checked(&self.game, ball, pocket)
+                    .map(Some)
+                    .map_err(scenario_error);
+            }
+            let Some(pocket) = pocket else {
+                return Err(scenario_error("aim: solve=True needs a pocket"));
+            };
+            let game = &self.game;
+            py.detach(|| aim::solve_checked(game, ball, pocket, speed, english, follow))
+                .map(|s| s.map(|s| s.aim))
+                .map_err(scenario_error)
+        })
+    }
+
+    /// `pool.simulate_shots`: every shot of an (n, 5) array from this position.
+    #[pyo3(signature = (shots, call=None, threads=None))]
+    fn _simulate_shots<'py>(
+        &self,
+        py: Python<'py>,
+        shots: &Bound<'py, PyAny>,
+        call: Option<&Bound<'py, PyAny>>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        guarded(|| {
+            let (n, rows) = rows_of(py, shots, "shots", 5)?;
+            let shots = shots_of(&rows)?;
+            let call = call_of(&self.game, call)?;
+            if self.game.state.over {
+                return Err(scenario_error("simulate_shots: the game is over"));
+            }
+            many::check_call(&self.game, call).map_err(scenario_error)?;
+            let threads = threads.map_or(Ok(0), |t| whole(t, "threads", 1024))? as usize;
+            let game = &self.game;
+            let results = py
+                .detach(|| batch::simulate_shots(game, &shots, call, threads))
+                .map_err(scenario_error)?;
+            let numbers = self.on_table();
+            let nb = numbers.len();
+            let mut pocketed = vec![-1i64; n * nb];
+            let mut cushions = vec![0i64; n * nb];
+            let mut positions = vec![f64::NAN; n * nb * 2];
+            let mut first = vec![-1i64; n];
+            let mut foul = vec![false; n];
+            let mut points = vec![0i64; n];
+            let mut turn_over = vec![false; n];
+            let mut game_over = vec![false; n];
+            let mut winner = vec![-1i64; n];
+            let col = |b: u32| numbers.iter().position(|&m| m == b);
+            for (k, r) in results.into_iter().enumerate() {
+                let r = r.map_err(|e| SimulationError::new_err(format!("shots[{k}]: {e}")))?;
+                let f = &r.facts;
+                for p in &f.pocketed {
+                    if let Some(c) = col(p.1) {
+                        pocketed[k * nb + c] = i64::from(p.2);
+                    }
+                }
+                for c in &f.cushions {
+                    if let Some(c) = col(c.1) {
+                        cushions[k * nb + c] += 1;
+                    }
+                }
+                for (c, (_, p)) in f.positions.iter().enumerate().take(nb) {
+                    if let Some(p) = p {
+                        positions[2 * (k * nb + c)] = p[0];
+                        positions[2 * (k * nb + c) + 1] = p[1];
+                    }
+                }
+                first[k] = f.first_contact.map_or(-1, i64::from);
+                foul[k] = r.foul.is_some();
+                points[k] = r.points[r.shooter];
+                turn_over[k] = r.turn_over;
+                game_over[k] = r.game_over;
+                winner[k] = r.winner.map_or(-1, |w| w as i64);
+            }
+            let d = PyDict::new(py);
+            d.set_item(
+                "balls",
+                PyArray1::from_vec(py, numbers.iter().map(|&b| i64::from(b)).collect()),
+            )?;
+            d.set_item(
+                "pocketed",
+                PyArray1::from_vec(py, pocketed).reshape([n, nb])?,
+            )?;
+            d.set_item("first_contact", PyArray1::from_vec(py, first))?;
+            d.set_item(
+                "cushions",
+                PyArray1::from_vec(py, cushions).reshape([n, nb])?,
+            )?;
+            d.set_item("foul", PyArray1::from_vec(py, foul))?;
+            d.set_item("points", PyArray1::from_vec(py, points))?;
+            d.set_item(
+                "positions",
+                PyArray1::from_vec(py, positions).reshape([n, nb, 2])?,
+            )?;
+            d.set_item("turn_over", PyArray1::from_vec(py, turn_over))?;
+            d.set_item("game_over", PyArray1::from_vec(py, game_over))?;
+            d.set_item("winner", PyArray1::from_vec(py, winner))?;
+            Ok(d)
+        })
+    }
+}
+
+/// One shot in each game (row k of `shots` in `games[k]`), in parallel without the
+/// GIL, each with the call the shot itself makes when `auto_call` (see
+/// `carom_games::many::auto_call`); every game moves on, or none does when a shot
+/// fails. The results in the games' order.
+#[pyfunction]
+#[pyo3(signature = (games, shots, auto_call=true, threads=None))]
+pub(crate) fn _pool_shoot_each(
+    py: Python<'_>,
+    games: Vec<Bound<'_, PyGame>>,
+    shots: &Bound<'_, PyAny>,
+    auto_call: bool,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<PyShotResult>> {
+    guarded(|| {
+        let (n, rows) = rows_of(py, shots, "shots", 5)?;
+        if n != games.len() {
+            return Err(scenario_error(format!(
+                "shots: {n} rows for {} games (one each)",
+                games.len()
+            )));
+        }
+        for (k, g) in games.iter().enumerate() {
+            if games[..k].iter().any(|h| h.is(g)) {
+                return Err(scenario_error(format!("games[{k}]: the same game twice")));
+            }
+        }
+        let shots = shots_of(&rows)?;
+        let threads = threads.map_or(Ok(0), |t| whole(t, "threads", 1024))? as usize;
+        let mut copies = Vec::with_capacity(n);
+        for (k, (g, s)) in games.iter().zip(&shots).enumerate() {
+            let g = g.try_borrow()?;
+            if auto_call {
+                if g.game.state.over {
+                    return Err(scenario_error(format!("games[{k}]: the game is over")));
+                }
+            } else {
+                many::check(&g.game, s, None)
+                    .map_err(|e| scenario_error(format!("games[{k}]: {e}")))?;
+            }
+            copies.push(g.game.clone());
+        }
+        let numbers: Vec<Vec<u32>> = copies
+            .iter()
+            .map(|g| g.balls.iter().map(|b| b.0).collect())
+            .collect();
+        let results = py
+            .detach(|| many::shoot_each(&mut copies, &shots, auto_call, threads))
+            .map_err(scenario_error)?;
+        let mut done = Vec::with_capacity(n);
+        for (k, r) in results.into_iter().enumerate() {
+            done.push(r.map_err(|e| SimulationError::new_err(format!("games[{k}]: {e}")))?);
+        }
+        let mut out = Vec::with_capacity(n);
+        for (k, ((g, (call, r)), copy)) in games.iter().zip(done).zip(copies).enumerate() {
+            let kind = copy.kind();
+            g.try_borrow_mut()?.game = copy;
+            out.push(PyShotResult::new(py, kind, &numbers[k], call, r)?);
+        }
+        Ok(out)
+    })
+}

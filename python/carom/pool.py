@@ -1,0 +1,107 @@
+"""carom.pool: billiards games on the carom engine.
+
+Tables, racks, rules, shots simulated to rest, aiming, batches of candidate shots and
+(with gymnasium installed) a reinforcement-learning environment. The games layer is
+Rust (``crates/carom-games``); this module is its Python face. See docs/python.md.
+
+Quick tour::
+
+    import carom.pool as pool
+    g = pool.Game("nine-ball", seed=1)
+    r = g.shoot(speed=8.0, aim=pool.aim(g, 1))   # the break, at the 1
+    print(r.verdict, g.player, g.ball_in_hand)
+    out = pool.simulate_shots(g, [[3.0, a, 0, 0, 0] for a in range(0, 360, 5)])
+
+Bad input (an unknown game, a cue ball placed illegally or on a ball, a shot number
+out of range, a missing call, an array of the wrong shape) raises
+:class:`carom.ScenarioError`, a ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._carom import Game, ShotResult
+
+__all__ = [
+    "Env",
+    "Game",
+    "ShotResult",
+    "VectorEnv",
+    "aim",
+    "pockets",
+    "simulate_shots",
+]
+
+
+def pockets(g: Game) -> list[tuple[str, tuple[float, float]]]:
+    """The table's pockets: ``[(name, (x, y))]``, each pocket's index its place in the
+    list (a call or an aim names a pocket by either)."""
+    return g.pockets()
+
+
+def aim(
+    g: Game,
+    ball: int,
+    pocket: int | str | None = None,
+    solve: bool = False,
+    speed: float = 3.0,
+    english: float = 0.0,
+    follow: float = 0.0,
+) -> float | None:
+    """The aim in degrees (from +x towards +y) of the player to shoot at ``ball``.
+
+    Without ``solve``: the ghost-ball aim, sending the cue ball one ball diameter
+    behind ``ball`` on its line to the pocket's centre, or straight at the ball's
+    centre without a pocket. With ``solve=True``: the aim that pots ``ball`` in
+    ``pocket`` struck at ``speed`` with the tip offsets ``english`` and ``follow``,
+    found by simulating shots around the ghost-ball aim (direct, then one-rail banks),
+    so throw, spin and cushions are in it; ``None`` when no aim pots. Bad input (a ball
+    not on the table, an unknown pocket, a number out of range) raises
+    :class:`carom.ScenarioError`.
+    """
+    return g._aim(ball, pocket, solve, speed, english, follow)
+
+
+def simulate_shots(
+    g: Game,
+    shots: npt.ArrayLike,
+    call: Any = None,
+    threads: int | None = None,
+) -> dict[str, np.ndarray]:
+    """Simulates every row of ``shots`` (an (n, 5) array: speed, aim, english, follow,
+    elevation) from the game's position, the game itself unchanged, in parallel on
+    ``threads`` threads (default all cores) with the GIL released. The results are
+    the same on any thread count and the same as shooting the shots one by one.
+
+    Returns numpy arrays, the N columns being the balls on the table in the order of
+    ``balls``: ``balls`` (N,), ``pocketed`` (n, N) the pocket each ball dropped in or
+    -1, ``first_contact`` (n,) the first ball the cue ball met or -1, ``cushions``
+    (n, N) each ball's cushion contacts, ``foul`` (n,), ``points`` (n,) the points the
+    shooter gained, ``positions`` (n, N, 2) where each ball stopped (NaN if pocketed),
+    ``turn_over`` (n,), ``game_over`` (n,) and ``winner`` (n,) (-1: none).
+    """
+    return g._simulate_shots(shots, call, threads)
+
+
+_NO_GYM = (
+    "carom.pool.{name} needs gymnasium (pip install 'carom[rl]' or pip install "
+    "gymnasium)"
+)
+
+try:
+    from ._pool_env import Env, VectorEnv, register_envs
+except ImportError as e:  # gymnasium is an optional extra
+    if e.name is None or not e.name.startswith("gymnasium"):
+        raise
+
+    def __getattr__(name: str) -> Any:
+        if name in ("Env", "VectorEnv"):
+            raise ImportError(_NO_GYM.format(name=name))
+        raise AttributeError(f"module 'carom.pool' has no attribute {name!r}")
+
+else:
+    register_envs()
