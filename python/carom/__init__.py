@@ -11,6 +11,9 @@ Quick tour::
     print(w.diagnostics()["total_energy"], w.positions.shape)
     rows = carom.sweep("break", {"physics.restitution": [0.5, 1.0]}, time=50)
 
+Billiards games (tables, racks, rules, shots, aiming, batches of shots and a gymnasium
+environment): ``import carom.pool`` (see its docstring).
+
 Errors: :class:`ScenarioError` (a ``ValueError``) for bad input, with the command
 line's one-line message; :class:`SimulationError` (a ``RuntimeError``) for a failure
 while running, the world then left at its last good state.

@@ -82,7 +82,11 @@ def simulate_shots(
     -1, ``first_contact`` (n,) the first ball the cue ball met or -1, ``cushions``
     (n, N) each ball's cushion contacts, ``foul`` (n,), ``points`` (n,) the points the
     shooter gained, ``positions`` (n, N, 2) where each ball stopped (NaN if pocketed),
-    ``turn_over`` (n,), ``game_over`` (n,) and ``winner`` (n,) (-1: none).
+    ``turn_over`` (n,), ``game_over`` (n,), ``winner`` (n,) (-1: none) and ``error``
+    (n,): empty, or the message of a shot that failed while running (the engine gave
+    up on it; ``g.shoot`` would raise :class:`carom.SimulationError`), whose row then
+    holds -1, 0, False and NaN. Bad input raises :class:`carom.ScenarioError` before any
+    shot runs.
     """
     return g._simulate_shots(shots, call, threads)
 

@@ -208,28 +208,53 @@ def random_shots(n: int, seed: int) -> np.ndarray:
 def test_simulate_shots_equals_one_by_one_on_any_thread_count():
     g = pool.Game("nine-ball", seed=11)
     g.shoot(speed=9.0, aim=pool.aim(g, 1))
-    before = g.to_json()
-    shots = random_shots(24, 5)
     if g.ball_in_hand or g.over:
         pytest.skip("the break ended with ball in hand or the game over")
+    same_as_alone(g, random_shots(24, 5))
+
+
+def test_a_shot_the_engine_gives_up_on_leaves_the_others_standing():
+    # Breaks from seed 1's rack; the last one (found by bench/pool_shots.py) has the
+    # event model give up (its event budget) with the 8 caught in a corner's jaws. If
+    # the engine learns to finish it, the row is an ordinary one: the test holds
+    # either way.
+    g = pool.Game("nine-ball", seed=1)
+    shots = np.array(
+        [[8.0, pool.aim(g, 1) + d, 0, 0, 0] for d in (-0.5, 0.0, 0.5)]
+        + [[7.293108773922371, 0.7213905010955843, 0.0, 0.02541957315160065, 0.0]]
+    )
+    same_as_alone(g, shots)
+
+
+def same_as_alone(g: pool.Game, shots: np.ndarray) -> None:
+    """simulate_shots on 1 and 2 threads equals shooting each shot from a copy."""
+    before = g.to_json()
     one = pool.simulate_shots(g, shots, threads=1)
     two = pool.simulate_shots(g, shots, threads=2)
     assert g.to_json() == before  # the game itself unchanged
     for key in one:
-        assert np.array_equal(one[key], two[key], equal_nan=True), key
+        floats = one[key].dtype.kind == "f"
+        assert np.array_equal(one[key], two[key], equal_nan=floats), key
     balls = list(one["balls"])
     assert balls == list(g.balls)
     n, nb = len(shots), len(balls)
     assert one["pocketed"].shape == (n, nb) and one["positions"].shape == (n, nb, 2)
     for k, s in enumerate(shots):
         h = g.copy()
+        if one["error"][k]:
+            with pytest.raises(carom.SimulationError) as e:
+                h.shoot(*s)
+            assert str(e.value) == one["error"][k]
+            assert one["first_contact"][k] == -1 and (one["pocketed"][k] == -1).all()
+            assert np.isnan(one["positions"][k]).all()
+            continue
         r = h.shoot(*s)
-        assert one["first_contact"][k] == (
-            -1 if r.first_contact is None else r.first_contact
-        )
+        first = -1 if r.first_contact is None else r.first_contact
+        assert one["first_contact"][k] == first
         assert one["foul"][k] == (r.foul is not None)
         assert one["points"][k] == r.points[r.shooter]
-        assert one["turn_over"][k] == r.turn_over and one["game_over"][k] == r.game_over
+        assert one["turn_over"][k] == r.turn_over
+        assert one["game_over"][k] == r.game_over
         down = {b: p for _, b, p in r.pocketed}
         for c, b in enumerate(balls):
             assert one["pocketed"][k, c] == down.get(b, -1)

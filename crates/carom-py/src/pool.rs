@@ -590,8 +590,17 @@ impl PyGame {
             let mut game_over = vec![false; n];
             let mut winner = vec![-1i64; n];
             let col = |b: u32| numbers.iter().position(|&m| m == b);
+            let mut errors = vec![String::new(); n];
             for (k, r) in results.into_iter().enumerate() {
-                let r = r.map_err(|e| SimulationError::new_err(format!("shots[{k}]: {e}")))?;
+                // A shot that fails while running (bad input was refused above) has
+                // its message here and the empty values in its row; the others stand.
+                let r = match r {
+                    Ok(r) => r,
+                    Err(e) => {
+                        errors[k] = load::one_line(&e);
+                        continue;
+                    }
+                };
                 let f = &r.facts;
                 for p in &f.pocketed {
                     if let Some(c) = col(p.1) {
@@ -639,6 +648,10 @@ impl PyGame {
             d.set_item("turn_over", PyArray1::from_vec(py, turn_over))?;
             d.set_item("game_over", PyArray1::from_vec(py, game_over))?;
             d.set_item("winner", PyArray1::from_vec(py, winner))?;
+            d.set_item(
+                "error",
+                py.import("numpy")?.call_method1("array", (errors, "U"))?,
+            )?;
             Ok(d)
         })
     }
