@@ -3,7 +3,9 @@ table's specification (WPA), the rules' text and the engine shooting one by one.
 
 from __future__ import annotations
 
+import copy
 import math
+import pickle
 import subprocess
 import sys
 import threading
@@ -305,3 +307,13 @@ def test_without_gymnasium_the_games_work_and_env_says_what_is_missing():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert "needs gymnasium" in out.stdout
+
+
+def test_a_game_pickles_and_copies_exactly():
+    g = pool.Game("snooker", seed=4)
+    g.shoot(speed=3.0, aim=pool.aim(g, 1))
+    for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g), g.copy()):
+        assert h.to_json() == g.to_json() and h is not g
+        a = h.shoot(speed=2.0, aim=33.0) if not h.ball_in_hand else None
+        if a is not None:
+            assert h.to_json() != g.to_json()  # independent of the original

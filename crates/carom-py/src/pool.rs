@@ -485,6 +485,12 @@ impl PyGame {
         }
     }
 
+    /// Pickling saves the game's JSON; unpickling resumes it exactly.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (slf.borrow().game.save(),)))
+    }
+
     fn __copy__(&self) -> PyGame {
         self.copy()
     }
