@@ -83,7 +83,8 @@ class Env(gymnasium.Env):
     the player to shoot (0 or 1), ball in hand (0 or 1) and the two scores.
 
     Reward: see :func:`reward`. Terminated at game over; truncated after
-    ``max_shots`` shots.
+    ``max_shots`` shots, and after a shot the engine gives up on (the game then as it
+    was, reward 0, ``info["error"]`` the message).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}
@@ -171,8 +172,12 @@ class Env(gymnasium.Env):
         return a
 
     def _after(
-        self, r: ShotResult
+        self, r: ShotResult | str
     ) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if isinstance(r, str):
+            # The engine gave up on the shot (see simulate_shots' `error`): the game is
+            # as it was and the episode is cut short, as by a time limit.
+            return self._observe(), 0.0, False, True, {"error": r}
         self._shots += 1
         terminated = bool(r.game_over)
         truncated = not terminated and self._shots >= self.max_shots

@@ -171,3 +171,30 @@ def test_the_vector_env_equals_single_envs_stepped_one_by_one():
             assert (r, te, tr) == (vrew[i], vterm[i], vtrunc[i])
             ended[i] = te or tr
     assert resets > 0  # the comparison went through episode ends
+
+
+def test_a_shot_the_engine_gives_up_on_truncates_the_episode():
+    # The break of test_pool.py's shot that runs into the event budget: the game stays
+    # as it was, reward 0, the episode truncated with the message. (Should the engine
+    # finish the shot one day, the step is an ordinary one.)
+    g = pool.Game("nine-ball", seed=1)
+    shot = [7.293108773922371, 0.7213905010955843, 0.0, 0.02541957315160065, 0.0]
+    try:
+        g.copy().shoot(*shot)
+        fails = None
+    except carom.SimulationError as e:
+        fails = str(e)
+    env = pool.Env(g)
+    before, _ = env.reset()
+    obs, reward, terminated, truncated, info = env.step(shot)
+    if fails is None:
+        assert "error" not in info
+        return
+    assert info["error"] == fails and truncated and not terminated and reward == 0.0
+    assert np.array_equal(obs, before) and env.game.to_json() == g.to_json()
+    # In a vector env only that sub-environment is cut short.
+    venv = pool.VectorEnv(g, num_envs=2, threads=2)
+    venv.reset(seed=0)
+    _, rewards, term, trunc, infos = venv.step([shot, [8.0, pool.aim(g, 1), 0, 0, 0]])
+    assert list(trunc) == [True, False] and rewards[0] == 0.0
+    assert infos["error"][0] == fails and infos["_error"].tolist() == [True, False]

@@ -665,8 +665,9 @@ impl PyGame {
 
 /// One shot in each game (row k of `shots` in `games[k]`), in parallel without the
 /// GIL, each with the call the shot itself makes when `auto_call` (see
-/// `carom_games::many::auto_call`); every game moves on, or none does when a shot
-/// fails. The results in the games' order.
+/// `carom_games::many::auto_call`). Bad input (checked first) raises and moves no
+/// game; then each game moves on with its `ShotResult`, or, when the engine gave up
+/// on its shot, stays as it was and its entry is the message (a str).
 #[pyfunction]
 #[pyo3(signature = (games, shots, auto_call=true, threads=None))]
 pub(crate) fn _pool_shoot_each(
@@ -675,7 +676,7 @@ pub(crate) fn _pool_shoot_each(
     shots: &Bound<'_, PyAny>,
     auto_call: bool,
     threads: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<PyShotResult>> {
+) -> PyResult<Vec<Py<PyAny>>> {
     guarded(|| {
         let (n, rows) = rows_of(py, shots, "shots", 5)?;
         if n != games.len() {
@@ -711,15 +712,18 @@ pub(crate) fn _pool_shoot_each(
         let results = py
             .detach(|| many::shoot_each(&mut copies, &shots, auto_call, threads))
             .map_err(scenario_error)?;
-        let mut done = Vec::with_capacity(n);
-        for (k, r) in results.into_iter().enumerate() {
-            done.push(r.map_err(|e| SimulationError::new_err(format!("games[{k}]: {e}")))?);
-        }
         let mut out = Vec::with_capacity(n);
-        for (k, ((g, (call, r)), copy)) in games.iter().zip(done).zip(copies).enumerate() {
-            let kind = copy.kind();
-            g.try_borrow_mut()?.game = copy;
-            out.push(PyShotResult::new(py, kind, &numbers[k], call, r)?);
+        for (k, (r, copy)) in results.into_iter().zip(copies).enumerate() {
+            match r {
+                Ok((call, r)) => {
+                    let kind = copy.kind();
+                    games[k].try_borrow_mut()?.game = copy;
+                    let r = PyShotResult::new(py, kind, &numbers[k], call, r)?;
+                    out.push(Bound::new(py, r)?.into_any().unbind());
+                }
+                // That game stays as it was; the message says why.
+                Err(e) => out.push(load::one_line(&e).into_pyobject(py)?.into_any().unbind()),
+            }
         }
         Ok(out)
     })
