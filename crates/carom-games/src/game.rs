@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{self, Call, Foul, Placement, State};
 use crate::setups::{first_overlap, GameKind, Setup, SnookerSpots};
-use crate::shot::{simulate, Facts, Shot};
+use crate::shot::{simulate, Facts, Position, Shot};
 use crate::tables::{Table, TableKind};
 
 /// The game file's format version.
@@ -198,6 +198,27 @@ impl Game {
 
     /// Plays a shot with the call the rules need, judges it and moves the game on.
     pub fn shoot(&mut self, shot: &Shot, call: Option<Call>) -> Result<ShotResult, String> {
+        self.shoot_at(None, shot, call)
+    }
+
+    /// [`Game::shoot`] with the position's world already built: `position` must be
+    /// [`Position::new`] of this game's [`Game::setup`] (as [`crate::batch`] prepares
+    /// once for many shots). The same result as `shoot`, to the bit.
+    pub fn shoot_prepared(
+        &mut self,
+        position: &Position,
+        shot: &Shot,
+        call: Option<Call>,
+    ) -> Result<ShotResult, String> {
+        self.shoot_at(Some(position), shot, call)
+    }
+
+    fn shoot_at(
+        &mut self,
+        position: Option<&Position>,
+        shot: &Shot,
+        call: Option<Call>,
+    ) -> Result<ShotResult, String> {
         if self.state.over {
             return Err("shoot: the game is over".into());
         }
@@ -215,7 +236,11 @@ impl Game {
         }
         let shooter = self.state.player;
         let cue = self.kind().cue_ball(shooter);
-        let out = simulate(&self.setup(), cue, shot).map_err(|e| e.to_string())?;
+        let out = match position {
+            Some(p) => p.simulate(cue, shot),
+            None => simulate(&self.setup(), cue, shot),
+        }
+        .map_err(|e| e.to_string())?;
         let j = rules.judge(&self.state, &out.facts, call);
         self.balls = out
             .facts

@@ -7,6 +7,7 @@
 //! strike, and what happened is read from the engine's event log. The engine never
 //! imports this crate.
 
+pub mod agent;
 pub mod aim;
 pub mod batch;
 pub mod game;

@@ -172,6 +172,36 @@ impl World {
         self.pool.as_ref().map_or(1, |p| p.current_num_threads())
     }
 
+    /// A copy of the world that continues exactly as this one would (the same steps
+    /// give the same results to the bit), sharing its walls and thread pool; `None`
+    /// when the model cannot be copied (only the event model can). Cheaper than
+    /// building the world again: a caller trying many starts from one position (a
+    /// billiards shot search) builds it once and copies it per try.
+    pub fn try_clone(&self) -> Option<World> {
+        Some(World {
+            name: self.name.clone(),
+            table: self.table,
+            physics: self.physics,
+            balls: self.balls.clone(),
+            time: self.time,
+            steps: self.steps,
+            symmetry: self.symmetry.clone(),
+            model: self.model.try_clone()?,
+            pool: self.pool.clone(),
+            warnings: self.warnings.clone(),
+            run_window: self.run_window,
+            spinning: self.spinning,
+            edits: self.edits,
+            behind: self.behind,
+            walls: Arc::clone(&self.walls),
+            specs: Arc::clone(&self.specs),
+            in_play: self.in_play.clone(),
+            removals: self.removals.clone(),
+            event_log: self.event_log.clone(),
+            thermostat: self.thermostat,
+        })
+    }
+
     pub fn table(&self) -> &Table {
         &self.table
     }

@@ -48,6 +48,24 @@ impl Rules for EightBall {
         }
     }
 
+    fn first_contacts(&self, state: &State) -> Vec<u32> {
+        let breaking = state.shots == 0;
+        let mine = group(state);
+        let mut v: Vec<u32> = state
+            .on_table
+            .iter()
+            .copied()
+            .filter(|&n| match mine {
+                _ if breaking => true,
+                None => n != 8,
+                Some(g) if cleared(state, g) => n == 8,
+                Some(g) => g.has(n),
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
     fn judge(&self, state: &State, facts: &Facts, call: Option<Call>) -> Judgement {
         let breaking = state.shots == 0;
         let mine = group(state);

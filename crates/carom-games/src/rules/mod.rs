@@ -203,6 +203,15 @@ pub trait Rules {
 
     /// Judges a shot from its facts and the state before it.
     fn judge(&self, state: &State, facts: &Facts, call: Option<Call>) -> Judgement;
+
+    /// The object balls the cue ball may meet first on the next shot without a foul,
+    /// ascending (for a player searching shots). By default every object ball on the
+    /// table.
+    fn first_contacts(&self, state: &State) -> Vec<u32> {
+        let mut v = state.on_table.clone();
+        v.sort_unstable();
+        v
+    }
 }
 
 /// The rule set of a game.

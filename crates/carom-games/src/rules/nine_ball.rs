@@ -67,6 +67,10 @@ impl Rules for NineBall {
     fn judge(&self, state: &State, facts: &Facts, call: Option<Call>) -> Judgement {
         rotation(state, facts, call, 9)
     }
+
+    fn first_contacts(&self, state: &State) -> Vec<u32> {
+        state.lowest().into_iter().collect()
+    }
 }
 
 #[cfg(test)]

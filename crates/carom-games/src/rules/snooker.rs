@@ -45,6 +45,22 @@ impl Rules for Snooker {
         }
     }
 
+    fn first_contacts(&self, state: &State) -> Vec<u32> {
+        let on = state.on.unwrap_or(On::Red);
+        let mut v: Vec<u32> = state
+            .on_table
+            .iter()
+            .copied()
+            .filter(|&n| match on {
+                On::Red => is_red(n),
+                On::Colour => is_colour(n),
+                On::Next(c) => n == c,
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
     fn judge(&self, state: &State, facts: &Facts, _: Option<Call>) -> Judgement {
         let on = state.on.unwrap_or(On::Red);
         let is_on = |n: u32| match on {

@@ -32,6 +32,10 @@ impl Rules for TenBall {
         }
     }
 
+    fn first_contacts(&self, state: &State) -> Vec<u32> {
+        state.lowest().into_iter().collect()
+    }
+
     fn judge(&self, state: &State, facts: &Facts, call: Option<Call>) -> Judgement {
         let mut j = rotation(state, facts, call, 10);
         if state.shots == 0 || call == Some(Call::PushOut) || j.foul.is_some() {

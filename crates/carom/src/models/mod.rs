@@ -144,6 +144,12 @@ pub trait CollisionModel: Send {
     /// The balls were changed from outside (added, removed, moved): drop any cache.
     fn invalidate(&mut self) {}
 
+    /// A copy that continues exactly as this model would, for models that can be
+    /// copied (the event model); `None` for the others.
+    fn try_clone(&self) -> Option<Box<dyn CollisionModel>> {
+        None
+    }
+
     /// Whether the model itself finds when balls leave play (an event-driven model
     /// finds the exact moment a ball enters a pocket or crosses an open edge). When
     /// false, the world looks for balls in pockets or beyond open edges after each step.

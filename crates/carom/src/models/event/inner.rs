@@ -68,6 +68,11 @@ pub(super) struct Inner {
     /// included): pieces by index, pockets as `POCKET | k`, ascending.
     pub(super) start: Vec<u32>,
     pub(super) items: Vec<u32>,
+    /// The grid and reach `start` and `items` were binned for (columns, rows, cell
+    /// count, and the bits of the cell width, height and reach): the walls never change
+    /// within a model, so a rebuild on the same grid finds the same lists and skips
+    /// the work.
+    binned: Option<[u64; 6]>,
     /// Balls out of play, by the model's index.
     pub(super) out: Vec<bool>,
     pub(super) taken: Vec<Taken>,
@@ -98,6 +103,18 @@ impl Inner {
     /// the pockets that overlap it.
     pub(super) fn bin(&mut self, cells: &Cells, reach: f64) {
         let count = cells.cell_count();
+        let key = [
+            cells.nx as u64,
+            cells.ny as u64,
+            count as u64,
+            cells.cw.to_bits(),
+            cells.ch.to_bits(),
+            reach.to_bits(),
+        ];
+        if self.binned == Some(key) {
+            return;
+        }
+        self.binned = Some(key);
         let margin = 1e-6 * cells.cw.max(cells.ch);
         let mut lists: Vec<(u32, u32)> = Vec::new();
         let mut add = |bx: [f64; 4], item: u32| {

@@ -749,6 +749,10 @@ impl CollisionModel for Event {
         self.needs_rebuild = true;
     }
 
+    fn try_clone(&self) -> Option<Box<dyn CollisionModel>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn set_event_cap(&mut self, cap: Option<u64>) {
         self.set_budget(cap);
     }

@@ -1,0 +1,654 @@
+//! A search player: it chooses each shot by simulating candidates with the engine.
+//!
+//! For a pool or snooker position it lists the pairs (ball, pocket) it could pot
+//! (the balls the rules let the cue ball meet first, each into every pocket whose
+//! path is clear), ranks them by a geometric ease (the cut angle and the distances,
+//! [`ease`]) and, for the best few, sweeps the aim around the ghost-ball line with the
+//! engine in the loop ([`crate::batch::play_shots`]): first at one speed to find where
+//! the ball drops (throw, swerve and the cushions' real rebound are in the
+//! simulation), then at three speeds and three heights of the tip (follow, centre,
+//! draw) across that window. Each (pair, speed, spin) keeps the middle of its widest
+//! run of aims that pot and keep the turn, and is scored on that run's width (room
+//! for error) and on the position it leaves: the ease of the best next pot from where
+//! the cue ball stopped. With ball in hand it first places the cue ball on
+//! straight-in lines behind the balls it may pot (legal spots clear of the balls).
+//! When nothing pots it plays safe: a legal hit (no foul) that leaves the opponent
+//! the hardest next pot. Carom games (three-cushion, sum-to-three) are searched on a
+//! grid of aims, speeds and side spins for the widest run of aims that score.
+//!
+//! Execution noise ([`Noise`]) is added to the chosen shot: normal errors of the
+//! given standard deviations, drawn from the agent's seed, so that the same seed
+//! plays the same shots.
+
+use carom::generators::SplitMix64;
+
+use crate::batch::play_shots;
+use crate::game::{Game, ShotResult};
+use crate::rules::{self, Call, Placement};
+use crate::setups::GameKind;
+use crate::shot::{Shot, MAX_SPEED};
+
+/// Standard deviations of the errors added to a chosen shot: `aim` in degrees,
+/// `speed` relative (0.05: 5 % of the speed), `english` and `follow` in ball radii.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Noise {
+    pub aim: f64,
+    pub speed: f64,
+    pub english: f64,
+    pub follow: f64,
+}
+
+impl Noise {
+    /// A strong amateur: 0.25 degrees of aim (about 4 mm of error at the end of a
+    /// 1 m shot), 5 % of speed, 0.05 radii of tip offset.
+    pub const AMATEUR: Noise = Noise {
+        aim: 0.25,
+        speed: 0.05,
+        english: 0.05,
+        follow: 0.05,
+    };
+    /// A professional: 0.1 degrees of aim, 2 % of speed, 0.02 radii of tip offset.
+    pub const PRO: Noise = Noise {
+        aim: 0.1,
+        speed: 0.02,
+        english: 0.02,
+        follow: 0.02,
+    };
+
+    /// Checks the deviations: finite and not negative.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, v) in [
+            ("aim", self.aim),
+            ("speed", self.speed),
+            ("english", self.english),
+            ("follow", self.follow),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "noise.{name}: must be a finite standard deviation of at least 0 (got {v})"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the agent decided: where to put the cue ball first (with ball in hand), the
+/// shot, and the call the rules need.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decision {
+    pub place: Option<[f64; 2]>,
+    pub shot: Shot,
+    pub call: Option<Call>,
+}
+
+impl Decision {
+    /// Plays the decision on `game`: places the cue ball, then shoots.
+    pub fn play(&self, game: &mut Game) -> Result<ShotResult, String> {
+        if let Some([x, y]) = self.place {
+            game.place_cue_ball(x, y)?;
+        }
+        game.shoot(&self.shot, self.call)
+    }
+}
+
+/// The search player.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    noise: Option<Noise>,
+    /// The state of the noise's generator (SplitMix64).
+    rng: u64,
+    /// Shots simulated so far (all decisions).
+    pub simulated: u64,
+}
+
+/// The break: the cue ball on the head spot, full on the apex ball at this cue speed.
+pub const BREAK_SPEED: f64 = 8.0;
+/// First sweep: aims this far apart (degrees), either side of the ghost-ball line.
+const COARSE_STEP: f64 = 0.3;
+const COARSE_HALF: i32 = 8;
+/// Second sweep, around the first's window, at every speed and spin.
+const FINE_STEP: f64 = 0.2;
+const FINE_HALF: i32 = 6;
+const SPEEDS: [f64; 3] = [1.6, 2.6, 4.0];
+const FOLLOWS: [f64; 3] = [-0.4, 0.0, 0.4];
+/// The pairs (ball, pocket) swept from one position, the best by ease.
+const PAIRS: usize = 3;
+/// Spots tried for the cue ball in hand.
+const SPOTS: usize = 3;
+/// The width of a potting window (degrees) that makes a shot "safe enough": the score
+/// weighs a window `w` by `1 - exp(-w / WINDOW_SCALE)`.
+const WINDOW_SCALE: f64 = 0.6;
+/// Cuts beyond this (degrees) are not tried.
+const MAX_CUT: f64 = 78.0;
+/// The length over which a shot's difficulty doubles, roughly (metres): ease falls as
+/// `exp(-(d1 + d2) / EASE_LENGTH)`.
+const EASE_LENGTH: f64 = 2.0;
+
+impl Agent {
+    /// A player with optional execution noise, its draws from `seed`.
+    pub fn new(noise: Option<Noise>, seed: u64) -> Agent {
+        Agent {
+            noise,
+            rng: seed,
+            simulated: 0,
+        }
+    }
+
+    pub fn noise(&self) -> Option<Noise> {
+        self.noise
+    }
+
+    /// The decision for the player to shoot in `game` (the noise already added to the
+    /// shot). A game that is over gets a slow shot at the first object ball, which
+    /// `shoot` then refuses as it refuses any shot of a finished game.
+    pub fn choose(&mut self, game: &Game) -> Decision {
+        let mut d = self.plan(game);
+        if let Some(n) = self.noise {
+            d.shot = self.perturb(d.shot, n);
+        }
+        d
+    }
+
+    /// The decision without noise.
+    pub fn plan(&mut self, game: &Game) -> Decision {
+        let kind = game.kind();
+        if matches!(kind, GameKind::ThreeCushion | GameKind::SumToThree) {
+            return self.carom(game);
+        }
+        if game.state.shots == 0 && kind.is_pool() {
+            return self.break_shot(game);
+        }
+        if game.state.ball_in_hand.is_some() {
+            return self.in_hand(game);
+        }
+        if let Some(c) = self.pot(game, None) {
+            return Decision {
+                place: None,
+                shot: c.shot,
+                call: c.call,
+            };
+        }
+        let (shot, call) = self.safety(game);
+        Decision {
+            place: None,
+            shot,
+            call,
+        }
+    }
+
+    /// Adds the noise to a shot, kept in the shot's valid ranges.
+    pub fn perturb(&mut self, shot: Shot, n: Noise) -> Shot {
+        let mut s = shot;
+        s.aim += n.aim * self.normal();
+        s.speed = (s.speed * (1.0 + n.speed * self.normal())).clamp(0.05, MAX_SPEED);
+        s.english += n.english * self.normal();
+        s.follow += n.follow * self.normal();
+        let tip = s.english.hypot(s.follow);
+        let max = carom::cue::MAX_TIP_OFFSET * 0.999;
+        if tip > max {
+            s.english *= max / tip;
+            s.follow *= max / tip;
+        }
+        s
+    }
+
+    /// A standard normal draw (Box-Muller).
+    fn normal(&mut self) -> f64 {
+        let mut g = SplitMix64(self.rng);
+        let u1 = 1.0 - g.unit();
+        let u2 = g.unit();
+        self.rng = g.0;
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
+    fn run(
+        &mut self,
+        game: &Game,
+        shots: &[(Shot, Option<Call>)],
+    ) -> Vec<Option<(Game, ShotResult)>> {
+        self.simulated += shots.len() as u64;
+        play_shots(game, shots)
+            .into_iter()
+            .map(|r| r.ok())
+            .collect()
+    }
+
+    fn break_shot(&mut self, game: &Game) -> Decision {
+        let mut g = game.clone();
+        let head = game.table.head_spot();
+        let place = if g.state.ball_in_hand.is_some() && g.place_cue_ball(head[0], head[1]).is_ok()
+        {
+            Some(head)
+        } else {
+            None
+        };
+        // Full on the ball nearest the foot spot (the apex).
+        let foot = game.table.foot_spot();
+        let apex = g
+            .balls
+            .iter()
+            .filter(|b| b.0 != 0)
+            .min_by(|a, b| dist(a.1, foot).total_cmp(&dist(b.1, foot)))
+            .map(|b| b.1)
+            .unwrap_or(foot);
+        let c = cue_position(&g).unwrap_or(head);
+        Decision {
+            place,
+            shot: Shot::new(BREAK_SPEED, degrees(c, apex)),
+            call: None,
+        }
+    }
+
+    /// Ball in hand: the best shot from a few straight-in spots (and from where the
+    /// cue ball lies now, if no spot is legal).
+    fn in_hand(&mut self, game: &Game) -> Decision {
+        let mut best: Option<(Cand, Option<[f64; 2]>)> = None;
+        for (spot, pair) in spots(game).into_iter().take(SPOTS) {
+            let mut g = game.clone();
+            if g.place_cue_ball(spot[0], spot[1]).is_err() {
+                continue;
+            }
+            if let Some(c) = self.pot(&g, Some(pair)) {
+                if best.as_ref().is_none_or(|b| c.score > b.0.score) {
+                    best = Some((c, Some(spot)));
+                }
+            }
+        }
+        if let Some((c, place)) = best {
+            return Decision {
+                place,
+                shot: c.shot,
+                call: c.call,
+            };
+        }
+        if let Some(c) = self.pot(game, None) {
+            return Decision {
+                place: None,
+                shot: c.shot,
+                call: c.call,
+            };
+        }
+        let (shot, call) = self.safety(game);
+        Decision {
+            place: None,
+            shot,
+            call,
+        }
+    }
+
+    /// The best potting shot from the position as it is (the cue ball where it lies),
+    /// over the given pair or the best few by ease; `None` when none pots.
+    fn pot(&mut self, game: &Game, only: Option<(u32, usize)>) -> Option<Cand> {
+        let pairs: Vec<(u32, usize, f64)> = match only {
+            Some((t, p)) => vec![(t, p, ghost_aim(game, t, p)?)],
+            None => ranked_pairs(game)
+                .into_iter()
+                .take(PAIRS)
+                .filter_map(|(t, p, _)| Some((t, p, ghost_aim(game, t, p)?)))
+                .collect(),
+        };
+        if pairs.is_empty() {
+            return None;
+        }
+        // First sweep: one speed, no spin, around the ghost-ball line.
+        let mut shots = Vec::new();
+        for &(t, p, a0) in &pairs {
+            for k in -COARSE_HALF..=COARSE_HALF {
+                let shot = Shot::new(SPEEDS[1], a0 + k as f64 * COARSE_STEP);
+                shots.push((shot, call_for(game, t, p)));
+            }
+        }
+        let out = self.run(game, &shots);
+        let per = (2 * COARSE_HALF + 1) as usize;
+        let me = game.state.player;
+        let mut centres = Vec::new();
+        for (k, &(t, p, _)) in pairs.iter().enumerate() {
+            let ok: Vec<bool> = out[k * per..(k + 1) * per]
+                .iter()
+                .map(|r| r.as_ref().is_some_and(|(_, r)| keeps_turn(r, me)))
+                .collect();
+            if let Some((s, e)) = widest_run(&ok) {
+                let mid = 0.5 * (s + e) as f64;
+                centres.push((t, p, shots[k * per].0.aim + mid * COARSE_STEP));
+            }
+        }
+        if centres.is_empty() {
+            return None;
+        }
+        // Second sweep: every speed and spin across the window found.
+        let mut shots = Vec::new();
+        for &(t, p, c) in &centres {
+            for &speed in &SPEEDS {
+                for &follow in &FOLLOWS {
+                    for k in -FINE_HALF..=FINE_HALF {
+                        let shot = Shot {
+                            speed,
+                            aim: c + k as f64 * FINE_STEP,
+                            english: 0.0,
+                            follow,
+                            elevation: 0.0,
+                        };
+                        shots.push((shot, call_for(game, t, p)));
+                    }
+                }
+            }
+        }
+        let out = self.run(game, &shots);
+        let per = (2 * FINE_HALF + 1) as usize;
+        let mut best: Option<Cand> = None;
+        for (k, chunk) in out.chunks(per).enumerate() {
+            let ok: Vec<bool> = chunk
+                .iter()
+                .map(|r| r.as_ref().is_some_and(|(_, r)| keeps_turn(r, me)))
+                .collect();
+            let Some((s, e)) = widest_run(&ok) else {
+                continue;
+            };
+            let m = (s + e) / 2;
+            let Some((after, r)) = &chunk[m] else {
+                continue;
+            };
+            let width = (e - s + 1) as f64 * FINE_STEP;
+            let next = if r.game_over { 1.0 } else { best_ease(after) };
+            let score = (1.0 - (-width / WINDOW_SCALE).exp()) * (0.4 + 0.6 * next);
+            if best.as_ref().is_none_or(|b| score > b.score) {
+                let (shot, call) = shots[k * per + m];
+                best = Some(Cand { shot, call, score });
+            }
+        }
+        best
+    }
+
+    /// A legal hit that leaves the opponent the hardest next pot (a foul only when
+    /// every candidate fouls).
+    fn safety(&mut self, game: &Game) -> (Shot, Option<Call>) {
+        let Some(c) = cue_position(game) else {
+            return (Shot::new(1.0, 0.0), None);
+        };
+        let r = game.table.balls.radius;
+        let mut targets: Vec<(u32, [f64; 2])> = rules::rules(game.kind())
+            .first_contacts(&game.state)
+            .into_iter()
+            .filter_map(|n| Some((n, position(game, n)?)))
+            .collect();
+        targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
+        targets.truncate(3);
+        let call = (game.kind() == GameKind::TenBall).then_some(Call::Safety);
+        let mut shots = Vec::new();
+        for &(_, o) in &targets {
+            let centre = degrees(c, o);
+            // Offsets up to a half-ball hit either side.
+            let half = (r / dist(c, o).max(2.0 * r)).asin().to_degrees();
+            for f in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
+                for speed in [1.2, 2.2] {
+                    shots.push((Shot::new(speed, centre + f * half), call));
+                }
+            }
+        }
+        if shots.is_empty() {
+            return (Shot::new(1.0, 0.0), call);
+        }
+        let me = game.state.player;
+        let out = self.run(game, &shots);
+        let mut best = (f64::NEG_INFINITY, shots[0]);
+        for (k, o) in out.iter().enumerate() {
+            let score = match o {
+                None => f64::NEG_INFINITY,
+                Some((_, r)) if r.foul.is_some() => -1.0,
+                Some((_, r)) if keeps_turn(r, me) => 2.0,
+                Some((after, _)) => 1.0 - best_ease(after),
+            };
+            if score > best.0 {
+                best = (score, shots[k]);
+            }
+        }
+        best.1
+    }
+
+    /// Carom games: a grid of aims, speeds and side spins; the middle of the widest run
+    /// of aims that score.
+    fn carom(&mut self, game: &Game) -> Decision {
+        const AIMS: usize = 120;
+        let me = game.state.player;
+        let mut shots = Vec::new();
+        let combos = [(2.5, 0.0), (2.5, 0.4), (2.5, -0.4), (4.0, 0.4), (4.0, -0.4)];
+        for &(speed, english) in &combos {
+            for k in 0..AIMS {
+                let shot = Shot {
+                    speed,
+                    aim: k as f64 * 360.0 / AIMS as f64,
+                    english,
+                    follow: 0.2,
+                    elevation: 0.0,
+                };
+                shots.push((shot, None));
+            }
+        }
+        let out = self.run(game, &shots);
+        let mut best: Option<(usize, usize)> = None;
+        for (k, chunk) in out.chunks(AIMS).enumerate() {
+            let ok: Vec<bool> = chunk
+                .iter()
+                .map(|r| r.as_ref().is_some_and(|(_, r)| r.points[me] > 0))
+                .collect();
+            if let Some((s, e)) = widest_run(&ok) {
+                if best.is_none_or(|b| e - s > b.1) {
+                    best = Some((k * AIMS + (s + e) / 2, e - s));
+                }
+            }
+        }
+        let shot = best.map_or(shots[0].0, |b| shots[b.0].0);
+        Decision {
+            place: None,
+            shot,
+            call: None,
+        }
+    }
+}
+
+/// A scored candidate.
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    shot: Shot,
+    call: Option<Call>,
+    score: f64,
+}
+
+/// Whether the shot kept the shooter at the table without a foul, or won the game.
+fn keeps_turn(r: &ShotResult, me: usize) -> bool {
+    r.foul.is_none() && (!r.turn_over || (r.game_over && r.winner == Some(me)))
+}
+
+/// The first and last index of the longest run of `true` (the earliest if tied).
+fn widest_run(ok: &[bool]) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    let mut start = None;
+    for k in 0..=ok.len() {
+        match (ok.get(k).copied().unwrap_or(false), start) {
+            (true, None) => start = Some(k),
+            (false, Some(s)) => {
+                if best.is_none_or(|b: (usize, usize)| k - 1 - s > b.1 - b.0) {
+                    best = Some((s, k - 1));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    best
+}
+
+/// The call a pot of `ball` in `pocket` needs: ten-ball calls every shot, eight-ball
+/// the 8.
+fn call_for(game: &Game, ball: u32, pocket: usize) -> Option<Call> {
+    let pot = Call::Pot {
+        ball,
+        pocket: pocket as u32,
+    };
+    match game.kind() {
+        GameKind::TenBall => Some(pot),
+        GameKind::EightBall if ball == 8 => Some(pot),
+        _ => None,
+    }
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (b[0] - a[0]).hypot(b[1] - a[1])
+}
+
+fn degrees(from: [f64; 2], to: [f64; 2]) -> f64 {
+    (to[1] - from[1]).atan2(to[0] - from[0]).to_degrees()
+}
+
+fn position(game: &Game, n: u32) -> Option<[f64; 2]> {
+    game.balls.iter().find(|b| b.0 == n).map(|b| b.1)
+}
+
+fn cue_position(game: &Game) -> Option<[f64; 2]> {
+    position(game, game.kind().cue_ball(game.state.player))
+}
+
+/// Where the cue ball's centre must be to send `ball` straight at the centre of
+/// `pocket`: one diameter behind the ball on that line.
+fn ghost(game: &Game, ball: u32, pocket: usize) -> Option<[f64; 2]> {
+    let o = position(game, ball)?;
+    let p = game.table.pockets.get(pocket)?.center;
+    let d = dist(o, p);
+    if d == 0.0 {
+        return None;
+    }
+    let two_r = 2.0 * game.table.balls.radius;
+    Some([
+        o[0] - two_r * (p[0] - o[0]) / d,
+        o[1] - two_r * (p[1] - o[1]) / d,
+    ])
+}
+
+/// The ghost-ball aim (degrees) at `ball` for `pocket`.
+fn ghost_aim(game: &Game, ball: u32, pocket: usize) -> Option<f64> {
+    Some(degrees(cue_position(game)?, ghost(game, ball, pocket)?))
+}
+
+/// Whether a ball of radius `r` moving from `a` to `b` would touch a ball at `q`.
+fn blocks(a: [f64; 2], b: [f64; 2], q: [f64; 2], r: f64) -> bool {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
+    (q[0] - cx).hypot(q[1] - cy) < 2.0 * r
+}
+
+/// A geometric ease of potting `ball` in `pocket` from the cue ball at `c` (0: not
+/// makeable): the cosine of the cut angle times `exp(-(d1 + d2) / EASE_LENGTH)`, `d1`
+/// the cue ball's path to the ghost ball and `d2` the object ball's to the pocket;
+/// zero beyond [`MAX_CUT`], when another ball lies across either path, or for a side
+/// pocket entered more than 60 degrees off its axis.
+pub fn ease(game: &Game, c: [f64; 2], ball: u32, pocket: usize) -> f64 {
+    let (Some(o), Some(g), Some(pk)) = (
+        position(game, ball),
+        ghost(game, ball, pocket),
+        game.table.pockets.get(pocket),
+    ) else {
+        return 0.0;
+    };
+    let p = pk.center;
+    let r = game.table.balls.radius;
+    let (d1, d2) = (dist(c, g), dist(o, p));
+    let u = [(p[0] - o[0]) / d2, (p[1] - o[1]) / d2];
+    let cos_cut = if d1 > 1e-9 {
+        ((g[0] - c[0]) * u[0] + (g[1] - c[1]) * u[1]) / d1
+    } else {
+        1.0
+    };
+    if cos_cut < MAX_CUT.to_radians().cos() {
+        return 0.0;
+    }
+    // A side pocket (on a long cushion, away from the corners) takes balls near its
+    // axis, across the table.
+    let t = &game.table;
+    let corner = p[0] < t.rail + 0.1 * t.length || p[0] > t.rail + 0.9 * t.length;
+    if !corner && u[1].abs() < 0.5 {
+        return 0.0;
+    }
+    let cue = game.kind().cue_ball(game.state.player);
+    for &(n, q) in &game.balls {
+        if n == cue || n == ball {
+            continue;
+        }
+        if blocks(c, g, q, r) || blocks(o, p, q, r) {
+            return 0.0;
+        }
+    }
+    cos_cut * (-(d1 + d2) / EASE_LENGTH).exp()
+}
+
+/// The pairs (ball, pocket) the shooter may pot, with their ease, easiest first.
+fn ranked_pairs(game: &Game) -> Vec<(u32, usize, f64)> {
+    let Some(c) = cue_position(game) else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    for t in rules::rules(game.kind()).first_contacts(&game.state) {
+        for p in 0..game.table.pockets.len() {
+            let e = ease(game, c, t, p);
+            if e > 0.0 {
+                v.push((t, p, e));
+            }
+        }
+    }
+    v.sort_by(|a, b| b.2.total_cmp(&a.2));
+    v
+}
+
+/// The ease of the best pot the player to shoot has in `game` (0 when none, or when
+/// the game is over).
+pub fn best_ease(game: &Game) -> f64 {
+    if game.state.over {
+        return 0.0;
+    }
+    ranked_pairs(game).first().map_or(0.0, |p| p.2)
+}
+
+/// Spots for the cue ball in hand: on the straight-in line behind each ball the
+/// shooter may pot, at a few distances, where the rules let it go and clear of the
+/// balls, best first by ease.
+fn spots(game: &Game) -> Vec<([f64; 2], (u32, usize))> {
+    let mut out: Vec<([f64; 2], (u32, usize), f64)> = Vec::new();
+    let placement = game.state.ball_in_hand;
+    for t in rules::rules(game.kind()).first_contacts(&game.state) {
+        for p in 0..game.table.pockets.len() {
+            let (Some(o), Some(g)) = (position(game, t), ghost(game, t, p)) else {
+                continue;
+            };
+            let u = [(g[0] - o[0]), (g[1] - o[1])];
+            let n = u[0].hypot(u[1]);
+            for d in [0.25, 0.4, 0.6] {
+                let s = [g[0] + d * u[0] / n, g[1] + d * u[1] / n];
+                let mut try_ = game.clone();
+                if placement == Some(Placement::InD) || try_.place_cue_ball(s[0], s[1]).is_err() {
+                    continue;
+                }
+                let e = ease(&try_, s, t, p);
+                if e > 0.0 {
+                    out.push((s, (t, p), e));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| b.2.total_cmp(&a.2));
+    // One spot per pair: the best.
+    let mut seen: Vec<(u32, usize)> = Vec::new();
+    out.into_iter()
+        .filter(|s| {
+            let new = !seen.contains(&s.1);
+            seen.push(s.1);
+            new
+        })
+        .map(|s| (s.0, s.1))
+        .collect()
+}
