@@ -274,6 +274,20 @@ class Game:
         self, shots: npt.ArrayLike, call: Call = None, threads: int | None = None
     ) -> dict[str, npt.NDArray[Any]]: ...
 
+class Agent:
+    """The search player."""
+
+    def __init__(
+        self,
+        noise: Mapping[str, float] | str | None = None,
+        seed: int | None = None,
+    ) -> None: ...
+    def choose(self, game: Game) -> dict[str, Any]: ...
+    @property
+    def noise(self) -> dict[str, float] | None: ...
+    @property
+    def simulated(self) -> int: ...
+
 def _pool_shoot_each(
     games: Sequence[Game],
     shots: npt.ArrayLike,

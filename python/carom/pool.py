@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._carom import Game, ShotResult
+from ._carom import Agent, Game, ShotResult
 
 __all__ = [
+    "Agent",
     "Env",
     "Game",
     "ShotResult",

@@ -8,6 +8,7 @@
 //! No Rust panic crosses into Python: every entry point runs under `guarded`, which
 //! turns a panic into `carom.SimulationError`.
 
+mod agent;
 mod compare;
 mod convert;
 mod cue;
@@ -723,6 +724,7 @@ fn _carom(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add_class::<pool::PyGame>()?;
     m.add_class::<pool::PyShotResult>()?;
+    m.add_class::<agent::PyAgent>()?;
     m.add_function(wrap_pyfunction!(pool::_pool_shoot_each, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;

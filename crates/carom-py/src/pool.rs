@@ -32,7 +32,7 @@ pub(crate) fn whole(v: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64>
     }
 }
 
-fn shown(v: &Bound<'_, PyAny>) -> String {
+pub(crate) fn shown(v: &Bound<'_, PyAny>) -> String {
     v.repr().map(|s| s.to_string()).unwrap_or_default()
 }
 
@@ -100,7 +100,7 @@ fn call_of(game: &Game, v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Call>> 
     Ok(Some(Call::Pot { ball, pocket }))
 }
 
-fn call_object(py: Python<'_>, call: Option<Call>) -> PyResult<Py<PyAny>> {
+pub(crate) fn call_object(py: Python<'_>, call: Option<Call>) -> PyResult<Py<PyAny>> {
     Ok(match call {
         None => py.None(),
         Some(Call::Safety) => "safe".into_pyobject(py)?.into_any().unbind(),

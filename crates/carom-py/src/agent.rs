@@ -1,0 +1,138 @@
+//! `carom.pool.Agent`: the search player of `carom_games::agent`, bound. It chooses
+//! with the engine (candidate shots simulated in parallel) while the GIL is released.
+
+use carom_games::agent::{Agent, Noise};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::pool::{call_object, number, shown, whole, PyGame};
+use crate::{guarded, scenario_error, SimulationError};
+
+/// The search player: `Agent(noise=None, seed=0)`. `noise`: None, a dict of the
+/// standard deviations of the errors added to each chosen shot (`aim` in degrees,
+/// `speed` relative, `english` and `follow` in radii; a missing one is 0), or
+/// "amateur" or "pro" (see docs/games.md). The same seed plays the same shots.
+#[pyclass(module = "carom.pool", name = "Agent")]
+pub struct PyAgent {
+    agent: Agent,
+}
+
+/// `noise=`: None, "amateur", "pro", or a dict of the four standard deviations.
+fn noise_of(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Noise>> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(s) = v.cast::<PyString>() {
+        return match s.to_str()? {
+            "amateur" => Ok(Some(Noise::AMATEUR)),
+            "pro" => Ok(Some(Noise::PRO)),
+            other => Err(scenario_error(format!(
+                "noise: {other:?} is not \"amateur\", \"pro\", a dict or None"
+            ))),
+        };
+    }
+    let d = v.cast::<PyDict>().map_err(|_| {
+        scenario_error(format!(
+            "noise: expected None, \"amateur\", \"pro\" or a dict of standard deviations \
+             (aim, speed, english, follow), got {}",
+            shown(v)
+        ))
+    })?;
+    let mut z = Noise {
+        aim: 0.0,
+        speed: 0.0,
+        english: 0.0,
+        follow: 0.0,
+    };
+    for (k, x) in d.iter() {
+        let key: String = k
+            .extract()
+            .map_err(|_| scenario_error(format!("noise: key {}: not a name", shown(&k))))?;
+        let what = format!("noise: {key}");
+        let x = number(&x, &what)?;
+        match key.as_str() {
+            "aim" => z.aim = x,
+            "speed" => z.speed = x,
+            "english" => z.english = x,
+            "follow" => z.follow = x,
+            _ => {
+                return Err(scenario_error(format!(
+                    "{what}: unknown (noise has aim, speed, english, follow)"
+                )))
+            }
+        }
+    }
+    z.check()
+        .map_err(|e| scenario_error(format!("noise: {e}")))?;
+    Ok(Some(z))
+}
+
+#[pymethods]
+impl PyAgent {
+    #[new]
+    #[pyo3(signature = (noise=None, seed=None))]
+    fn py_new(
+        noise: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAgent> {
+        guarded(|| {
+            let seed = seed.map_or(Ok(0), |s| whole(s, "seed", u64::MAX))?;
+            Ok(PyAgent {
+                agent: Agent::new(noise_of(noise)?, seed),
+            })
+        })
+    }
+
+    /// The shot chosen for the player to shoot in `game` (candidates simulated in
+    /// parallel, the GIL released): a dict of `speed`, `aim`, `english`, `follow`,
+    /// `elevation` and `call`, to play as `game.shoot(**shot)`. With ball in hand it
+    /// places the cue ball first (`game.place_cue_ball`).
+    fn choose<'py>(
+        &mut self,
+        py: Python<'py>,
+        game: &Bound<'py, PyGame>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        guarded(|| {
+            let mut g = game.try_borrow_mut()?;
+            if g.game.state.over {
+                return Err(scenario_error("choose: the game is over"));
+            }
+            let agent = &mut self.agent;
+            let position = &g.game;
+            let d = py.detach(|| agent.choose(position));
+            if let Some([x, y]) = d.place {
+                g.game
+                    .place_cue_ball(x, y)
+                    .map_err(|e| SimulationError::new_err(format!("choose: {e}")))?;
+            }
+            let out = PyDict::new(py);
+            out.set_item("speed", d.shot.speed)?;
+            out.set_item("aim", d.shot.aim)?;
+            out.set_item("english", d.shot.english)?;
+            out.set_item("follow", d.shot.follow)?;
+            out.set_item("elevation", d.shot.elevation)?;
+            out.set_item("call", call_object(py, d.call)?)?;
+            Ok(out)
+        })
+    }
+
+    /// The noise's standard deviations (a dict), or None.
+    #[getter]
+    fn noise<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(n) = self.agent.noise() else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("aim", n.aim)?;
+        d.set_item("speed", n.speed)?;
+        d.set_item("english", n.english)?;
+        d.set_item("follow", n.follow)?;
+        Ok(Some(d))
+    }
+
+    /// Shots the player has simulated so far, all decisions together.
+    #[getter]
+    fn simulated(&self) -> u64 {
+        self.agent.simulated
+    }
+}
