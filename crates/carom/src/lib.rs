@@ -67,6 +67,7 @@ pub mod parse;
 pub mod pendulum;
 pub mod physics;
 pub mod presets;
+pub mod profiles;
 pub mod rolling;
 pub mod run;
 pub mod scenario;

@@ -819,6 +819,28 @@ impl World {
             .then_some(out)
     }
 
+    /// The full force (normal and tangential) of every ball-ball contact now, for the
+    /// contact stress of profiles ([`crate::profiles::pair_forces`]); `None` as for
+    /// [`World::contact_forces`].
+    pub fn pair_forces(&self) -> Option<Vec<crate::profiles::PairForce>> {
+        let normals = self.contact_forces()?;
+        let history = self.contact_history();
+        Some(crate::profiles::pair_forces(
+            &self.balls,
+            &self.table,
+            &self.physics,
+            &normals,
+            &history,
+        ))
+    }
+
+    /// Solid fraction, velocity and stress in `bins` slabs across `axis` (0: x, 1: y),
+    /// see [`crate::profiles`].
+    pub fn profiles(&self, axis: usize, bins: usize) -> crate::profiles::Profiles {
+        let pairs = self.pair_forces().unwrap_or_default();
+        crate::profiles::measure(&self.balls, &self.table, &self.in_play, &pairs, axis, bins)
+    }
+
     /// Its tensor form, `[xx, xy, yy]` (see [`crate::stress`]).
     pub fn virial_tensor(&self) -> Tensor {
         self.model.virial_tensor()
