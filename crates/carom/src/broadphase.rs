@@ -252,6 +252,13 @@ impl Grid {
         &self.items[self.cell_start[c] as usize..self.cell_start[c + 1] as usize]
     }
 
+    /// Whether row `gy` of the stencil around row `cy` lies across the y edge (with
+    /// fewer than three rows, every row may).
+    #[inline]
+    fn across_y(&self, cy: usize, gy: usize) -> bool {
+        self.ny < 3 || (cy == 0 && gy == self.ny - 1) || (cy == self.ny - 1 && gy == 0)
+    }
+
     /// Calls `f(j)` for every ball `j` in the 3x3 block of cells around (x, y),
     /// including the ball at (x, y) itself if it is binned.
     #[inline]
@@ -261,6 +268,15 @@ impl Grid {
             let (xs, nxs) = stencil(cx, self.nx, t.is_periodic(0));
             let (ys, nys) = stencil(cy, self.ny, t.is_periodic(1));
             for &gy in &ys[..nys] {
+                if t.is_sheared() && self.across_y(cy, gy) {
+                    // The cells across a sheared edge are displaced: the whole row.
+                    for gx in 0..self.nx {
+                        for &j in self.cell(gx, gy) {
+                            f(j as usize);
+                        }
+                    }
+                    continue;
+                }
                 for &gx in &xs[..nxs] {
                     for &j in self.cell(gx, gy) {
                         f(j as usize);
@@ -366,8 +382,17 @@ impl Grid {
             ([(cx.saturating_sub(1), (cx + 1).min(nx - 1)), (0, 0)], 1)
         };
         let (ys, nys) = stencil(cy, self.ny, t.is_some_and(|t| t.is_periodic(1)));
+        let sheared = t.is_some_and(|t| t.is_sheared());
         for &gy in &ys[..nys] {
             let row = gy * nx;
+            // Across a sheared box's y edge the cells are displaced by the shift: the
+            // whole row is searched (a row of cells is one contiguous run).
+            let whole = [(0, nx - 1), (0, 0)];
+            let spans = if sheared && self.across_y(cy, gy) {
+                (&whole, 1)
+            } else {
+                (&spans.0, spans.1)
+            };
             for &(a, b) in &spans.0[..spans.1] {
                 let s = self.cell_start[row + a] as usize;
                 let e = self.cell_start[row + b + 1] as usize;

@@ -71,6 +71,7 @@ pub mod profiles;
 pub mod rolling;
 pub mod run;
 pub mod scenario;
+pub mod sheared;
 pub mod sizes;
 pub mod state;
 pub mod stress;

@@ -103,6 +103,7 @@ impl World {
     ) -> Result<World, BuildError> {
         check_table(&table, &balls)?;
         let warnings = check_physics(&physics, &balls)?;
+        crate::sheared::check(&table, &physics)?;
         let walls = Arc::new(Walls::none());
         let model = models::create(physics.model, &balls, &table, &physics, &walls)
             .map_err(|e| bad("physics.model", e.to_string()))?;
@@ -232,6 +233,7 @@ impl World {
     pub fn set_physics(&mut self, physics: Physics) -> Result<(), BuildError> {
         self.synchronise();
         let warnings = check_physics(&physics, &self.balls)?;
+        crate::sheared::check(&self.table, &physics)?;
         self.edits += 1;
         if physics.model != self.physics.model {
             self.model = models::create(
@@ -350,6 +352,8 @@ impl World {
         self.steps += 1;
         let start = self.time;
         self.time += self.physics.dt;
+        // A sheared box's images slide on (the model wrapped on the same new shift).
+        self.table = self.table.after(self.physics.dt);
         // The step's rows begin here (the model's, then the removals found after it).
         let from = self.event_log.as_ref().map_or(0, Vec::len);
         if let Some(log) = self.event_log.as_mut() {
