@@ -563,8 +563,8 @@ impl Spring {
         }
         self.list.moved(law.dt * v2max.sqrt());
         if table.is_sheared() {
-            // Pairs across the sliding edge closed by G height dt more.
-            self.list.moved(law.dt * table.shear_velocity().abs());
+            // The images across the sliding edge moved by G height dt.
+            self.list.slid(law.dt * table.shear_velocity().abs());
         }
         self.virial += law.dt * self.last_virial;
         self.add_tensor(law.dt);
@@ -714,7 +714,7 @@ impl Spring {
         self.add_tensor(dt);
         self.list.moved(step2.sqrt());
         if table.is_sheared() {
-            self.list.moved(dt * table.shear_velocity().abs());
+            self.list.slid(dt * table.shear_velocity().abs());
         }
         if balls.x.iter().chain(&balls.y).any(|v| !v.is_finite()) {
             return Err(unstable());

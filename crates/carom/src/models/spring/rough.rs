@@ -787,11 +787,11 @@ impl Spring {
             .fold([0.0; 3], |a, v| stress::add(a, v.tensor));
         self.virial_tensor = stress::add(self.virial_tensor, t.map(|v| law.dt * v));
         self.list.moved(law.dt * v2max.sqrt());
-        // A sheared box's images slid by G height dt: pairs across its edge closed by
-        // that much more (the list must see it), and the balls wrap on the new shift.
+        // A sheared box's images slid by G height dt (the list counts it), and the balls
+        // wrap on the new shift.
         let next = table.after(law.dt);
         if table.is_sheared() {
-            self.list.moved(law.dt * table.shear_velocity().abs());
+            self.list.slid(law.dt * table.shear_velocity().abs());
         }
         super::wrap_positions(balls, &next);
         rough.refresh(self, balls, &next, pool, cloth);
