@@ -34,6 +34,22 @@ from ._gsd import write_gsd
 from ._pictures import Animation, animate
 from ._sweep import sweep
 
+
+def profiles(world: World, axis: str = "y", bins: int = 20) -> dict:
+    """Solid fraction, mean velocity and stress in ``bins`` slabs across ``axis``.
+
+    Each disk's area is split exactly between the slabs it overlaps; a slab's velocity
+    is the mass-weighted mean, its stress (the pressure tensor, positive in
+    compression) the velocity fluctuations about that mean plus each contact's
+    ``r_ij (x) f_ij`` split along the segment between the two centres (see
+    docs/granular.md). Returns a dict of numpy arrays: ``edges`` (bins + 1,),
+    ``centers``, ``solid_fraction``, ``mass`` (bins,), ``velocity`` (bins, 2) and
+    ``stress`` (bins, 3: xx, xy, yy). Raises :class:`ScenarioError` for a bad axis or
+    bin count.
+    """
+    return world.profiles(axis=axis, bins=bins)
+
+
 __all__ = [
     "Animation",
     "ScenarioError",
@@ -44,6 +60,7 @@ __all__ = [
     "cue_strike",
     "preset_summaries",
     "presets",
+    "profiles",
     "sweep",
     "write_gsd",
 ]

@@ -111,6 +111,12 @@ class World:
     def in_play(self) -> npt.NDArray[np.bool_]:
         """Whether each ball is still in play (not gone into a pocket or over an open
         edge), (N,) bool (a copy)."""
+    def profiles(
+        self, axis: str = "y", bins: int = 20
+    ) -> dict[str, npt.NDArray[np.float64]]:
+        """Solid fraction, mean velocity and stress in ``bins`` slabs across ``axis``
+        ("x" or "y"): ``edges``, ``centers``, ``solid_fraction``, ``mass``,
+        ``velocity`` (bins, 2), ``stress`` (bins, 3: xx, xy, yy)."""
     def psi6(self) -> npt.NDArray[np.complex128]:
         """Local bond-orientational order psi_6 of each ball (six nearest neighbours),
         (N,) complex (0 for balls out of play)."""

@@ -527,6 +527,46 @@ impl PyWorld {
         })
     }
 
+    /// Solid fraction, mean velocity and stress in `bins` slabs across `axis` ("x" or
+    /// "y"), see docs/granular.md: a dict of numpy arrays `edges` (bins + 1,),
+    /// `centers`, `solid_fraction`, `mass` (bins,), `velocity` (bins, 2) and `stress`
+    /// (bins, 3: xx, xy, yy, the pressure tensor).
+    #[pyo3(signature = (axis = "y", bins = 20))]
+    fn profiles<'py>(&self, py: Python<'py>, axis: &str, bins: i64) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let axis = match axis {
+                "x" => 0,
+                "y" => 1,
+                other => {
+                    return Err(scenario_error(format!(
+                        "profiles: axis: must be \"x\" or \"y\" (got {other:?})"
+                    )))
+                }
+            };
+            if !(1..=1_000_000).contains(&bins) {
+                return Err(scenario_error(format!(
+                    "profiles: bins: must be a whole number from 1 to 1000000 (got {bins})"
+                )));
+            }
+            let p = self.lock(py)?.session.world.profiles(axis, bins as usize);
+            let centers: Vec<f64> = p.edges.windows(2).map(|e| 0.5 * (e[0] + e[1])).collect();
+            let (vx, vy): (Vec<f64>, Vec<f64>) = p.velocity.iter().map(|v| (v[0], v[1])).unzip();
+            let (xx, xy, yy) = (
+                p.stress.iter().map(|s| s[0]).collect::<Vec<_>>(),
+                p.stress.iter().map(|s| s[1]).collect::<Vec<_>>(),
+                p.stress.iter().map(|s| s[2]).collect::<Vec<_>>(),
+            );
+            let out = PyDict::new(py);
+            out.set_item("edges", column(py, &p.edges)?)?;
+            out.set_item("centers", column(py, &centers)?)?;
+            out.set_item("solid_fraction", column(py, &p.solid_fraction)?)?;
+            out.set_item("mass", column(py, &p.mass)?)?;
+            out.set_item("velocity", pairs(py, &vx, &vy)?)?;
+            out.set_item("stress", triples(py, &xx, &xy, &yy)?)?;
+            Ok(out.into_any())
+        })
+    }
+
     /// The walls inside the table, as the scenario gives them (`[[walls]]` entries as
     /// dicts).
     #[getter]

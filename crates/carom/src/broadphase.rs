@@ -252,6 +252,13 @@ impl Grid {
         &self.items[self.cell_start[c] as usize..self.cell_start[c + 1] as usize]
     }
 
+    /// Whether row `gy` of the stencil around row `cy` lies across the y edge (with
+    /// fewer than three rows, every row may).
+    #[inline]
+    fn across_y(&self, cy: usize, gy: usize) -> bool {
+        self.ny < 3 || (cy == 0 && gy == self.ny - 1) || (cy == self.ny - 1 && gy == 0)
+    }
+
     /// Calls `f(j)` for every ball `j` in the 3x3 block of cells around (x, y),
     /// including the ball at (x, y) itself if it is binned.
     #[inline]
@@ -261,6 +268,15 @@ impl Grid {
             let (xs, nxs) = stencil(cx, self.nx, t.is_periodic(0));
             let (ys, nys) = stencil(cy, self.ny, t.is_periodic(1));
             for &gy in &ys[..nys] {
+                if t.is_sheared() && self.across_y(cy, gy) {
+                    // The cells across a sheared edge are displaced: the whole row.
+                    for gx in 0..self.nx {
+                        for &j in self.cell(gx, gy) {
+                            f(j as usize);
+                        }
+                    }
+                    continue;
+                }
                 for &gx in &xs[..nxs] {
                     for &j in self.cell(gx, gy) {
                         f(j as usize);
@@ -366,8 +382,17 @@ impl Grid {
             ([(cx.saturating_sub(1), (cx + 1).min(nx - 1)), (0, 0)], 1)
         };
         let (ys, nys) = stencil(cy, self.ny, t.is_some_and(|t| t.is_periodic(1)));
+        let sheared = t.is_some_and(|t| t.is_sheared());
         for &gy in &ys[..nys] {
             let row = gy * nx;
+            // Across a sheared box's y edge the cells are displaced by the shift: the
+            // whole row is searched (a row of cells is one contiguous run).
+            let whole = [(0, nx - 1), (0, 0)];
+            let spans = if sheared && self.across_y(cy, gy) {
+                (&whole, 1)
+            } else {
+                (&spans.0, spans.1)
+            };
             for &(a, b) in &spans.0[..spans.1] {
                 let s = self.cell_start[row + a] as usize;
                 let e = self.cell_start[row + b + 1] as usize;
@@ -481,6 +506,12 @@ pub fn touching_pairs_brute_force(x: &[f64], y: &[f64], r: &[f64], slack: f64) -
 /// small enough to balance two cores on uneven scenes.
 pub const BLOCK: usize = 4096;
 
+/// How far, in skins, the images of a sheared box may slide before its neighbour list
+/// is rebuilt: pairs across the sliding edge are listed with that much more reach in x
+/// (a few more pairs per ball of the edge rows), so that the slide, often faster than
+/// the balls, seldom forces a rebuild of the whole list.
+pub const SLIDE_ROOM: f64 = 8.0;
+
 /// Balls per block for `n` balls: [`BLOCK`], or less for small scenes so that there are
 /// some thirty blocks to share between threads. A function of `n` only, never of the
 /// thread count, so that results do not depend on the thread count.
@@ -523,6 +554,10 @@ pub struct NeighbourList {
     skin: f64,
     /// A bound on how far any ball has moved since the list was built.
     moved: f64,
+    /// In a sheared box, how far the images across the y edge slid since the build,
+    /// and how far they may (the extra x reach of the pairs listed across that edge).
+    slid: f64,
+    slide_room: f64,
     valid: bool,
     len: usize,
     uniform_radius: Option<f64>,
@@ -545,11 +580,20 @@ impl NeighbourList {
         self.moved += distance;
     }
 
+    /// Reports that a sheared box's images slid by `distance` in x: pairs across the
+    /// y edge were listed with room for [`SLIDE_ROOM`] skins of it.
+    pub fn slid(&mut self, distance: f64) {
+        self.slid += distance;
+    }
+
     /// Whether the list still holds every pair of `n` balls whose surfaces touch or
     /// overlap. Two balls each moving less than half the skin close their gap by less
     /// than the skin; the margin of 0.2% covers the rounding of the distance tests.
     pub fn is_current(&self, n: usize) -> bool {
-        self.valid && self.len == n && 2.0 * self.moved < 0.998 * self.skin
+        self.valid
+            && self.len == n
+            && 2.0 * self.moved < 0.998 * self.skin
+            && self.slid < 0.998 * self.slide_room
     }
 
     /// Makes the list current for these balls, rebuilding it (on the pool's threads
@@ -630,11 +674,19 @@ impl NeighbourList {
                 let seg = block.pairs.len();
                 let (cx, cy) = grid.cell_coords(xi, yi);
                 if let Some(t) = &grid.periodic {
+                    let room = SLIDE_ROOM * skin;
                     grid.for_each_near_cell(cx, cy, |ju| {
                         if ju > i && !out(ju) {
                             let (dx, dy) = t.min_image(x[ju] - xi, y[ju] - yi);
                             let reach = ri + r[ju] + skin;
-                            if dx * dx + dy * dy <= reach * reach {
+                            // Across a sheared edge the pair's x distance changes with
+                            // the slide too: listed within `room` more of it in x.
+                            if dx * dx + dy * dy <= reach * reach
+                                || (t.is_sheared()
+                                    && (y[ju] - yi - dy).abs() > 0.5 * t.height
+                                    && dy.abs() <= reach
+                                    && dx.abs() <= reach + room)
+                            {
                                 block.pairs.push((i as u32, ju as u32));
                             }
                         }
@@ -691,6 +743,12 @@ impl NeighbourList {
         }
         self.skin = skin;
         self.moved = 0.0;
+        self.slid = 0.0;
+        self.slide_room = if table.is_sheared() {
+            SLIDE_ROOM * skin
+        } else {
+            f64::INFINITY
+        };
         self.valid = true;
         self.len = n;
         self.uniform_radius = uniform;

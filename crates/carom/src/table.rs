@@ -19,11 +19,21 @@ pub enum Boundary {
 
 /// The table `[0, width] x [0, height]`, y pointing down. `boundary[0]` closes the x
 /// axis, `boundary[1]` the y axis.
+///
+/// A sheared box (Lees-Edwards) is periodic on both axes with `shear_rate = G != 0`:
+/// the copy of the box across the y edge at `y + height` is displaced in x by `shift`
+/// (`G height t` modulo the width) and moves at `G height` in x relative to it, so that
+/// the balls' streaming velocity is `u_x = G (y - height / 2)`. A ball crossing that
+/// edge is wrapped with its x and its x-velocity changed by the shift and `-+G height`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Table {
     pub width: f64,
     pub height: f64,
     pub boundary: [Boundary; 2],
+    /// `G` of a sheared box; 0: none.
+    pub shear_rate: f64,
+    /// The x offset of the copy above (at `y + height`), in `[0, width)`.
+    pub shift: f64,
 }
 
 impl Table {
@@ -33,6 +43,8 @@ impl Table {
             width,
             height,
             boundary: [Boundary::Walls, Boundary::Walls],
+            shear_rate: 0.0,
+            shift: 0.0,
         }
     }
 
@@ -42,12 +54,67 @@ impl Table {
             width,
             height,
             boundary: [Boundary::Periodic, Boundary::Periodic],
+            shear_rate: 0.0,
+            shift: 0.0,
         }
     }
 
     pub const fn with_boundary(mut self, boundary: [Boundary; 2]) -> Table {
         self.boundary = boundary;
         self
+    }
+
+    /// A periodic box sheared at rate `shear_rate` (Lees-Edwards), the images across
+    /// the y edge displaced by `shift`.
+    pub const fn sheared(width: f64, height: f64, shear_rate: f64, shift: f64) -> Table {
+        Table {
+            width,
+            height,
+            boundary: [Boundary::Periodic, Boundary::Periodic],
+            shear_rate,
+            shift,
+        }
+    }
+
+    /// Whether the box is sheared (Lees-Edwards).
+    #[inline]
+    pub fn is_sheared(&self) -> bool {
+        self.shear_rate != 0.0
+    }
+
+    /// The velocity in x of the copy above relative to the box, `G height`.
+    #[inline]
+    pub fn shear_velocity(&self) -> f64 {
+        self.shear_rate * self.height
+    }
+
+    /// The table `dt` later: a sheared box's shift advanced by `G height dt` (modulo
+    /// the width); any other table unchanged.
+    #[inline]
+    pub fn after(&self, dt: f64) -> Table {
+        let mut t = *self;
+        if self.is_sheared() {
+            let s = (self.shift + self.shear_velocity() * dt).rem_euclid(self.width);
+            // rem_euclid may round up to the width itself.
+            t.shift = if s < self.width { s } else { 0.0 };
+        }
+        t
+    }
+
+    /// The x-velocity to add to `v_j - v_i` of a pair whose raw y displacement `raw`
+    /// became `dy` by the minimum image: across a sheared edge, the image's velocity
+    /// differs by `-+G height`; 0 otherwise.
+    #[inline]
+    pub fn image_velocity(&self, raw: f64, dy: f64) -> f64 {
+        if !self.is_sheared() {
+            0.0
+        } else if raw - dy > 0.5 * self.height {
+            -self.shear_velocity()
+        } else if dy - raw > 0.5 * self.height {
+            self.shear_velocity()
+        } else {
+            0.0
+        }
     }
 
     /// The side length along `axis` (0: x, 1: y).
@@ -105,12 +172,64 @@ impl Table {
     /// positions lie on the table: on a periodic axis the component is shifted by one
     /// side length when that brings it nearer to zero. Walled axes are left alone, so
     /// on a walled table this is the identity (and costs two predictable branches).
+    ///
+    /// In a sheared box a displacement taken to the copy above or below is also
+    /// displaced in x by the shift before the x image is taken.
     #[inline]
     pub fn min_image(&self, dx: f64, dy: f64) -> (f64, f64) {
+        if self.is_sheared() {
+            return self.sheared_image(dx, dy);
+        }
         (
             min_image_1d(dx, self.width, self.is_periodic(0)),
             min_image_1d(dy, self.height, self.is_periodic(1)),
         )
+    }
+
+    #[inline]
+    fn sheared_image(&self, dx: f64, dy: f64) -> (f64, f64) {
+        let (w, h) = (self.width, self.height);
+        let (mut dx, mut dy) = (dx, dy);
+        if dy > 0.5 * h {
+            dy -= h;
+            dx -= self.shift;
+        } else if dy < -0.5 * h {
+            dy += h;
+            dx += self.shift;
+        }
+        if dx > 0.5 * w || dx < -0.5 * w {
+            dx -= w * (dx / w).round();
+        }
+        (dx, dy)
+    }
+
+    /// Wraps positions onto a sheared box: a ball that crossed the y edge `k` times
+    /// (`y` beyond `[0, height)`) comes back with `y - k height`, `x - k shift` and
+    /// `vx - k G height`; then x wraps as on any periodic axis. The image counts add
+    /// up as in [`Table::wrap_all`].
+    pub fn wrap_sheared(
+        &self,
+        x: &mut [f64],
+        y: &mut [f64],
+        vx: &mut [f64],
+        ix: &mut [i64],
+        iy: &mut [i64],
+    ) {
+        let u = self.shear_velocity();
+        for i in 0..x.len() {
+            if !(0.0..self.height).contains(&y[i]) {
+                let (w, k) = self.wrap(y[i], 1);
+                y[i] = w;
+                iy[i] = iy[i].saturating_add(k);
+                x[i] -= k as f64 * self.shift;
+                vx[i] -= k as f64 * u;
+            }
+            if !(0.0..self.width).contains(&x[i]) {
+                let (w, k) = self.wrap(x[i], 0);
+                x[i] = w;
+                ix[i] = ix[i].saturating_add(k);
+            }
+        }
     }
 
     /// Brings coordinate `x` on `axis` back onto `[0, side)` when that axis is
@@ -193,6 +312,31 @@ mod tests {
         let t = Table::new(10.0, 4.0);
         assert_eq!(t.min_image(9.0, -3.5), (9.0, -3.5));
         assert_eq!(t.wrap(11.0, 0), (11.0, 0));
+    }
+
+    #[test]
+    fn a_sheared_box_displaces_the_images_across_the_y_edge() {
+        // Width 10, height 4, shift 3: the copy above sits 3 to the right.
+        let t = Table::sheared(10.0, 4.0, 0.5, 3.0);
+        // Ball j at y 3.5, i at y 0.5: j's nearest image is the copy below, at y - 4
+        // and x - 3.
+        assert_eq!(t.min_image(1.0, 3.0), (-2.0, -1.0));
+        assert_eq!(t.image_velocity(3.0, -1.0), -2.0);
+        // And the other way, with the x image taken after the shift.
+        assert_eq!(t.min_image(9.0, -3.0), (2.0, 1.0));
+        assert_eq!(t.image_velocity(-3.0, 1.0), 2.0);
+        // Within the box: no shift.
+        assert_eq!(t.min_image(1.0, 1.0), (1.0, 1.0));
+        assert_eq!(t.image_velocity(1.0, 1.0), 0.0);
+        // A ball leaving at the bottom (y > 4) comes back at the top, 3 to the left,
+        // 2 slower.
+        let (mut x, mut y, mut vx) = ([1.0], [4.5], [0.25]);
+        let (mut ix, mut iy) = ([0], [0]);
+        t.wrap_sheared(&mut x, &mut y, &mut vx, &mut ix, &mut iy);
+        assert_eq!((x[0], y[0], vx[0], ix[0], iy[0]), (8.0, 0.5, -1.75, -1, 1));
+        // The shift advances by G H dt modulo the width.
+        assert_eq!(t.after(4.0).shift, 1.0);
+        assert_eq!(Table::new(1.0, 1.0).after(3.0), Table::new(1.0, 1.0));
     }
 
     #[test]

@@ -103,6 +103,7 @@ impl World {
     ) -> Result<World, BuildError> {
         check_table(&table, &balls)?;
         let warnings = check_physics(&physics, &balls)?;
+        crate::sheared::check(&table, &physics)?;
         let walls = Arc::new(Walls::none());
         let model = models::create(physics.model, &balls, &table, &physics, &walls)
             .map_err(|e| bad("physics.model", e.to_string()))?;
@@ -262,6 +263,7 @@ impl World {
     pub fn set_physics(&mut self, physics: Physics) -> Result<(), BuildError> {
         self.synchronise();
         let warnings = check_physics(&physics, &self.balls)?;
+        crate::sheared::check(&self.table, &physics)?;
         self.edits += 1;
         if physics.model != self.physics.model {
             self.model = models::create(
@@ -380,6 +382,8 @@ impl World {
         self.steps += 1;
         let start = self.time;
         self.time += self.physics.dt;
+        // A sheared box's images slide on (the model wrapped on the same new shift).
+        self.table = self.table.after(self.physics.dt);
         // The step's rows begin here (the model's, then the removals found after it).
         let from = self.event_log.as_ref().map_or(0, Vec::len);
         if let Some(log) = self.event_log.as_mut() {
@@ -847,6 +851,28 @@ impl World {
         self.model
             .contact_forces(&self.balls, &self.table, &self.physics, &mut out)
             .then_some(out)
+    }
+
+    /// The full force (normal and tangential) of every ball-ball contact now, for the
+    /// contact stress of profiles ([`crate::profiles::pair_forces`]); `None` as for
+    /// [`World::contact_forces`].
+    pub fn pair_forces(&self) -> Option<Vec<crate::profiles::PairForce>> {
+        let normals = self.contact_forces()?;
+        let history = self.contact_history();
+        Some(crate::profiles::pair_forces(
+            &self.balls,
+            &self.table,
+            &self.physics,
+            &normals,
+            &history,
+        ))
+    }
+
+    /// Solid fraction, velocity and stress in `bins` slabs across `axis` (0: x, 1: y),
+    /// see [`crate::profiles`].
+    pub fn profiles(&self, axis: usize, bins: usize) -> crate::profiles::Profiles {
+        let pairs = self.pair_forces().unwrap_or_default();
+        crate::profiles::measure(&self.balls, &self.table, &self.in_play, &pairs, axis, bins)
     }
 
     /// Its tensor form, `[xx, xy, yy]` (see [`crate::stress`]).

@@ -271,7 +271,12 @@ pub fn free_flight(balls: &mut Balls, gravity: [f64; 2], dt: f64) {
 /// right after its balls moved (free flight or drift), before contacts are looked for.
 #[inline]
 pub fn wrap_positions(balls: &mut Balls, table: &Table) {
-    if table.any_periodic() {
+    if table.is_sheared() {
+        let Balls {
+            x, y, vx, ix, iy, ..
+        } = balls;
+        table.wrap_sheared(x, y, vx, ix, iy);
+    } else if table.any_periodic() {
         let Balls { x, y, ix, iy, .. } = balls;
         table.wrap_all(x, y, ix, iy);
     }

@@ -507,6 +507,8 @@ impl Spring {
         } = balls;
         let (r, inv_m) = (&r[..], &inv_m[..]);
         let (list, contacts) = (&self.list, &self.contacts[..]);
+        // A sheared box's balls wrap on the shift at the step's end.
+        let next = table.after(law.dt);
         type Images<'a> = (&'a mut [i64], &'a mut [i64]);
         let run = |(b, ((((xy, v), f), (r, w)), img)): (usize, (BallsBlock, Images))| {
             if !cross {
@@ -515,7 +517,7 @@ impl Spring {
             let block = BallBlock {
                 x: &mut *xy.0,
                 y: &mut *xy.1,
-                vx: v.0,
+                vx: &mut *v.0,
                 vy: v.1,
                 pair_f: f,
             };
@@ -525,7 +527,11 @@ impl Spring {
             };
             // Wrapped here, block by block while the positions are still in cache,
             // rather than in a pass of its own over all balls.
-            table.wrap_all(xy.0, xy.1, img.0, img.1);
+            if next.is_sheared() {
+                next.wrap_sheared(xy.0, xy.1, v.0, img.0, img.1);
+            } else {
+                table.wrap_all(xy.0, xy.1, img.0, img.1);
+            }
             out
         };
         let bl = self.list.block_len();
@@ -556,12 +562,16 @@ impl Spring {
             return Err(());
         }
         self.list.moved(law.dt * v2max.sqrt());
+        if table.is_sheared() {
+            // The images across the sliding edge moved by G height dt.
+            self.list.slid(law.dt * table.shear_velocity().abs());
+        }
         self.virial += law.dt * self.last_virial;
         self.add_tensor(law.dt);
         // Rebuilt now rather than at the next step's start (the same work): between
         // steps the list is always current, so the contact energy of the diagnostics
         // never needs a grid of its own.
-        self.refresh_list(balls, table, pool);
+        self.refresh_list(balls, &next, pool);
         Ok(began + began_walls)
     }
 }
@@ -703,11 +713,15 @@ impl Spring {
         self.virial += dt * self.last_virial;
         self.add_tensor(dt);
         self.list.moved(step2.sqrt());
+        if table.is_sheared() {
+            self.list.slid(dt * table.shear_velocity().abs());
+        }
         if balls.x.iter().chain(&balls.y).any(|v| !v.is_finite()) {
             return Err(unstable());
         }
-        wrap_positions(balls, table);
-        self.refresh_list(balls, table, pool);
+        let next = table.after(dt);
+        wrap_positions(balls, &next);
+        self.refresh_list(balls, &next, pool);
         Ok(())
     }
 }

@@ -134,7 +134,11 @@ impl<'a> Pairs<'a> {
         } else {
             (1.0, 0.0)
         };
-        let (dvx, dvy) = (self.vx[j] - self.vx[i], self.vy[j] - self.vy[i]);
+        let (mut dvx, dvy) = (self.vx[j] - self.vx[i], self.vy[j] - self.vy[i]);
+        if law.table.is_sheared() {
+            // Across the sliding edge j's image moves at -+G height relative to j.
+            dvx += law.table.image_velocity(self.y[j] - self.y[i], dy);
+        }
         let s = reach - d;
         let f = law.k * s * law.phase(dvx * nx + dvy * ny, s, w);
         // The pair did not overlap one step ago (exact for the explicit schemes, whose
@@ -162,7 +166,9 @@ impl<'a> Pairs<'a> {
         } else {
             (1.0, 0.0)
         };
-        let vn = (self.vx[j] - self.vx[i]) * nx + (self.vy[j] - self.vy[i]) * ny;
+        let dvx =
+            self.vx[j] - self.vx[i] + self.law.table.image_velocity(self.y[j] - self.y[i], dy);
+        let vn = dvx * nx + (self.vy[j] - self.vy[i]) * ny;
         let s = reach - d;
         Some(self.law.k * s * self.law.phase(vn, s, self.inv_m[i] + self.inv_m[j]))
     }

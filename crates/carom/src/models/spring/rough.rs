@@ -430,7 +430,10 @@ impl View<'_> {
             } else {
                 (1.0, 0.0)
             };
-            let (dvx, dvy) = (self.vx[ju] - self.vx[iu], self.vy[ju] - self.vy[iu]);
+            let (mut dvx, dvy) = (self.vx[ju] - self.vx[iu], self.vy[ju] - self.vy[iu]);
+            if law.table.is_sheared() {
+                dvx += law.table.image_velocity(self.y[ju] - self.y[iu], dy);
+            }
             let s = reach - d;
             let w = self.inv_m[iu] + self.inv_m[ju];
             let f_n = law.k * s * law.phase(dvx * nx + dvy * ny, s, w);
@@ -784,8 +787,14 @@ impl Spring {
             .fold([0.0; 3], |a, v| stress::add(a, v.tensor));
         self.virial_tensor = stress::add(self.virial_tensor, t.map(|v| law.dt * v));
         self.list.moved(law.dt * v2max.sqrt());
-        super::wrap_positions(balls, table);
-        rough.refresh(self, balls, table, pool, cloth);
+        // A sheared box's images slid by G height dt (the list counts it), and the balls
+        // wrap on the new shift.
+        let next = table.after(law.dt);
+        if table.is_sheared() {
+            self.list.slid(law.dt * table.shear_velocity().abs());
+        }
+        super::wrap_positions(balls, &next);
+        rough.refresh(self, balls, &next, pool, cloth);
         Ok(began + began_walls)
     }
 }
