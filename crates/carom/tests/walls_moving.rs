@@ -374,3 +374,35 @@ fn a_servo_lid_settles_where_the_column_pushes_back_with_its_pressure() {
         (n as f64 + 1.0) * s
     );
 }
+
+/// The `shear` preset: the servo lid comes down onto the grains and holds them (it
+/// stays between the lattice's first row, y = 21.4, and the bottom plate), and the
+/// grains are sheared: after 20 time units the mean x velocity of the grains in the
+/// top fifth of the gap, dragged by the lid's surface at U = 1, exceeds that of the
+/// bottom fifth, held by the glued grains, by 0.1 U (the mean of some 80 grains, whose
+/// velocity fluctuations are of order 0.05 U in a flow this slow, has an error near
+/// 0.01 U), and neither moves faster than the lid's surface (plus 5%) or backwards
+/// faster than 5% of it.
+#[test]
+fn the_shear_preset_shears_its_grains_under_the_servo_lid() {
+    let s = carom::presets::find("shear").unwrap().scenario().unwrap();
+    let mut w = build_world(&s).unwrap();
+    run_until(&mut w, 20.0);
+    let lid = 20.0 + w.walls().motion(0).unwrap().offset[1];
+    assert!(lid > 21.4 && lid < 30.0, "lid at {lid}");
+    let b = w.balls();
+    let gap = 50.0 - lid;
+    let mean = |lo: f64, hi: f64| {
+        let v: Vec<f64> = (0..b.len())
+            .filter(|&i| {
+                let h = (50.0 - b.y[i]) / gap;
+                h >= lo && h < hi
+            })
+            .map(|i| b.vx[i])
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    let (top, bottom) = (mean(0.8, 1.01), mean(-0.01, 0.2));
+    assert!(top - bottom > 0.1, "top {top}, bottom {bottom}");
+    assert!(top < 1.05 && bottom > -0.05, "top {top}, bottom {bottom}");
+}
