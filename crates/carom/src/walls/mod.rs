@@ -132,6 +132,10 @@ pub struct Walls {
     /// The pieces as given, which the moving walls' pieces are placed from; empty when
     /// no wall moves.
     base: Vec<Piece>,
+    /// Per piece, its box `[x0, y0, x1, y1]` now, when some wall moves (a moving
+    /// piece is listed in every cell, so [`Walls::touches`] first skips the balls
+    /// farther than the reach from its box); empty when no wall moves.
+    boxes: Vec<[f64; 4]>,
 }
 
 impl Walls {
@@ -143,6 +147,7 @@ impl Walls {
             pockets: Vec::new(),
             motions: Vec::new(),
             base: Vec::new(),
+            boxes: Vec::new(),
         }
     }
 
@@ -203,9 +208,13 @@ impl Walls {
 
     /// Places the moving walls' pieces where their motions say.
     fn place(&mut self) {
-        for (p, b) in self.pieces.iter_mut().zip(&self.base) {
+        if self.boxes.len() != self.pieces.len() {
+            self.boxes = self.pieces.iter().map(Piece::bounds).collect();
+        }
+        for ((p, b), bx) in self.pieces.iter_mut().zip(&self.base).zip(&mut self.boxes) {
             if let Some(Some(m)) = self.motions.get(b.wall as usize) {
                 *p = m.place(b);
+                *bx = p.bounds();
             }
         }
     }
@@ -238,8 +247,12 @@ impl Walls {
                     if balls.inv_m[i] == 0.0 || in_play.is_some_and(|p| !p[i]) {
                         continue;
                     }
-                    let r = balls.r[i];
-                    if let Some(t) = piece.touch(index as u32, [balls.x[i], balls.y[i]], r) {
+                    let (r, x, y) = (balls.r[i], balls.x[i], balls.y[i]);
+                    let bx = self.boxes[index];
+                    if x < bx[0] - r || x > bx[2] + r || y < bx[1] - r || y > bx[3] + r {
+                        continue;
+                    }
+                    if let Some(t) = piece.touch(index as u32, [x, y], r) {
                         let n = t.normal;
                         force +=
                             k * (r - t.distance) * (n[0] * servo.push[0] + n[1] * servo.push[1]);
@@ -415,7 +428,19 @@ impl Walls {
     /// than `reach`, in ascending piece order.
     #[inline]
     pub fn touches(&self, near: &[u32], p: [f64; 2], reach: f64, mut each: impl FnMut(Touch)) {
+        let boxed = !self.boxes.is_empty();
         for &k in near {
+            if boxed {
+                // No touch closer than the reach from outside the box grown by it.
+                let b = self.boxes[k as usize];
+                if p[0] < b[0] - reach
+                    || p[0] > b[2] + reach
+                    || p[1] < b[1] - reach
+                    || p[1] > b[3] + reach
+                {
+                    continue;
+                }
+            }
             if let Some(t) = self.pieces[k as usize].touch(k, p, reach) {
                 each(t);
             }
