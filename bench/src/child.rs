@@ -213,6 +213,7 @@ pub fn lorentz(n: u64) -> Result<World, String> {
                     mu: None,
                     surface_velocity: None,
                     cushion_height: None,
+                    ..Default::default()
                 });
             }
             x += pitch;

@@ -161,6 +161,30 @@ const CASES: &[(&str, &str, &str)] = &[
         "points = [[1.0, 1.0], [2.0, 2.0]]",
         "walls[3].points",
     ),
+    // Moving walls: a non-finite velocity, a turn without a pivot, a pivot outside the
+    // table or without a turn, a servo without an axis, a negative pressure, a
+    // velocity along the servo's axis, state keys on a fixed wall.
+    ("mu = 0.2", "velocity = [inf, 0.0]", "walls[3].velocity"),
+    ("mu = 0.2", "angular_velocity = 1.0", "walls[3]"),
+    (
+        "mu = 0.2",
+        "pivot = [30.0, 200.0]\nangular_velocity = 1.0",
+        "walls[3].pivot",
+    ),
+    ("mu = 0.2", "pivot = [30.0, 65.0]", "walls[3].pivot"),
+    ("mu = 0.2", "pressure = 1.0", "walls[3]"),
+    (
+        "mu = 0.2",
+        "pressure = -1.0\naxis = \"y\"",
+        "walls[3].pressure",
+    ),
+    (
+        "mu = 0.2",
+        "velocity = [0.0, 1.0]\npressure = 1.0\naxis = \"y\"",
+        "walls[3].velocity",
+    ),
+    ("mu = 0.2", r#"axis = "y""#, "walls[3].axis"),
+    ("mu = 0.2", "offset = [1.0, 0.0]", "walls[3].offset"),
     // An unknown kind or key.
     (r#"kind = "circle""#, r#"kind = "ellipse""#, "walls[3].kind"),
     ("mu = 0.2", "thickness = 1.0", "thickness"),

@@ -355,6 +355,7 @@ fn wall(points: Vec<[f64; 2]>, c: &Cushions) -> WallSpec {
         mu: Some(c.mu),
         surface_velocity: None,
         cushion_height: Some(c.nose_height),
+        ..WallSpec::default()
     }
 }
 

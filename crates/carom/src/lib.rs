@@ -78,6 +78,7 @@ pub mod stress;
 pub mod table;
 pub mod thermostat;
 pub mod times;
+pub mod wall_motion;
 pub mod wall_specs;
 pub mod walls;
 pub mod world;

@@ -485,9 +485,10 @@ pub struct RemovedSpec {
 }
 
 /// The kinds of wall (`[[walls]] kind = ...`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WallKind {
+    #[default]
     Segment,
     Polyline,
     Arc,
@@ -503,8 +504,12 @@ pub enum WallKind {
 /// - `circle`: `center`, `radius`.
 ///
 /// Every kind takes `restitution`, `mu` (defaults: the global ones) and
-/// `surface_velocity` (default 0). [`crate::parse`] checks the combination.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `surface_velocity` (default 0), and may move: `velocity = [vx, vy]`,
+/// `angular_velocity` about `pivot = [x, y]`, or a servo `pressure = P` with `axis =
+/// "x" | "y"` (and `servo_time`, see [`crate::walls::motion`]). A state file adds a
+/// moving wall's place: `offset = [dx, dy]` and `angle` (radians) since its points.
+/// [`crate::wall_specs`] checks the combination.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WallSpec {
     pub kind: WallKind,
@@ -530,6 +535,37 @@ pub struct WallSpec {
     /// (default [`crate::cushion::DEFAULT_NOSE_HEIGHT`] of the ball's radius).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cushion_height: Option<f64>,
+    /// Translation velocity of a moving wall.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub velocity: Option<[f64; 2]>,
+    /// Angular velocity (radians per time unit) of a wall turning about `pivot`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angular_velocity: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pivot: Option<[f64; 2]>,
+    /// A servo wall's target normal force per unit length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pressure: Option<f64>,
+    /// The axis a servo wall moves along.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axis: Option<ServoAxis>,
+    /// A servo's time constant (default 100 steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servo_time: Option<f64>,
+    /// State: how far a moving wall has moved since its points were given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<[f64; 2]>,
+    /// State: how far a turning wall has turned about its pivot (radians).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+}
+
+/// The axis a servo wall moves along.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ServoAxis {
+    X,
+    Y,
 }
 
 /// One `[[pockets]]` entry.

@@ -6,7 +6,8 @@
 //! loaded tangential springs (Cundall-Strack stretches) under `tangential_springs`,
 //! `{ "pairs": [[i, j, xi], ...], "walls": [[i, axis, xi], ...] }`, on cloth also
 //! `"vertical": [[i, j, xi_z], ...]` (see [`TangentialSprings`]), and nothing when none
-//! is loaded, so every other state file is as it was before the key existed. The hard models keep no per-contact memory.
+//! is loaded, so every other state file is as it was before the key existed. A moving
+//! wall's entry carries its place (`offset`, `angle`). The hard models keep no per-contact memory.
 
 use crate::balls::solid_disk_inertia;
 use crate::diagnostics::Diagnostics;
@@ -68,7 +69,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
         balls: Vec::new(),
         generators: Vec::new(),
         symmetry: world.symmetry_axis().map(|axis_y| SymmetrySpec { axis_y }),
-        walls: world.wall_specs().to_vec(),
+        walls: wall_specs(world),
         pockets: world.pocket_specs().to_vec(),
         model: Some(p.model),
         time: Some(world.time),
@@ -181,6 +182,19 @@ impl Serialize for StateFile<'_> {
         optional(&mut st, "tangential_springs", &h.tangential_springs)?;
         st.end()
     }
+}
+
+/// The `[[walls]]` entries, each moving wall with its place now (`offset`, and
+/// `angle` when it turns), from which a resumed run places it to the bit.
+fn wall_specs(world: &World) -> Vec<crate::scenario::WallSpec> {
+    let mut specs = world.wall_specs().to_vec();
+    for (spec, m) in specs.iter_mut().zip(world.walls().motions()) {
+        if let Some(m) = m {
+            spec.offset = Some(m.offset);
+            spec.angle = (m.angular_velocity != 0.0 || m.angle != 0.0).then_some(m.angle);
+        }
+    }
+    specs
 }
 
 /// A field written only when it is set.

@@ -38,8 +38,21 @@ pub fn build(
     table: &Table,
 ) -> Result<Walls, ScenarioError> {
     let mut out = Walls::none();
+    let mut motions = Vec::new();
     for (k, w) in walls.iter().enumerate() {
-        add_wall(&mut out, w, &format!("walls[{k}]"), table)?;
+        let name = format!("walls[{k}]");
+        let first = out.pieces().len();
+        let bounds = add_wall(&mut out, w, &name, table)?;
+        if let Some(m) =
+            crate::wall_motion::motion(w, &name, table, bounds, &out.pieces()[first..])?
+        {
+            motions.push((k as u32, m));
+        }
+    }
+    // Set once every wall is in: a moving wall's pieces are placed from the pieces as
+    // given.
+    for (k, m) in motions {
+        out.set_motion(k, m);
     }
     for (k, p) in pockets.iter().enumerate() {
         let name = format!("pockets[{k}]");
@@ -71,7 +84,13 @@ pub fn build(
     Ok(out)
 }
 
-fn add_wall(out: &mut Walls, w: &WallSpec, name: &str, table: &Table) -> Result<(), ScenarioError> {
+/// Adds one wall; returns its bounding box `[x0, y0, x1, y1]`.
+fn add_wall(
+    out: &mut Walls,
+    w: &WallSpec,
+    name: &str,
+    table: &Table,
+) -> Result<[f64; 4], ScenarioError> {
     let kind = kind_name(w.kind);
     // Keys that do not belong to the kind are refused: a typo'd shape must not be
     // silently read as another.
@@ -260,7 +279,7 @@ fn add_wall(out: &mut Walls, w: &WallSpec, name: &str, table: &Table) -> Result<
             ),
         ));
     }
-    Ok(())
+    Ok(bounds)
 }
 
 /// A ball's `removed = { time, by }`, checked against the scene's pockets.

@@ -353,6 +353,13 @@ impl World {
     /// One step that may leave the balls behind until the model synchronises them.
     fn step_deferred(&mut self) -> Result<(), StepError> {
         self.turn_in_free_flight();
+        let moves = self.walls.moves();
+        if moves && self.walls.has_servo() {
+            // A servo's speed for this step, from the forces at its start.
+            let in_play = (!self.in_play.is_empty()).then_some(&self.in_play[..]);
+            let (k, dt) = (self.physics.stiffness, self.physics.dt);
+            Arc::make_mut(&mut self.walls).update_servos(&self.balls, k, dt, in_play);
+        }
         let ctx = StepContext {
             balls: &mut self.balls,
             table: &self.table,
@@ -367,6 +374,10 @@ impl World {
                 self.model.take_events(&mut Vec::new());
             }
             return Err(e);
+        }
+        if moves {
+            Arc::make_mut(&mut self.walls).advance(self.physics.dt);
+            self.model.walls_moved(&self.walls);
         }
         // Every model moves its balls on cloth itself: the stepping models by the closed
         // form as their free flight (`friction::cloth_motion`), `event` with each phase's

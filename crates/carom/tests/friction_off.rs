@@ -216,6 +216,7 @@ fn mu_zero_reproduces_the_frictionless_results_bit_for_bit() {
                     "drum",
                     "pool",
                     "stadium",
+                    "shear",
                 ]
                 .contains(&p.name),
             "preset {} has no recorded hash",

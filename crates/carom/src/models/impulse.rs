@@ -429,13 +429,22 @@ pub fn bounce_interior(
             let (e, f, surface) = walls.law_at(&t, e_scene, friction);
             let into = [-t.normal[0], -t.normal[1]];
             // Approach towards the wall, relative to it (a moving surface moves along
-            // itself, so the normal part is the ball's own).
-            let u_n = balls.vx[i] * into[0] + balls.vy[i] * into[1];
+            // itself, so the normal part is the ball's own, less a moving wall's).
+            let wall_n = walls
+                .wall_velocity(t.wall, t.point)
+                .map(|v| v[0] * into[0] + v[1] * into[1]);
+            let mut u_n = balls.vx[i] * into[0] + balls.vy[i] * into[1];
+            if let Some(w) = wall_n {
+                u_n -= w;
+            }
             if glitch && u_n <= 0.0 {
                 return;
             }
             if rough {
-                let (u_n, u_t, k_n, k_t) = contact::moving_wall_state(balls, i, into, surface);
+                let (mut u_n, u_t, k_n, k_t) = contact::moving_wall_state(balls, i, into, surface);
+                if let Some(w) = wall_n {
+                    u_n -= w;
+                }
                 // Without glitch prevention a receding ball is pulled back, as the
                 // table's walls do (v_n' = -e v_n whatever its sign).
                 let j_n = (1.0 + e) * u_n / k_n;

@@ -95,6 +95,10 @@ pub trait CollisionModel: Send {
         false
     }
 
+    /// The walls moved (see [`crate::walls::motion`]): a model that keeps its own copy
+    /// of them takes their new place.
+    fn walls_moved(&mut self, _walls: &Walls) {}
+
     /// Energy stored in contacts right now (springs); 0 for hard-contact models.
     fn contact_energy(&self, _balls: &Balls, _table: &Table, _physics: &Physics) -> f64 {
         0.0
@@ -237,6 +241,43 @@ pub fn create(
                 physics.integrator.name()
             ),
         ));
+    }
+    if walls.moves() {
+        // The first moving wall names the key.
+        let (k, m) = walls
+            .motions()
+            .iter()
+            .enumerate()
+            .find_map(|(k, m)| m.map(|m| (k, m)))
+            .expect("a moving wall");
+        let key = if m.servo.is_some() {
+            "pressure"
+        } else if m.angular_velocity != 0.0 {
+            "angular_velocity"
+        } else {
+            "velocity"
+        };
+        let refuse = |why: String| {
+            Err(StepError::Unfit(
+                "walls",
+                format!("walls[{k}].{key}: {why}"),
+            ))
+        };
+        if matches!(kind, ModelKind::Event | ModelKind::Simultaneous) {
+            return refuse(format!(
+                "moving walls run in the impulse and spring models (got {})",
+                kind.name()
+            ));
+        }
+        if physics.friction.is_cloth() {
+            return refuse("moving walls do not run on cloth (walls are cushions there)".into());
+        }
+        if walls.has_servo() && kind != ModelKind::Spring {
+            return refuse(format!(
+                "a servo wall (pressure) runs in the spring model only (got {})",
+                kind.name()
+            ));
+        }
     }
     Ok(match kind {
         ModelKind::Impulse => Box::new(impulse::Impulse::new()),

@@ -774,6 +774,10 @@ impl CollisionModel for Spring {
         }
     }
 
+    fn walls_moved(&mut self, walls: &Walls) {
+        self.walls.clone_from(walls);
+    }
+
     fn contact_energy(&self, balls: &Balls, table: &Table, physics: &Physics) -> f64 {
         let pairs = Pairs::new(balls, Law::new(table, physics));
         let in_play = |i: usize| self.in_play.get(i).copied().unwrap_or(true);

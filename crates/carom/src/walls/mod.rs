@@ -13,8 +13,10 @@
 
 pub mod geometry;
 pub mod impact;
+pub mod motion;
 
 pub use geometry::{Feature, Touch};
+pub use motion::{Motion, Servo};
 
 /// The curve of one piece.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -117,13 +119,23 @@ pub struct Removal {
 /// No walls and no pockets, for callers that step a model by hand.
 pub static NO_WALLS: Walls = Walls::none();
 
-/// Every wall and pocket of a scene. Immutable once built; the models bin it for the
-/// ball sizes they see ([`Walls::cells`]).
+/// Every wall and pocket of a scene. Fixed once built, except for the place of walls
+/// that move ([`Walls::advance`], see [`motion`]); the models bin it for the ball
+/// sizes they see ([`Walls::cells`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Walls {
     pieces: Vec<Piece>,
     surfaces: Vec<Surface>,
     pockets: Vec<Pocket>,
+    /// Per wall, how it moves; empty when no wall moves.
+    motions: Vec<Option<Motion>>,
+    /// The pieces as given, which the moving walls' pieces are placed from; empty when
+    /// no wall moves.
+    base: Vec<Piece>,
+    /// Per piece, its box `[x0, y0, x1, y1]` now, when some wall moves (a moving
+    /// piece is listed in every cell, so [`Walls::touches`] first skips the balls
+    /// farther than the reach from its box); empty when no wall moves.
+    boxes: Vec<[f64; 4]>,
 }
 
 impl Walls {
@@ -133,6 +145,129 @@ impl Walls {
             pieces: Vec::new(),
             surfaces: Vec::new(),
             pockets: Vec::new(),
+            motions: Vec::new(),
+            base: Vec::new(),
+            boxes: Vec::new(),
+        }
+    }
+
+    /// Whether some wall moves.
+    #[inline]
+    pub fn moves(&self) -> bool {
+        !self.motions.is_empty()
+    }
+
+    /// Whether some wall is a servo.
+    pub fn has_servo(&self) -> bool {
+        self.motions.iter().flatten().any(|m| m.servo.is_some())
+    }
+
+    /// Whether some moving wall turns.
+    pub fn turns(&self) -> bool {
+        self.motions
+            .iter()
+            .flatten()
+            .any(|m| m.angular_velocity != 0.0)
+    }
+
+    /// How wall `wall` moves and where it is; `None` for a fixed wall.
+    #[inline]
+    pub fn motion(&self, wall: u32) -> Option<&Motion> {
+        self.motions.get(wall as usize)?.as_ref()
+    }
+
+    /// Every wall's motion, by wall (empty when none moves).
+    pub fn motions(&self) -> &[Option<Motion>] {
+        &self.motions
+    }
+
+    /// Makes wall `wall` move (from the place `motion.offset`, `motion.angle`); call
+    /// once every wall is added.
+    pub fn set_motion(&mut self, wall: u32, motion: Motion) {
+        if self.base.is_empty() {
+            self.base = self.pieces.clone();
+        }
+        self.motions.resize(self.surfaces.len(), None);
+        self.motions[wall as usize] = Some(motion);
+        self.place();
+    }
+
+    /// The velocity of wall `wall`'s material at point `q`; `None` for a fixed wall.
+    #[inline]
+    pub fn wall_velocity(&self, wall: u32, q: [f64; 2]) -> Option<[f64; 2]> {
+        self.motion(wall).map(|m| m.velocity_at(q))
+    }
+
+    /// Moves every moving wall on by `dt` at its velocity now.
+    pub fn advance(&mut self, dt: f64) {
+        for m in self.motions.iter_mut().flatten() {
+            m.advance(dt);
+        }
+        self.place();
+    }
+
+    /// Places the moving walls' pieces where their motions say.
+    fn place(&mut self) {
+        if self.boxes.len() != self.pieces.len() {
+            self.boxes = self.pieces.iter().map(Piece::bounds).collect();
+        }
+        for ((p, b), bx) in self.pieces.iter_mut().zip(&self.base).zip(&mut self.boxes) {
+            if let Some(Some(m)) = self.motions.get(b.wall as usize) {
+                *p = m.place(b);
+                *bx = p.bounds();
+            }
+        }
+    }
+
+    /// Sets every servo's speed from the balls' overlaps with it now: the normal force
+    /// `F = sum k s (n . push)` over the contacts (`s` the overlap, `n` from the wall
+    /// to the ball) of balls that respond (finite mass, in play), and the speed towards
+    /// the balls `(P L - F) / (k tau)` (see [`motion`]).
+    /// The servo's time `tau` is its `servo_time`, or 100 steps of `dt` by default.
+    pub fn update_servos(
+        &mut self,
+        balls: &crate::balls::Balls,
+        k: f64,
+        dt: f64,
+        in_play: Option<&[bool]>,
+    ) {
+        for w in 0..self.motions.len() {
+            let Some(Some(Motion {
+                servo: Some(servo), ..
+            })) = self.motions.get(w)
+            else {
+                continue;
+            };
+            let mut force = 0.0;
+            for (index, piece) in self.pieces.iter().enumerate() {
+                if piece.wall as usize != w {
+                    continue;
+                }
+                for i in 0..balls.len() {
+                    if balls.inv_m[i] == 0.0 || in_play.is_some_and(|p| !p[i]) {
+                        continue;
+                    }
+                    let (r, x, y) = (balls.r[i], balls.x[i], balls.y[i]);
+                    let bx = self.boxes[index];
+                    if x < bx[0] - r || x > bx[2] + r || y < bx[1] - r || y > bx[3] + r {
+                        continue;
+                    }
+                    if let Some(t) = piece.touch(index as u32, [x, y], r) {
+                        let n = t.normal;
+                        force +=
+                            k * (r - t.distance) * (n[0] * servo.push[0] + n[1] * servo.push[1]);
+                    }
+                }
+            }
+            let tau = if servo.time > 0.0 {
+                servo.time
+            } else {
+                100.0 * dt
+            };
+            let speed = (servo.pressure * servo.length - force) / (k * tau);
+            if let Some(Some(Motion { servo: Some(s), .. })) = self.motions.get_mut(w) {
+                s.speed = speed;
+            }
         }
     }
 
@@ -177,11 +312,13 @@ impl Walls {
             ..*friction
         };
         let v = s.surface_velocity;
-        (
-            s.restitution.unwrap_or(e),
-            f,
-            [v * t.tangent[0], v * t.tangent[1]],
-        )
+        let mut surface = [v * t.tangent[0], v * t.tangent[1]];
+        // A moving wall's material moves too: its velocity at the contact joins the
+        // surface's (a fixed wall's law is untouched).
+        if let Some(m) = self.wall_velocity(t.wall, t.point) {
+            surface = [surface[0] + m[0], surface[1] + m[1]];
+        }
+        (s.restitution.unwrap_or(e), f, surface)
     }
 
     /// Wall `wall`'s cushion nose height, if it has its own.
@@ -279,15 +416,31 @@ impl Walls {
     /// The pieces binned into cells of a grid over the table, each cell listing the
     /// pieces that come within `reach` of it: a ball within the table whose centre is
     /// in a cell can touch, within `reach`, only the pieces listed there.
+    /// A moving wall's pieces are listed in every cell, so the cells stay true as it
+    /// moves.
     pub fn cells(&self, width: f64, height: f64, reach: f64) -> WallCells {
-        WallCells::new(&self.pieces, width, height, reach)
+        WallCells::new(&self.pieces, width, height, reach, |w| {
+            self.motion(w).is_some()
+        })
     }
 
     /// Every contact of a ball centred at `p` with the pieces listed in `near`, closer
     /// than `reach`, in ascending piece order.
     #[inline]
     pub fn touches(&self, near: &[u32], p: [f64; 2], reach: f64, mut each: impl FnMut(Touch)) {
+        let boxed = !self.boxes.is_empty();
         for &k in near {
+            if boxed {
+                // No touch closer than the reach from outside the box grown by it.
+                let b = self.boxes[k as usize];
+                if p[0] < b[0] - reach
+                    || p[0] > b[2] + reach
+                    || p[1] < b[1] - reach
+                    || p[1] > b[3] + reach
+                {
+                    continue;
+                }
+            }
             if let Some(t) = self.pieces[k as usize].touch(k, p, reach) {
                 each(t);
             }
@@ -314,7 +467,13 @@ pub struct WallCells {
 const MAX_CELLS_PER_AXIS: f64 = 256.0;
 
 impl WallCells {
-    fn new(pieces: &[Piece], width: f64, height: f64, reach: f64) -> WallCells {
+    fn new(
+        pieces: &[Piece],
+        width: f64,
+        height: f64,
+        reach: f64,
+        moves: impl Fn(u32) -> bool,
+    ) -> WallCells {
         let cell = (2.0 * reach)
             .max(width.max(height) / MAX_CELLS_PER_AXIS)
             .max(f64::MIN_POSITIVE);
@@ -323,6 +482,12 @@ impl WallCells {
         let (cw, ch) = (width / nx as f64, height / ny as f64);
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); nx * ny];
         for (k, p) in pieces.iter().enumerate() {
+            if moves(p.wall) {
+                for l in &mut lists {
+                    l.push(k as u32);
+                }
+                continue;
+            }
             let b = p.bounds();
             // Cells overlapping the piece's box grown by the reach. Balls outside the
             // table are binned into the edge cells, so those reach out to infinity.

@@ -6,9 +6,11 @@
 //! piece (Cundall-Strack, as at the table's walls) acts against the slip of the
 //! ball's surface over the wall's, which moves at the wall's `surface_velocity`.
 //!
-//! Every force here is a ball's own (the wall does not move), so the per-ball pass
-//! that applies them reads nothing of any other ball: the step stays bit-identical
-//! whatever the thread count.
+//! A moving wall (see [`crate::walls::motion`]) stands where it is at the step's start,
+//! and the approach and slip are measured relative to its material's velocity at the
+//! contact. Every force here is a ball's own (the wall's motion is prescribed), so the
+//! per-ball pass that applies them reads nothing of any other ball: the step stays
+//! bit-identical whatever the thread count.
 
 use super::phase;
 use crate::walls::{Touch, WallCells, Walls};
@@ -49,6 +51,17 @@ impl Interior<'_> {
         self.walls.touches(self.cells.near(x, y), [x, y], r, each);
     }
 
+    /// The ball's speed away from the wall along the contact's normal, relative to the
+    /// wall's material there (a fixed wall's is the ball's own).
+    #[inline]
+    fn normal_speed(&self, t: &Touch, vx: f64, vy: f64) -> f64 {
+        let vn = vx * t.normal[0] + vy * t.normal[1];
+        match self.walls.wall_velocity(t.wall, t.point) {
+            Some(v) => vn - (v[0] * t.normal[0] + v[1] * t.normal[1]),
+            None => vn,
+        }
+    }
+
     /// The normal force of one contact on the ball, and whether it began this step.
     #[inline]
     fn normal(&self, t: &Touch, r: f64, vx: f64, vy: f64, w: f64) -> (f64, u64) {
@@ -56,7 +69,7 @@ impl Interior<'_> {
             .restitution
             .unwrap_or(self.e);
         let s = r - t.distance;
-        let vn = vx * t.normal[0] + vy * t.normal[1];
+        let vn = self.normal_speed(t, vx, vy);
         let f = self.k * s * phase(self.k, self.dt, e * e, vn, s, w);
         // The overlap a step ago, from the normal speed: none means it began now.
         (f, u64::from(s + self.dt * vn <= 0.0))
@@ -107,10 +120,15 @@ impl Interior<'_> {
             let mu = surface.mu.unwrap_or(self.mu);
             // The contact.rs conventions with `n` from the ball into the wall: the
             // tangent `(-n_y, n_x)` and the slip of the ball's contact point over the
-            // wall's surface, which moves at `surface_velocity` along the curve.
+            // wall's surface, which moves at `surface_velocity` along the curve (and
+            // with the wall's own velocity when it moves).
             let tan = [t.normal[1], -t.normal[0]];
             let sv = surface.surface_velocity;
-            let (ux, uy) = (vx - sv * t.tangent[0], vy - sv * t.tangent[1]);
+            let (mut ux, mut uy) = (vx - sv * t.tangent[0], vy - sv * t.tangent[1]);
+            if let Some(v) = self.walls.wall_velocity(t.wall, t.point) {
+                ux -= v[0];
+                uy -= v[1];
+            }
             let u_t = ux * tan[0] + uy * tan[1] + om * r;
             let mut xi = old.iter().find(|s| s.0 == t.piece).map_or(0.0, |s| s.1);
             let stretch = xi + u_t * self.dt;
@@ -142,7 +160,7 @@ impl Interior<'_> {
         let mut e = 0.0;
         self.touches(x, y, r, |t| {
             let s = r - t.distance;
-            let vn = vx * t.normal[0] + vy * t.normal[1];
+            let vn = self.normal_speed(&t, vx, vy);
             let wall_e = self.walls.surfaces()[t.wall as usize]
                 .restitution
                 .unwrap_or(self.e);

@@ -1,0 +1,177 @@
+//! From a `[[walls]]` entry's motion keys (`velocity`, `angular_velocity` with `pivot`,
+//! `pressure` with `axis` and `servo_time`, and a state file's `offset` and `angle`) to
+//! the wall's [`Motion`], every bad combination a one-line error naming its key.
+
+use crate::parse::ScenarioError;
+use crate::scenario::{ServoAxis, WallSpec};
+use crate::table::Table;
+use crate::walls::{Motion, Piece, Servo};
+
+fn err(field: String, message: impl Into<String>) -> ScenarioError {
+    ScenarioError::field(field, message)
+}
+
+fn finite(field: String, v: &[f64]) -> Result<(), ScenarioError> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(err(field, format!("must be finite (got {v:?})")))
+    }
+}
+
+/// The motion of the wall `w` (named `name`, with bounding box `bounds` and pieces
+/// `pieces`), or `None` when it has no motion key: a fixed wall.
+pub fn motion(
+    w: &WallSpec,
+    name: &str,
+    table: &Table,
+    bounds: [f64; 4],
+    pieces: &[Piece],
+) -> Result<Option<Motion>, ScenarioError> {
+    let key = |k: &str| format!("{name}.{k}");
+    let moves = w.velocity.is_some() || w.angular_velocity.is_some() || w.pressure.is_some();
+    if !moves {
+        for (k, given) in [
+            ("pivot", w.pivot.is_some()),
+            ("axis", w.axis.is_some()),
+            ("servo_time", w.servo_time.is_some()),
+            ("offset", w.offset.is_some()),
+            ("angle", w.angle.is_some()),
+        ] {
+            if given {
+                return Err(err(
+                    key(k),
+                    "belongs to a moving wall: give velocity, angular_velocity or pressure",
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    let velocity = w.velocity.unwrap_or([0.0, 0.0]);
+    finite(key("velocity"), &velocity)?;
+    let offset = w.offset.unwrap_or([0.0, 0.0]);
+    finite(key("offset"), &offset)?;
+    let angle = w.angle.unwrap_or(0.0);
+    finite(key("angle"), &[angle])?;
+    let mut m = Motion {
+        velocity,
+        offset,
+        angle,
+        ..Motion::default()
+    };
+    match (w.angular_velocity, w.pivot) {
+        (Some(omega), Some(pivot)) => {
+            finite(key("angular_velocity"), &[omega])?;
+            finite(key("pivot"), &pivot)?;
+            if !(0.0..=table.width).contains(&pivot[0]) || !(0.0..=table.height).contains(&pivot[1])
+            {
+                return Err(err(
+                    key("pivot"),
+                    format!(
+                        "[{}, {}] lies outside the {} x {} table",
+                        pivot[0], pivot[1], table.width, table.height
+                    ),
+                ));
+            }
+            m.angular_velocity = omega;
+            m.pivot = pivot;
+        }
+        (Some(_), None) => {
+            return Err(err(
+                name.to_string(),
+                "a turning wall (angular_velocity) needs pivot = [x, y]",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(err(
+                key("pivot"),
+                "is the centre of a turn: give angular_velocity too",
+            ))
+        }
+        (None, None) => {
+            if w.angle.is_some() {
+                return Err(err(
+                    key("angle"),
+                    "belongs to a turning wall (angular_velocity)",
+                ));
+            }
+        }
+    }
+    match (w.pressure, w.axis) {
+        (Some(p), Some(axis)) => {
+            if !(p.is_finite() && p >= 0.0) {
+                return Err(err(
+                    key("pressure"),
+                    format!("must be a finite number of at least 0 (got {p})"),
+                ));
+            }
+            if m.angular_velocity != 0.0 || w.angular_velocity.is_some() {
+                return Err(err(
+                    key("angular_velocity"),
+                    "a servo wall (pressure) does not turn",
+                ));
+            }
+            let a = match axis {
+                ServoAxis::X => 0,
+                ServoAxis::Y => 1,
+            };
+            if velocity[a] != 0.0 {
+                return Err(err(
+                    key("velocity"),
+                    format!(
+                        "a servo wall moves along its axis by itself: its velocity along {} \
+                         must be 0 (got {})",
+                        ["x", "y"][a],
+                        velocity[a]
+                    ),
+                ));
+            }
+            let time = w.servo_time.unwrap_or(0.0);
+            if w.servo_time.is_some() && !(time.is_finite() && time > 0.0) {
+                return Err(err(
+                    key("servo_time"),
+                    format!("must be a positive finite number (got {time})"),
+                ));
+            }
+            // The servo pushes from the wall towards the table's middle along its axis.
+            let size = [table.width, table.height][a];
+            let mid = 0.5 * (bounds[a] + bounds[a + 2]);
+            let side = 0.5 * size - mid;
+            if side == 0.0 {
+                return Err(err(
+                    key("axis"),
+                    format!(
+                        "the servo wall lies across the table's middle along {}: it has no side \
+                         to push towards",
+                        ["x", "y"][a]
+                    ),
+                ));
+            }
+            let mut push = [0.0, 0.0];
+            push[a] = side.signum();
+            m.servo = Some(Servo {
+                pressure: p,
+                push,
+                length: pieces.iter().map(crate::walls::motion::length).sum(),
+                time,
+                speed: 0.0,
+            });
+        }
+        (Some(_), None) => {
+            return Err(err(
+                name.to_string(),
+                "a servo wall (pressure) needs axis = \"x\" or \"y\"",
+            ))
+        }
+        (None, Some(_)) => return Err(err(key("axis"), "belongs to a servo wall: give pressure")),
+        (None, None) => {
+            if w.servo_time.is_some() {
+                return Err(err(
+                    key("servo_time"),
+                    "belongs to a servo wall: give pressure",
+                ));
+            }
+        }
+    }
+    Ok(Some(m))
+}
