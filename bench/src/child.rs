@@ -249,6 +249,7 @@ fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
             Ok(Box::new(w))
         }
         Engine::Lorentz => Ok(Box::new(lorentz(n)?)),
+        Engine::EventAndersen => Ok(Box::new(andersen(n)?)),
         Engine::EventAt { percent } => {
             let mut w = gas_with(
                 n,
@@ -265,6 +266,30 @@ fn build(engine: Engine, n: u64) -> Result<Box<dyn Sim>, String> {
             crate::peer::build(&w)
         }
     }
+}
+
+/// The benchmark gas under the event model with Andersen's heat bath at the gas's own
+/// temperature, each ball struck at a tenth of its collision frequency (Enskog's
+/// `2 sigma n g(sigma) sqrt(pi kT / m)`, with Henderson's contact value at the gas's
+/// area fraction): one strike for every five collisions (a collision changes two
+/// balls).
+pub fn andersen(n: u64) -> Result<World, String> {
+    let mut w = gas(n, carom::ModelKind::Event)?;
+    let (kt, eta) = {
+        let d = w.diagnostics();
+        (d.temperature, d.packing_fraction)
+    };
+    let b = w.balls();
+    let (sigma, m) = (2.0 * b.r[0], b.m[0]);
+    let density = b.len() as f64 / w.table().area();
+    let g = (1.0 - 7.0 * eta / 16.0) / ((1.0 - eta) * (1.0 - eta));
+    let omega = 2.0 * sigma * density * g * (std::f64::consts::PI * kt / m).sqrt();
+    w.set_thermostat(Some(carom::thermostat::Thermostat::Andersen {
+        temperature: kt,
+        rate: 0.1 * omega,
+        seed: 1,
+    }));
+    Ok(w)
 }
 
 /// Peak resident set size of this process, in bytes (VmHWM, Linux).

@@ -42,6 +42,10 @@ pub enum Engine {
     EventAt {
         percent: u32,
     },
+    /// The event model (one thread) on the gas under Andersen's heat bath at the gas's
+    /// temperature, striking each ball at a tenth of its collision frequency
+    /// (`child::andersen`): the bath's strikes as events of their own.
+    EventAndersen,
     Rapier,
 }
 
@@ -52,6 +56,9 @@ impl Engine {
         }
         if s == "lorentz/1" {
             return Some(Engine::Lorentz);
+        }
+        if s == "event-andersen/1" {
+            return Some(Engine::EventAndersen);
         }
         if let Some(p) = s.strip_prefix("event/1@") {
             return Some(Engine::EventAt {
@@ -95,6 +102,7 @@ impl Engine {
             Engine::Hopper { threads } => format!("hopper/{threads}"),
             Engine::EventAt { percent } => format!("event/1@{percent}"),
             Engine::Lorentz => "lorentz/1".to_string(),
+            Engine::EventAndersen => "event-andersen/1".to_string(),
             Engine::Rapier => "rapier2d".to_string(),
         }
     }
@@ -123,6 +131,7 @@ impl Engine {
                 format!("carom event (1 thread), area fraction 0.{percent}")
             }
             Engine::Lorentz => "carom event, among fixed pegs: walls (1 thread)".to_string(),
+            Engine::EventAndersen => "carom event, Andersen heat bath (1 thread)".to_string(),
             Engine::Rapier => format!("rapier2d {} (1 thread)", peer::VERSION),
         }
     }
@@ -136,6 +145,7 @@ impl Engine {
                 ..
             } | Engine::EventAt { .. }
                 | Engine::Lorentz
+                | Engine::EventAndersen
         )
     }
 }
@@ -238,7 +248,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] [--portable] \
-[--only spring/1,spring/2,spring-rough/2,hopper/2,impulse/2,simultaneous/2,event/1,event/1@60,lorentz/1,spring/1/periodic,rapier2d]";
+[--only spring/1,spring/2,spring-rough/2,hopper/2,impulse/2,simultaneous/2,event/1,event-andersen/1,event/1@60,lorentz/1,spring/1/periodic,rapier2d]";
 
 /// Set (by `--portable`) to run the event loop's portable version even where the
 /// processor could run the one compiled for AVX-512 (the results are the same).
@@ -422,6 +432,8 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
             threads: 1,
             periodic: false,
         },
+        // The same gas under Andersen's heat bath: what its strikes cost the events.
+        Engine::EventAndersen,
         // The same gas in a periodic box: what the periodic boundaries cost the step.
         Engine::Carom {
             model: Spring,

@@ -1,6 +1,7 @@
 //! Bad inputs of the dense-disk keys, each through the command line's whole contract
 //! (exit status 2, nothing on stdout, one line on stderr naming the file and the key,
-//! no output file written): a gas's size distribution `radii`, a thermostat.
+//! no output file written): a gas's size distribution `radii`, a thermostat, and the
+//! Andersen clock a state file of the event model holds (`thermostat_clock`).
 
 mod common;
 use common::*;
@@ -9,6 +10,7 @@ use common::*;
 /// line of its own so that one edit spoils one key.
 const BASE: &str = r#"name = "dense"
 duration = 0.5
+thermostat_clock = [[0, 0, 0.25], [1, 3, 0.1]]
 
 [table]
 boundary = "periodic"
@@ -157,6 +159,36 @@ const CASES: &[(&str, &str, &str)] = &[
         "thermostat",
         r#"thermostat = { kind = "nose-hoover", temperature = 1.0 }"#,
         "physics.thermostat",
+    ),
+    (
+        "thermostat_clock",
+        "thermostat_clock = [[200, 0, 0.5]]",
+        "thermostat_clock[0]",
+    ),
+    (
+        "thermostat_clock",
+        "thermostat_clock = [[0, 0, 0.5], [0, 1, 0.5]]",
+        "thermostat_clock[1]",
+    ),
+    (
+        "thermostat_clock",
+        "thermostat_clock = [[0, 0, -0.5]]",
+        "thermostat_clock[0]",
+    ),
+    (
+        "thermostat_clock",
+        "thermostat_clock = [[0, 0, nan]]",
+        "thermostat_clock[0]",
+    ),
+    (
+        "thermostat_clock",
+        "thermostat_clock = [[0, -1, 0.5]]",
+        "thermostat_clock",
+    ),
+    (
+        "thermostat_clock",
+        "thermostat_clock = 3",
+        "thermostat_clock",
     ),
 ];
 

@@ -500,9 +500,46 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         let history = contact_history(springs, world.balls().len(), world.walls().pieces().len())?;
         world.restore_contact_history(&history);
     }
+    if let Some(clock) = &s.thermostat_clock {
+        let clock = thermostat_clock(clock, world.balls().len())?;
+        world.restore_thermostat_clock(&clock);
+    }
     // The pressure's averaging window starts where this run does.
     world.restart_window();
     Ok(world)
+}
+
+/// Checks a state file's `thermostat_clock` against `n` balls: indices in range, no
+/// ball twice, waits finite and not negative.
+fn thermostat_clock(
+    clock: &[(u64, u64, f64)],
+    n: usize,
+) -> Result<Vec<(u32, u64, f64)>, ScenarioError> {
+    let mut seen = vec![false; n];
+    let mut out = Vec::with_capacity(clock.len());
+    for (k, &(i, strikes, wait)) in clock.iter().enumerate() {
+        let field = format!("thermostat_clock[{k}]");
+        if i >= n as u64 {
+            return Err(ScenarioError::field(
+                field,
+                format!("names ball {i}, but there are {n}"),
+            ));
+        }
+        if std::mem::replace(&mut seen[i as usize], true) {
+            return Err(ScenarioError::field(
+                field,
+                format!("lists ball {i} a second time"),
+            ));
+        }
+        if !(wait.is_finite() && wait >= 0.0) {
+            return Err(ScenarioError::field(
+                field,
+                format!("the wait must be a finite number, not negative (got {wait})"),
+            ));
+        }
+        out.push((i as u32, strikes, wait));
+    }
+    Ok(out)
 }
 
 /// Checks a state file's `tangential_springs` against `n` balls and converts them:

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use crate::table::Boundary;
 
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it
-/// adds (`model`, `time`, `steps`, `diagnostics`, `tangential_springs`) are accepted
-/// here.
+/// adds (`model`, `time`, `steps`, `diagnostics`, `tangential_springs`,
+/// `thermostat_clock`) are accepted here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -50,6 +50,11 @@ pub struct Scenario {
     /// only when there are any: the contact memory its next step depends on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tangential_springs: Option<TangentialSprings>,
+    /// Andersen's bath in `event` (strikes as events): `[[ball, strikes, wait], ...]`
+    /// for each ball with a strike to come, the wait measured from the state's time;
+    /// written only by such runs. Balls not listed start their clocks afresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thermostat_clock: Option<Vec<(u64, u64, f64)>>,
 }
 
 /// `tangential_springs = { pairs = [[i, j, xi], ...], walls = [[i, axis, xi], ...] }`:

@@ -76,6 +76,12 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
         steps: Some(world.steps),
         diagnostics: Some(diagnostics_json(&d)),
         tangential_springs: tangential_springs(world),
+        thermostat_clock: world.thermostat_clock().map(|clock| {
+            clock
+                .into_iter()
+                .map(|(i, k, wait)| (i as u64, k, wait))
+                .collect()
+        }),
     }
 }
 
@@ -148,7 +154,7 @@ impl Serialize for StateFile<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         // The fields of `Scenario` in its order, with its rules for leaving one out.
         let h = self.head;
-        let mut st = s.serialize_struct("Scenario", 15)?;
+        let mut st = s.serialize_struct("Scenario", 16)?;
         st.serialize_field("name", &h.name)?;
         if h.description.is_empty() {
             st.skip_field("description")?;
@@ -180,6 +186,7 @@ impl Serialize for StateFile<'_> {
         optional(&mut st, "steps", &h.steps)?;
         optional(&mut st, "diagnostics", &h.diagnostics)?;
         optional(&mut st, "tangential_springs", &h.tangential_springs)?;
+        optional(&mut st, "thermostat_clock", &h.thermostat_clock)?;
         st.end()
     }
 }

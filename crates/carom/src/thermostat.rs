@@ -1,6 +1,8 @@
 //! Thermostats (`physics.thermostat`): act on the balls' velocities at the end of every
 //! step of the world (a stepping model's time step, the event model's output
-//! interval), after friction.
+//! interval), after friction; except Andersen's in the event model without gravity or
+//! cloth, which strikes as events of their own at exact Poisson times
+//! (`models/event/strikes.rs`, with [`strike_wait`] and [`strike_velocity`]).
 //!
 //! - `andersen`: each dynamic ball in play is struck by a heat-bath collision at the
 //!   times of a Poisson process of the given `rate`. A ball struck at least once in a
@@ -142,6 +144,29 @@ impl Thermostat {
             }
         }
     }
+}
+
+/// The wait before strike number `strike + 1` of `ball` by Andersen's bath in the
+/// event model, exponential with mean `1 / rate` (counter stream 3 of
+/// `(seed, ball, strike)`).
+#[inline]
+pub fn strike_wait(seed: u64, ball: u64, strike: u64, rate: f64) -> f64 {
+    -(-unit(seed, ball, strike, 3)).ln_1p() / rate
+}
+
+/// The velocity strike `strike + 1` (counted from 1) gives `ball` in the event model:
+/// each component normal with variance `kT inv_m` (streams 4 and 5).
+#[inline]
+pub fn strike_velocity(
+    seed: u64,
+    ball: u64,
+    strike: u64,
+    temperature: f64,
+    inv_m: f64,
+) -> (f64, f64) {
+    let s = (temperature * inv_m).sqrt();
+    let (g1, g2) = gaussian_pair(unit(seed, ball, strike, 4), unit(seed, ball, strike, 5));
+    (s * g1, s * g2)
 }
 
 /// The SplitMix64 finaliser: a bijection of 64-bit words that mixes every bit.

@@ -258,6 +258,24 @@ impl World {
     /// checked by the scenario ([`Thermostat::check`]).
     pub fn set_thermostat(&mut self, thermostat: Option<Thermostat>) {
         self.thermostat = thermostat;
+        self.model.set_thermostat(thermostat.as_ref());
+    }
+
+    /// What the thermostat's next strikes depend on, where the model strikes with
+    /// Andersen's bath as events of its own (`event`): per ball with a strike to come,
+    /// `(ball, strikes so far, wait from now to the next)`, as the state file's
+    /// `thermostat_clock` holds it. `None` elsewhere (the stepping models key their
+    /// draws on the step count).
+    pub fn thermostat_clock(&self) -> Option<Vec<(u32, u64, f64)>> {
+        self.assert_current();
+        self.model.thermostat_clock()
+    }
+
+    /// Takes back a clock from [`World::thermostat_clock`] (a world just built from a
+    /// state file, its thermostat set): the run strikes on as it would have.
+    pub fn restore_thermostat_clock(&mut self, clock: &[(u32, u64, f64)]) {
+        self.synchronise();
+        self.model.restore_thermostat_clock(clock, &self.balls);
     }
 
     pub fn set_physics(&mut self, physics: Physics) -> Result<(), BuildError> {
@@ -275,6 +293,7 @@ impl World {
             )
             .map_err(|e| bad("physics.model", e.to_string()))?;
             self.model.set_event_log(self.event_log.is_some());
+            self.model.set_thermostat(self.thermostat.as_ref());
             self.physics = physics;
             self.warnings = warnings;
             // A new model's virial starts from zero: so does the window.
@@ -424,7 +443,10 @@ impl World {
                 }
             }
         }
-        if let Some(th) = self.thermostat {
+        if let Some(th) = self
+            .thermostat
+            .filter(|th| !self.model.applies_thermostat(th, &self.physics))
+        {
             // The step's own number (counted from 0) keys the Andersen draws.
             self.model.synchronise(&mut self.balls);
             th.apply(
@@ -510,6 +532,7 @@ impl World {
         )
         .map_err(|e| bad(e.field(), e.to_string()))?;
         self.model.set_event_log(self.event_log.is_some());
+        self.model.set_thermostat(self.thermostat.as_ref());
         self.walls = walls;
         self.restart_window();
         Ok(())

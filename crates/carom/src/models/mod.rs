@@ -193,6 +193,28 @@ pub trait CollisionModel: Send {
     /// Moves the rows logged since the last call to `out`, each timed from the start of
     /// the step that wrote it (the world adds that start), in the order resolved.
     fn take_events(&mut self, _out: &mut Vec<crate::events::LoggedEvent>) {}
+
+    /// Whether the model applies thermostat `th` itself under `physics` (the event
+    /// model strikes with Andersen's bath as events of their own: see
+    /// `models/event/strikes.rs`); the world then leaves it alone. Otherwise the world
+    /// applies it at the end of every step.
+    fn applies_thermostat(&self, _th: &crate::thermostat::Thermostat, _physics: &Physics) -> bool {
+        false
+    }
+
+    /// The world's thermostat, for a model that applies it itself.
+    fn set_thermostat(&mut self, _th: Option<&crate::thermostat::Thermostat>) {}
+
+    /// What the next steps of a thermostat the model applies itself depend on, for the
+    /// state file: per ball with a strike to come, `(ball, strikes so far, wait to the
+    /// next)`. `None` for the other models. Read with the balls synchronised.
+    fn thermostat_clock(&self) -> Option<Vec<(u32, u64, f64)>> {
+        None
+    }
+
+    /// Takes back what [`CollisionModel::thermostat_clock`] gave, for `balls` as they
+    /// are now (a world just built from a state file).
+    fn restore_thermostat_clock(&mut self, _clock: &[(u32, u64, f64)], _balls: &Balls) {}
 }
 
 /// Loaded tangential springs (contact friction in `spring`): the stretch `xi` of each

@@ -312,6 +312,7 @@ impl Event {
             cloth.undo.clear();
         }
         self.undo.clear();
+        self.strikes_rewind();
         if let Some(inner) = self.inner.as_deref_mut() {
             inner.put_faces_back();
         }

@@ -79,6 +79,7 @@ impl Event {
             for h in &mut self.hist {
                 h.t_last -= shift;
             }
+            self.strikes_shift(shift, false);
             self.step_start = 0.0;
         }
         self.horizon = self.step_start + dt;
@@ -86,6 +87,7 @@ impl Event {
         self.v_gain = g * dt;
         self.set_eps_t();
         self.undo.clear();
+        self.strikes_new_interval();
         if let Some(cloth) = self.cloth.as_deref_mut() {
             cloth.undo.clear();
         }
@@ -96,6 +98,7 @@ impl Event {
         if self.needs_rebuild {
             self.renumber(b);
             self.rebuild(b);
+            self.strikes_rebuild(b);
         } else if self.gravity != [0.0, 0.0] {
             // Kinematic and resting balls under gravity: their quartic predictions
             // reach only to the end of an interval. The list keeps each ball once, and
@@ -209,6 +212,7 @@ impl Event {
                 *t -= shift;
             }
         }
+        self.strikes_shift(shift, true);
         self.step_start -= shift;
         self.horizon -= shift;
         guard.from_t -= shift;

@@ -151,6 +151,7 @@ mod renumber;
 mod resolve;
 mod run;
 mod soft;
+mod strikes;
 /// The event times' root finders, shared with the walls' times of impact.
 pub use crate::times;
 
@@ -161,6 +162,7 @@ use self::lazy::Undo;
 use self::on_cloth::OnCloth;
 use self::queue::{Ev, Kind, Schedule, Source};
 pub use self::renumber::RENUMBER_FROM;
+pub use self::strikes::as_events as andersen_as_events;
 use super::simultaneous::ContactSolver;
 use super::{CollisionModel, Contact, StepContext, StepError};
 use crate::balls::Balls;
@@ -294,6 +296,9 @@ pub struct Event {
     /// Cloth friction: the law and every ball's phase (`None`: no cloth, and every
     /// path as it was without it). See `on_cloth.rs`.
     cloth: Option<Box<OnCloth>>,
+    /// Andersen's heat bath struck as events (`None`: none, and every path as it was
+    /// without it). See `strikes.rs`.
+    strikes: Option<Box<strikes::Strikes>>,
     /// Scratch of a group on cloth that meets the table's walls (see `on_cloth.rs`).
     cushion_group: Vec<Contact>,
     /// Balls of a group that struck a piece of wall inside the table (scratch).
@@ -411,6 +416,7 @@ impl Event {
             cells: Cells::default(),
             inner,
             cloth: cloth.map(|law| Box::new(OnCloth::new(law))),
+            strikes: None,
             cushion_group: Vec::new(),
             piece_hits: Vec::new(),
             settled: None,
@@ -775,5 +781,21 @@ impl CollisionModel for Event {
         if let Some(inner) = self.inner.as_deref_mut() {
             inner.removals(out);
         }
+    }
+
+    fn applies_thermostat(&self, th: &crate::thermostat::Thermostat, physics: &Physics) -> bool {
+        strikes::as_events(th, physics)
+    }
+
+    fn set_thermostat(&mut self, th: Option<&crate::thermostat::Thermostat>) {
+        Event::set_thermostat(self, th);
+    }
+
+    fn thermostat_clock(&self) -> Option<Vec<(u32, u64, f64)>> {
+        Event::thermostat_clock(self)
+    }
+
+    fn restore_thermostat_clock(&mut self, clock: &[(u32, u64, f64)], balls: &Balls) {
+        Event::restore_thermostat_clock(self, clock, balls.len());
     }
 }

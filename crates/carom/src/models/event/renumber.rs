@@ -77,6 +77,7 @@ impl Event {
         if self.hist.len() == n {
             gather(&mut self.hist, &order);
         }
+        self.strikes_permute(&order);
         self.order = order;
     }
 
@@ -92,6 +93,7 @@ impl Event {
         if self.hist.len() == back.len() {
             gather(&mut self.hist, &back);
         }
+        self.strikes_permute(&back);
         self.order.clear();
         self.needs_rebuild = true;
     }

@@ -41,7 +41,11 @@ impl Event {
         // The events up to the interval's end, with a pause where the epoch moves (see
         // `rebase_within`): at a time of the run's own, not of the sampling.
         loop {
-            let limit = self.horizon.min(self.rebase_at);
+            let end = self.horizon.min(self.rebase_at);
+            // Andersen's strikes, events of their own (`strikes.rs`): the events up to
+            // the next one, then it (infinitely far without a heat bath).
+            let strike_at = self.next_strike();
+            let limit = end.min(strike_at);
             while let Some((ev, src)) = self.queue.pop_until(limit, |i, other, late| {
                 if late {
                     // Its cell was asked for in the first round: the cell lists it will
@@ -160,6 +164,10 @@ impl Event {
                 if self.audit {
                     self.audit_at(balls, t0);
                 }
+            }
+            if strike_at <= end {
+                self.strike(balls);
+                continue;
             }
             if self.rebase_at < self.horizon {
                 self.rebase_within(&mut guard, self.events + count);

@@ -1,0 +1,318 @@
+//! Andersen's heat bath as events of their own (`physics.thermostat = { kind =
+//! "andersen", ... }` in a scene without gravity or cloth).
+//!
+//! Each dynamic ball in play is struck at the times of its own Poisson process of rate
+//! `rate`: the waits between its strikes are exponential, the `k`-th drawn from a
+//! counter-based hash of `(seed, ball, k)` ([`thermostat::strike_wait`]), and the
+//! strike that ends wait `k` redraws the ball's velocity from the Maxwell distribution
+//! with the same key ([`thermostat::strike_velocity`]). Strikes are due at exact times
+//! between collisions: when one is due, the ball is moved to it, takes its new
+//! velocity, and only its own predictions are redone (its event counter moves on, so
+//! partners that predicted a contact with it find that stale). The rest of the
+//! schedule is untouched.
+//!
+//! The strikes wait in a binary heap of their own, one entry per ball, beside the
+//! collision schedule: the event loop takes events up to the earlier of the interval's
+//! end and the next strike, so without a heat bath nothing changes on its path.
+//!
+//! What the run depends on is, per ball, how many strikes it has had and when its
+//! next one is due: the state file holds both (`thermostat_clock`, the wait measured
+//! from the state's time), so a resumed run strikes at the same times to the bit. The
+//! keys are the balls' own indices, never the model's layout, so no layout, thread
+//! count or split of a run into resumed pieces changes a draw.
+
+use std::cmp::Ordering;
+use std::collections::binary_heap::PeekMut;
+use std::collections::BinaryHeap;
+
+use super::Event;
+use crate::balls::{gather, Balls};
+use crate::physics::Physics;
+use crate::scenario::Friction;
+use crate::thermostat::{self, Thermostat};
+
+/// A ball's next strike in the heap, earliest on top (ties: the lower index first).
+#[derive(Debug, Clone, Copy)]
+struct Due {
+    t: f64,
+    i: u32,
+}
+
+impl PartialEq for Due {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Due {}
+
+impl PartialOrd for Due {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Due {
+    /// Reversed, so that the max-heap pops the earliest strike.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .t
+            .total_cmp(&self.t)
+            .then_with(|| other.i.cmp(&self.i))
+    }
+}
+
+/// The heat bath's parameters and clock.
+#[derive(Debug, Clone)]
+pub(super) struct Strikes {
+    temperature: f64,
+    rate: f64,
+    seed: u64,
+    /// Per ball (in the model's layout): strikes so far, and the epoch time of the
+    /// next one (infinite: none, for a kinematic ball or one out of play). Empty until
+    /// the first interval (or a state's clock) sets them.
+    count: Vec<u64>,
+    at: Vec<f64>,
+    heap: BinaryHeap<Due>,
+    /// Each ball struck in the current interval as it was before (ball, count, at),
+    /// for a failed step to put back.
+    undo: Vec<(u32, u64, f64)>,
+    /// Strikes so far (a statistic).
+    total: u64,
+}
+
+/// Whether the event model strikes with Andersen's bath as events for `physics`:
+/// straight-line flight only (no gravity, no cloth). Otherwise the world applies the
+/// bath at the end of each output interval, as the stepping models do at each step.
+pub fn as_events(th: &Thermostat, physics: &Physics) -> bool {
+    matches!(th, Thermostat::Andersen { .. })
+        && physics.gravity == [0.0, 0.0]
+        && !matches!(physics.friction, Friction::Cloth { .. })
+}
+
+impl Strikes {
+    fn new(temperature: f64, rate: f64, seed: u64) -> Strikes {
+        Strikes {
+            temperature,
+            rate,
+            seed,
+            count: Vec::new(),
+            at: Vec::new(),
+            heap: BinaryHeap::new(),
+            undo: Vec::new(),
+            total: 0,
+        }
+    }
+
+    /// Every ball's clock from the start: no strike yet, the first due one wait after
+    /// epoch time `now`. `id(i)`: ball `i`'s own index.
+    fn start(&mut self, n: usize, now: f64, id: impl Fn(usize) -> usize) {
+        self.count.clear();
+        self.count.resize(n, 0);
+        self.at.clear();
+        self.at.extend(
+            (0..n).map(|i| now + thermostat::strike_wait(self.seed, id(i) as u64, 0, self.rate)),
+        );
+    }
+}
+
+impl Event {
+    /// Sets the heat bath the model strikes with (`None`, or a thermostat that is not
+    /// Andersen's: none). The same parameters keep the clock; others start it afresh.
+    pub fn set_thermostat(&mut self, th: Option<&Thermostat>) {
+        let Some(&Thermostat::Andersen {
+            temperature,
+            rate,
+            seed,
+        }) = th
+        else {
+            self.strikes = None;
+            return;
+        };
+        match self.strikes.as_deref_mut() {
+            Some(s) if s.rate == rate && s.seed == seed => s.temperature = temperature,
+            _ => self.strikes = Some(Box::new(Strikes::new(temperature, rate, seed))),
+        }
+    }
+
+    /// Andersen strikes taken so far by this model.
+    pub fn strikes(&self) -> u64 {
+        self.strikes.as_deref().map_or(0, |s| s.total)
+    }
+
+    /// Per ball with a strike to come, by its own index: `(ball, strikes so far, wait
+    /// from now to the next)`, for the state file. `None` without a heat bath or
+    /// before its clock is set. Read with the balls synchronised.
+    pub fn thermostat_clock(&self) -> Option<Vec<(u32, u64, f64)>> {
+        let s = self.strikes.as_deref()?;
+        if s.count.is_empty() || !self.order.is_empty() || !self.flat {
+            return None;
+        }
+        let now = self.step_start;
+        Some(
+            (0..s.count.len())
+                .filter(|&i| s.at[i] != f64::INFINITY)
+                .map(|i| (i as u32, s.count[i], s.at[i] - now))
+                .collect(),
+        )
+    }
+
+    /// Takes back a clock that [`Event::thermostat_clock`] gave, for the `n` balls of a
+    /// world just built from a state: the listed balls as listed, the others from the
+    /// start. Entries naming balls beyond `n` are ignored. Without a heat bath, nothing.
+    pub fn restore_thermostat_clock(&mut self, clock: &[(u32, u64, f64)], n: usize) {
+        let now = self.step_start;
+        let Some(s) = self.strikes.as_deref_mut() else {
+            return;
+        };
+        s.start(n, now, |i| i);
+        for &(i, count, wait) in clock {
+            let k = i as usize;
+            if k < n {
+                s.count[k] = count;
+                s.at[k] = now + wait;
+            }
+        }
+        self.needs_rebuild = true;
+    }
+
+    /// The epoch time of the next strike (infinite: none, or no bath in this scene).
+    #[inline]
+    pub(super) fn next_strike(&self) -> f64 {
+        match self.strikes.as_deref() {
+            Some(s) if self.flat => s.heap.peek().map_or(f64::INFINITY, |d| d.t),
+            _ => f64::INFINITY,
+        }
+    }
+
+    /// At a rebuild, after the layout is settled: the clock set up if it is not (or
+    /// the ball count changed), balls that cannot be struck given no strike and balls
+    /// that can given one, and the heap filled afresh. O(N).
+    pub(super) fn strikes_rebuild(&mut self, b: &Balls) {
+        let n = b.len();
+        let now = self.step_start;
+        let order = &self.order;
+        let Some(s) = self.strikes.as_deref_mut().filter(|_| self.flat) else {
+            return;
+        };
+        let id = |i: usize| order.get(i).map_or(i, |&k| k as usize);
+        if s.count.len() != n {
+            s.start(n, now, id);
+        }
+        for i in 0..n {
+            if b.inv_m[i] == 0.0 {
+                s.at[i] = f64::INFINITY;
+            } else if s.at[i] == f64::INFINITY {
+                s.at[i] = now + thermostat::strike_wait(s.seed, id(i) as u64, s.count[i], s.rate);
+            }
+        }
+        let mut v = std::mem::take(&mut s.heap).into_vec();
+        v.clear();
+        v.extend((0..n).filter(|&i| s.at[i] != f64::INFINITY).map(|i| Due {
+            t: s.at[i],
+            i: i as u32,
+        }));
+        s.heap = BinaryHeap::from(v);
+        s.undo.clear();
+    }
+
+    /// Moves every strike time by `-shift` (a new epoch); `heap`: the heap is filled
+    /// afresh (a rebase within an interval; a rebuild fills it itself).
+    pub(super) fn strikes_shift(&mut self, shift: f64, heap: bool) {
+        let Some(s) = self.strikes.as_deref_mut() else {
+            return;
+        };
+        for t in &mut s.at {
+            *t -= shift;
+        }
+        for u in &mut s.undo {
+            u.2 -= shift;
+        }
+        if heap {
+            let mut v = std::mem::take(&mut s.heap).into_vec();
+            for d in &mut v {
+                d.t = s.at[d.i as usize];
+            }
+            s.heap = BinaryHeap::from(v);
+        }
+    }
+
+    /// The start of an interval: nothing struck in it yet.
+    pub(super) fn strikes_new_interval(&mut self) {
+        if let Some(s) = self.strikes.as_deref_mut() {
+            s.undo.clear();
+        }
+    }
+
+    /// A failed step: every clock struck in it put back (the heap is filled afresh at
+    /// the rebuild that follows).
+    pub(super) fn strikes_rewind(&mut self) {
+        if let Some(s) = self.strikes.as_deref_mut() {
+            for &(i, count, at) in s.undo.iter().rev() {
+                s.count[i as usize] = count;
+                s.at[i as usize] = at;
+            }
+            s.undo.clear();
+        }
+    }
+
+    /// The clock follows its balls into the model's layout (`order`) and back.
+    pub(super) fn strikes_permute(&mut self, order: &[u32]) {
+        if let Some(s) = self.strikes.as_deref_mut() {
+            if s.count.len() == order.len() {
+                gather(&mut s.count, order);
+                gather(&mut s.at, order);
+            }
+        }
+    }
+
+    /// The strike on top of the heap, due now: the ball moved to it, a velocity from
+    /// the Maxwell distribution, the ball's next strike filed, and the ball's own
+    /// predictions redone.
+    #[inline(never)]
+    pub(super) fn strike(&mut self, b: &mut Balls) {
+        let id = |order: &[u32], i: usize| order.get(i).map_or(i, |&k| k as usize) as u64;
+        let Some(s) = self.strikes.as_deref_mut() else {
+            return;
+        };
+        let Some(mut top) = s.heap.peek_mut() else {
+            return;
+        };
+        let (t, i) = (top.t, top.i as usize);
+        s.undo.push((i as u32, s.count[i], s.at[i]));
+        if b.inv_m[i] == 0.0 {
+            // Left play (or was made kinematic) since it was filed.
+            s.at[i] = f64::INFINITY;
+            PeekMut::pop(top);
+            return;
+        }
+        let (key, k) = (id(&self.order, i), s.count[i]);
+        let v = thermostat::strike_velocity(s.seed, key, k, s.temperature, b.inv_m[i]);
+        // (A count read from a state file may be any u64: it wraps, as a counter.)
+        s.count[i] = k.wrapping_add(1);
+        s.at[i] = t + thermostat::strike_wait(s.seed, key, s.count[i], s.rate);
+        top.t = s.at[i];
+        drop(top);
+        s.total += 1;
+
+        if self.t[i] <= self.step_start {
+            self.remember(b, i);
+        }
+        // A group resolved just before may have taken the ball a round-off past the
+        // strike's time: it is struck where it is.
+        let t = t.max(self.t[i]);
+        self.advance(b, i, t);
+        (b.vx[i], b.vy[i]) = v;
+        self.v2_max = self.v2_max.max(v.0 * v.0 + v.1 * v.1);
+        // No longer the course its last collision left: a partner it still touches may
+        // be met again at once.
+        let h = &mut self.hist[i];
+        h.group = 0;
+        h.n_partners = 0;
+        self.counter[i] = self.counter[i].wrapping_add(1);
+        self.predict(b, i, t, true);
+        if self.audit {
+            self.audit_at(b, t);
+        }
+    }
+}
