@@ -337,6 +337,7 @@ impl Table {
             steps: None,
             diagnostics: None,
             tangential_springs: None,
+            compression: None,
         }
     }
 }

@@ -50,6 +50,10 @@ pub struct Scenario {
     /// only when there are any: the contact memory its next step depends on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tangential_springs: Option<TangentialSprings>,
+    /// Where the compression that made this state stands (see
+    /// [`crate::compress::Progress`]); read by nobody, written while one ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compression: Option<crate::compress::Progress>,
 }
 
 /// `tangential_springs = { pairs = [[i, j, xi], ...], walls = [[i, axis, xi], ...] }`:
@@ -338,6 +342,10 @@ pub struct PhysicsSpec {
     /// left out of files while there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat: Option<crate::thermostat::Thermostat>,
+    /// A compression (see [`crate::compress`]); left out of files while there is none
+    /// (or once it has stopped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress: Option<crate::compress::Compress>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness,
@@ -393,6 +401,7 @@ impl Default for PhysicsSpec {
             contact_friction: ContactFrictionSpec::default(),
             event_budget: None,
             thermostat: None,
+            compress: None,
         }
     }
 }

@@ -64,6 +64,11 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
             event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
                 .then_some(p.event_budget),
             thermostat: world.thermostat(),
+            // A compression that has stopped is over: the state is an ordinary scene.
+            compress: world
+                .compression()
+                .filter(|(_, p)| p.stopped.is_none())
+                .map(|(c, _)| c),
         },
         balls: Vec::new(),
         generators: Vec::new(),
@@ -75,6 +80,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
         steps: Some(world.steps),
         diagnostics: Some(diagnostics_json(&d)),
         tangential_springs: tangential_springs(world),
+        compression: world.compression().map(|(_, p)| p),
     }
 }
 
