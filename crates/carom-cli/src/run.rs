@@ -122,6 +122,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         } else {
             k + 1
         };
+        let compressing = world.compression_running();
         let stepped = world.run_steps_unread(next - k);
         if let Some(events) = events.as_mut() {
             events.drain(&mut world)?;
@@ -137,6 +138,18 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             break;
         }
         k = next;
+        if compressing && !world.compression_running() {
+            // The compression stopped (at its target, or jammed): so does the run,
+            // with the last sample and picture taken there.
+            world.synchronise();
+            if let Err(e) = checkpoint.update(&world) {
+                failure = Some(e);
+                break;
+            }
+            sampler.sample(&world)?;
+            pictures.sample_now(&[Some(&world)])?;
+            break;
+        }
         let sample_due = sampling && (k % every == 0 || k == steps);
         let picture_due = pictures.due(k, steps);
         let checkpoint_due = if clean {

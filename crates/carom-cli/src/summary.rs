@@ -50,6 +50,9 @@ impl fmt::Display for Summary<'_> {
             w.name,
             if n == 1 { "" } else { "s" }
         )?;
+        for note in w.notes() {
+            writeln!(f, "placement   {note}")?;
+        }
         let steps = w.steps - self.first_step;
         writeln!(
             f,
@@ -104,6 +107,25 @@ impl fmt::Display for Summary<'_> {
                 );
             }
             writeln!(f, "{line}")?;
+        }
+        if let Some((c, p)) = w.compression() {
+            use carom::compress::StopReason;
+            let state = match p.stopped {
+                Some(StopReason::AreaFraction) => "reached the target area fraction".into(),
+                Some(StopReason::Jammed) => format!(
+                    "jammed: reduced pressure passed {}",
+                    num(c.pressure_bound())
+                ),
+                None => "still compressing (the state file continues it)".to_string(),
+            };
+            writeln!(
+                f,
+                "compression {state}; area fraction {} at t = {}, reduced pressure {} over \
+                 the last interval",
+                num(p.area_fraction),
+                num(p.time),
+                num(p.reduced_pressure)
+            )?;
         }
         let e = self.end;
         writeln!(

@@ -1,7 +1,8 @@
 //! Bad inputs of the dense-disk keys, each through the command line's whole contract
 //! (exit status 2, nothing on stdout, one line on stderr naming the file and the key,
-//! no output file written): a gas's size distribution `radii`, a thermostat, and the
-//! Andersen clock a state file of the event model holds (`thermostat_clock`).
+//! no output file written): a gas's size distribution `radii`, a thermostat, the
+//! Andersen clock a state file of the event model holds (`thermostat_clock`), and a
+//! compression.
 
 mod common;
 use common::*;
@@ -18,6 +19,7 @@ boundary = "periodic"
 [physics]
 model = "event"
 thermostat = { kind = "andersen", temperature = 1.0, rate = 0.5, seed = 2 }
+compress = { rate = 0.01, until = { area_fraction = 0.45 } }
 
 [[generators]]
 kind = "gas"
@@ -122,7 +124,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
     (
         "area_fraction",
-        "area_fraction = 0.75",
+        "area_fraction = 0.85",
         "generators[0].area_fraction",
     ),
     (
@@ -190,6 +192,54 @@ const CASES: &[(&str, &str, &str)] = &[
         "thermostat_clock = 3",
         "thermostat_clock",
     ),
+    (
+        "compress",
+        "compress = { rate = 0.0 }",
+        "physics.compress.rate",
+    ),
+    (
+        "compress",
+        "compress = { rate = -0.5 }",
+        "physics.compress.rate",
+    ),
+    (
+        "compress",
+        "compress = { rate = inf }",
+        "physics.compress.rate",
+    ),
+    (
+        "compress",
+        "compress = { rate = 0.1, until = { area_fraction = 1.5 } }",
+        "physics.compress.until.area_fraction",
+    ),
+    (
+        "compress",
+        "compress = { rate = 0.1, until = { area_fraction = 0.0 } }",
+        "physics.compress.until.area_fraction",
+    ),
+    // Below the start's 0.4.
+    (
+        "compress",
+        "compress = { rate = 0.1, until = { area_fraction = 0.35 } }",
+        "physics.compress.until.area_fraction",
+    ),
+    (
+        "compress",
+        "compress = { rate = 0.1, until = { pressure = -3.0 } }",
+        "physics.compress.until.pressure",
+    ),
+    (
+        "compress",
+        "compress = { rate = 0.1, temperature = nan }",
+        "physics.compress.temperature",
+    ),
+    (
+        "compress",
+        "compress = { rate = 0.1, speed = 2 }",
+        "physics.compress",
+    ),
+    ("compress", "compress = 0.1", "physics.compress"),
+    ("model", r#"model = "impulse""#, "physics.compress"),
 ];
 
 #[test]

@@ -104,3 +104,53 @@ fn a_bad_color_by_is_refused() {
         &["--render"],
     );
 }
+
+/// A compression to area fraction 0.6 from 0.5 at rate 0.05 stops at
+/// `t = (sqrt(1.2) - 1) / 0.05 = 1.9089`, long before the run's 10: the run ends
+/// there, the summary says so, and the state file holds the grown radii (area
+/// fraction 0.6 to round-off), no `physics.compress` (an ordinary scene) and the stop.
+#[test]
+fn a_compression_ends_the_run_at_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = r#"name = "squeeze"
+duration = 10.0
+[table]
+boundary = "periodic"
+[physics]
+model = "event"
+dt = 0.25
+compress = { rate = 0.05, until = { area_fraction = 0.6 } }
+[[generators]]
+kind = "gas"
+n = 200
+area_fraction = 0.5
+radii = { kind = "bidisperse", ratio = 1.4, fraction = 0.5 }
+seed = 6
+"#;
+    std::fs::write(dir.path().join("s.toml"), scene).unwrap();
+    let out = run_ok(dir.path(), &["run", "s.toml", "--out", "end.json"]);
+    assert!(
+        out.contains(
+            "compression reached the target area fraction; area fraction 0.6 at t = 1.9089"
+        ),
+        "{out}"
+    );
+    let s = state(&dir.path().join("end.json"));
+    let t = s["time"].as_f64().unwrap();
+    assert!((t - (1.2f64.sqrt() - 1.0) / 0.05).abs() < 1e-12, "time {t}");
+    assert!(s["physics"].get("compress").is_none());
+    assert_eq!(s["compression"]["stopped"], "area_fraction");
+    let (w, h) = (
+        s["table"]["width"].as_f64().unwrap(),
+        s["table"]["height"].as_f64().unwrap(),
+    );
+    let area: f64 = s["balls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| std::f64::consts::PI * b["r"].as_f64().unwrap().powi(2))
+        .sum();
+    assert!((area / (w * h) - 0.6).abs() < 1e-12);
+    // Resumed, it is an ordinary run to the end of its duration.
+    run_ok(dir.path(), &["run", "end.json", "--time", "1", "-q"]);
+}

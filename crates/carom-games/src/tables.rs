@@ -338,6 +338,7 @@ impl Table {
             diagnostics: None,
             tangential_springs: None,
             thermostat_clock: None,
+            compression: None,
         }
     }
 }

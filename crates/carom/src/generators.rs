@@ -5,6 +5,7 @@
 use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls, Rgb};
+use crate::compact;
 use crate::parse::{finite, positive, ScenarioError};
 use crate::scenario::{Generator, RadiiSpec, Scenario};
 use crate::sizes;
@@ -104,11 +105,15 @@ fn check_sized(
             format!("at most {MAX_GENERATED} balls (got {n})"),
         ));
     }
-    let max = sizes::MAX_RANDOM_FRACTION;
+    let max = compact::MAX_COMPRESSED_FRACTION;
     if !(phi.is_finite() && phi > 0.0 && phi <= max) {
         return Err(ScenarioError::field(
             format!("{field}.area_fraction"),
-            format!("must be in (0, {max}] for random placement (got {phi})"),
+            format!(
+                "must be in (0, {max}]: random placement reaches {}, compression from \
+                 there stays below the random jamming of a size mixture (got {phi})",
+                sizes::MAX_RANDOM_FRACTION
+            ),
         ));
     }
     Ok(())
@@ -274,7 +279,39 @@ pub fn expand(
                         format!("at most {MAX_GENERATED} balls (got {n})"),
                     ));
                 }
-                return sizes::place(&spec, n as usize, *r, *m, *speed, *seed, table, field, out);
+                // The area fraction of the radii drawn: above what random placement
+                // reaches, the gas is placed smaller and compressed into place.
+                let phi = sizes::total_area(&spec, *r, n as usize, *seed) / table.area();
+                if phi <= sizes::MAX_RANDOM_FRACTION || n == 0 {
+                    return sizes::place(
+                        &spec, n as usize, *r, *m, *speed, *seed, table, field, out, 1.0,
+                    );
+                }
+                let max = compact::MAX_COMPRESSED_FRACTION;
+                if phi > max {
+                    return Err(ScenarioError::field(
+                        format!("{field}.area_fraction"),
+                        format!(
+                            "the gas would fill {phi} of the table, beyond the {max} it can \
+                             be compressed to (below the random jamming of a size mixture)"
+                        ),
+                    ));
+                }
+                if !out.is_empty() {
+                    return Err(ScenarioError::field(
+                        field,
+                        format!(
+                            "a gas above area fraction {} is compressed into place, so it \
+                             must be the table's only balls",
+                            sizes::MAX_RANDOM_FRACTION
+                        ),
+                    ));
+                }
+                let shrink = (compact::PLACE_FRACTION / phi).sqrt();
+                sizes::place(
+                    &spec, n as usize, *r, *m, *speed, *seed, table, field, out, shrink,
+                )?;
+                return compact::compress_to(out, table, phi, field);
             }
             let m = &m.unwrap_or(1.0);
             let n = match (n, area_fraction) {

@@ -48,7 +48,9 @@
 pub mod balls;
 pub mod broadphase;
 pub mod cloth;
+pub mod compact;
 pub mod compare;
+pub mod compress;
 pub mod contact;
 pub mod cue;
 pub mod cushion;

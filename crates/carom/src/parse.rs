@@ -288,9 +288,29 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     }
     // Where each generator's balls start, to name a generated ball by its generator.
     let mut generated_from = Vec::with_capacity(s.generators.len());
+    let mut notes = Vec::new();
     for (g, gen) in s.generators.iter().enumerate() {
         generated_from.push(balls.len());
         generators::expand(gen, &table, &format!("generators[{g}]"), &mut balls)?;
+        if let crate::scenario::Generator::Gas {
+            radii: Some(spec), ..
+        } = gen
+        {
+            let area: f64 = balls.r[generated_from[g]..]
+                .iter()
+                .map(|r| std::f64::consts::PI * r * r)
+                .sum();
+            let phi = area / table.area();
+            if !matches!(spec, crate::scenario::RadiiSpec::Mono)
+                && phi > crate::sizes::MAX_RANDOM_FRACTION
+            {
+                notes.push(format!(
+                    "generators[{g}]: placed at random at area fraction {} and compressed \
+                     to {phi} (event model, Lubachevsky-Stillinger growth)",
+                    crate::compact::PLACE_FRACTION
+                ));
+            }
+        }
     }
     if s.physics.friction.is_cloth() {
         // Generated balls on cloth are solid spheres, as listed ones are by default.
@@ -412,9 +432,15 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     if let Some(th) = &p.thermostat {
         th.check("physics.thermostat")?;
     }
+    if let Some(c) = &p.compress {
+        c.check("physics.compress")?;
+    }
     let mut world = World::new(s.name.clone(), table, physics, balls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;
     world.set_thermostat(p.thermostat);
+    for note in notes {
+        world.add_note(note);
+    }
     if let Some(t) = s.time {
         finite("time".into(), t)?;
         world.time = t;
@@ -503,6 +529,11 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     if let Some(clock) = &s.thermostat_clock {
         let clock = thermostat_clock(clock, world.balls().len())?;
         world.restore_thermostat_clock(&clock);
+    }
+    if let Some(c) = s.physics.compress {
+        world
+            .set_compress(Some(c))
+            .map_err(|e| ScenarioError::field(e.field, e.message))?;
     }
     // The pressure's averaging window starts where this run does.
     world.restart_window();

@@ -246,7 +246,12 @@ impl Session {
             let before = k;
             k = next;
             let due = every > 0 && (k % every == 0 || k == steps);
+            let compressing = world.compression_running();
             let result = world.run_steps(next - before).and_then(|()| {
+                // A compression's stop ends the run there (`physics.compress`).
+                if compressing && !world.compression_running() {
+                    k = steps;
+                }
                 let checkpoint_due = if clean {
                     due || k == steps
                 } else {
@@ -276,7 +281,7 @@ impl Session {
                     time: world.time,
                 });
             }
-            if due {
+            if due || (k == steps && every > 0) {
                 sample(world);
             }
         }

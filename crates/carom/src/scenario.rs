@@ -55,6 +55,10 @@ pub struct Scenario {
     /// written only by such runs. Balls not listed start their clocks afresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat_clock: Option<Vec<(u64, u64, f64)>>,
+    /// Where the compression that made this state stands (see
+    /// [`crate::compress::Progress`]); read by nobody, written while one ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compression: Option<crate::compress::Progress>,
 }
 
 /// `tangential_springs = { pairs = [[i, j, xi], ...], walls = [[i, axis, xi], ...] }`:
@@ -343,6 +347,10 @@ pub struct PhysicsSpec {
     /// left out of files while there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat: Option<crate::thermostat::Thermostat>,
+    /// A compression (see [`crate::compress`]); left out of files while there is none
+    /// (or once it has stopped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress: Option<crate::compress::Compress>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness,
@@ -398,6 +406,7 @@ impl Default for PhysicsSpec {
             contact_friction: ContactFrictionSpec::default(),
             event_budget: None,
             thermostat: None,
+            compress: None,
         }
     }
 }

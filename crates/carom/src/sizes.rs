@@ -156,6 +156,8 @@ pub fn mass_of_radius(r: f64) -> f64 {
 /// Places `n` balls of the distribution at random, never overlapping each other nor
 /// (on a walled axis) the walls; on a periodic axis a ball may straddle the edge and
 /// overlaps are tested with the minimum image. Appends them to `out` in index order.
+/// `shrink`: every radius is that fraction of the one drawn (1: as drawn; below, for a
+/// gas compressed into place afterwards), the masses those of the drawn radii.
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     spec: &RadiiSpec,
@@ -167,12 +169,18 @@ pub fn place(
     table: &Table,
     field: &str,
     out: &mut Balls,
+    shrink: f64,
 ) -> Result<(), ScenarioError> {
     if n == 0 {
         return Ok(());
     }
     let mut rng = SplitMix64(seed);
-    let radii = draw_radii(spec, r, n, &mut rng);
+    let drawn = draw_radii(spec, r, n, &mut rng);
+    let radii: Vec<f64> = if shrink == 1.0 {
+        drawn.clone()
+    } else {
+        drawn.iter().map(|&r| r * shrink).collect()
+    };
     let r_max = radii.iter().fold(0.0f64, |a, &b| a.max(b));
     let periodic = [table.is_periodic(0), table.is_periodic(1)];
     let (w, h) = (table.width, table.height);
@@ -262,10 +270,10 @@ pub fn place(
             ));
         }
     }
-    for ((&x, &y), &ri) in xs.iter().zip(&ys).zip(&radii) {
+    for (((&x, &y), &ri), &rd) in xs.iter().zip(&ys).zip(&radii).zip(&drawn) {
         let vx = speed * rng.symmetric();
         let vy = speed * rng.symmetric();
-        let mass = m.unwrap_or_else(|| mass_of_radius(ri));
+        let mass = m.unwrap_or_else(|| mass_of_radius(rd));
         out.push(Ball::new(x, y, vx, vy, ri, mass));
     }
     Ok(())

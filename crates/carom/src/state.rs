@@ -65,6 +65,11 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
             event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
                 .then_some(p.event_budget),
             thermostat: world.thermostat(),
+            // A compression that has stopped is over: the state is an ordinary scene.
+            compress: world
+                .compression()
+                .filter(|(_, p)| p.stopped.is_none())
+                .map(|(c, _)| c),
         },
         balls: Vec::new(),
         generators: Vec::new(),
@@ -82,6 +87,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
                 .map(|(i, k, wait)| (i as u64, k, wait))
                 .collect()
         }),
+        compression: world.compression().map(|(_, p)| p),
     }
 }
 

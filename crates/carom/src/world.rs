@@ -15,6 +15,8 @@ use crate::table::Table;
 use crate::thermostat::Thermostat;
 use crate::walls::{Exit, Removal, Walls};
 
+mod compressing;
+
 pub struct World {
     pub name: String,
     table: Table,
@@ -55,6 +57,11 @@ pub struct World {
     event_log: Option<Vec<LoggedEvent>>,
     /// The thermostat acting at the end of every step (`physics.thermostat`).
     thermostat: Option<Thermostat>,
+    /// A compression under way or stopped (`physics.compress`; see `compressing.rs`).
+    compressing: Option<Box<compressing::Compressing>>,
+    /// What building the scene did that a user should be told (a gas compressed into
+    /// place); the summary prints them.
+    notes: Vec<String>,
 }
 
 /// The start of a time-averaging window for the pressure: the time, the model's pair
@@ -127,6 +134,8 @@ impl World {
             removals: Vec::new(),
             event_log: None,
             thermostat: None,
+            compressing: None,
+            notes: Vec::new(),
             run_window: Window {
                 time: 0.0,
                 virial: 0.0,
@@ -231,6 +240,16 @@ impl World {
         self.edits
     }
 
+    /// What building the scene did that the summary tells (see [`World::add_note`]).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// Adds a line for the summary about how the scene was built.
+    pub fn add_note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+
     /// Warnings found when the world was built or its physics last changed (e.g. a
     /// spring contact resolved by too few steps).
     pub fn warnings(&self) -> &[String] {
@@ -282,6 +301,9 @@ impl World {
         self.synchronise();
         let warnings = check_physics(&physics, &self.balls)?;
         crate::sheared::check(&self.table, &physics)?;
+        if self.compression_running() {
+            self.check_compressible(&physics)?;
+        }
         self.edits += 1;
         if physics.model != self.physics.model {
             self.model = models::create(
@@ -339,9 +361,14 @@ impl World {
     pub fn run_steps_unread(&mut self, n: u64) -> Result<(), StepError> {
         self.behind |= n > 0;
         for _ in 0..n {
+            let compressing = self.compression_running();
             if let Err(e) = self.step_deferred() {
                 self.synchronise();
                 return Err(e);
+            }
+            // A compression's stop ends the run of steps there.
+            if compressing && !self.compression_running() {
+                break;
             }
         }
         Ok(())
@@ -379,6 +406,12 @@ impl World {
             let (k, dt) = (self.physics.stiffness, self.physics.dt);
             Arc::make_mut(&mut self.walls).update_servos(&self.balls, k, dt, in_play);
         }
+        // The step's length: `dt`, or less where a compression reaches its target.
+        let len = if self.compressing.is_some() {
+            self.compress_begin()
+        } else {
+            self.physics.dt
+        };
         let ctx = StepContext {
             balls: &mut self.balls,
             table: &self.table,
@@ -411,9 +444,15 @@ impl World {
         }
         self.steps += 1;
         let start = self.time;
-        self.time += self.physics.dt;
+        // A compression's step is cut short where the packing jams in it.
+        let len = if self.compressing.is_some() {
+            self.compress_len(len)
+        } else {
+            len
+        };
+        self.time += len;
         // A sheared box's images slide on (the model wrapped on the same new shift).
-        self.table = self.table.after(self.physics.dt);
+        self.table = self.table.after(len);
         // The step's rows begin here (the model's, then the removals found after it).
         let from = self.event_log.as_ref().map_or(0, Vec::len);
         if let Some(log) = self.event_log.as_mut() {
@@ -442,6 +481,9 @@ impl World {
                     log[from..].sort_by(|a, b| a.time.total_cmp(&b.time));
                 }
             }
+        }
+        if self.compressing.is_some() {
+            self.compress_end(len);
         }
         if let Some(th) = self
             .thermostat

@@ -4,6 +4,7 @@
 
 pub mod cushions;
 pub mod event;
+pub mod grow;
 pub mod impulse;
 pub mod simultaneous;
 pub mod spring;
@@ -171,6 +172,18 @@ pub trait CollisionModel: Send {
     /// A hard cap on the events of one output interval, for models that count events
     /// (the event model: [`event::Event::set_budget`]); the others ignore it.
     fn set_event_cap(&mut self, _cap: Option<u64>) {}
+
+    /// The growth of the next step, for a compression (`physics.compress`): every
+    /// radius grows by `growth.rate` times its size at the step's start per unit time,
+    /// the step lasts `growth.len` (at most `dt`) unless the packing jams first. Only
+    /// the growing event model ([`grow::Grow`]) takes it; the others ignore it.
+    fn set_growth(&mut self, _growth: grow::Growth) {}
+
+    /// What the last compressing step measured, for a model that measures it exactly
+    /// ([`grow::Grow`]); `None` otherwise.
+    fn grown(&self) -> Option<grow::Grown> {
+        None
+    }
 
     /// The per-contact memory the next step depends on, for the state file: the
     /// loaded tangential springs of `spring` with contact friction. Models that keep no

@@ -1,0 +1,229 @@
+//! The world's side of a compression (`physics.compress`, see [`crate::compress`]):
+//! before each step, the growth and the step's length (shorter where the target area
+//! fraction falls inside it); after it, the reduced pressure over the step, the
+//! temperature put back, and the stop.
+
+use super::World;
+use crate::compress::{Compress, Progress, StopReason};
+use crate::diagnostics;
+use crate::models::grow::{Grow, Growth};
+use crate::physics::{bad, BuildError, Physics};
+use crate::scenario::{Friction, ModelKind};
+use crate::thermostat::Thermostat;
+
+const FIELD: &str = "physics.compress";
+
+/// A compression the world runs: its law (origin and temperature filled in), where it
+/// stands, and what the current step measures against.
+#[derive(Debug, Clone)]
+pub(crate) struct Compressing {
+    spec: Compress,
+    progress: Progress,
+    /// The step ends at the target area fraction.
+    ending: bool,
+    /// `sum m |v - V|^2` and the model's virial at the step's start.
+    kinetic_start: f64,
+    virial_start: f64,
+}
+
+impl World {
+    /// Starts a compression of these balls (`None`: none; a compression under way is
+    /// dropped, the radii kept). `origin` and `temperature` left out are the present
+    /// time and temperature. Refuses what the growing event model cannot run (another
+    /// model, gravity, restitution below 1, friction, walls inside the table, pockets,
+    /// open edges, kinematic balls or balls out of play, a gas at rest) and a target area
+    /// fraction not above the present one, naming the key. The parameters themselves
+    /// are checked by the scenario ([`Compress::check`]).
+    pub fn set_compress(&mut self, spec: Option<Compress>) -> Result<(), BuildError> {
+        self.synchronise();
+        let Some(mut spec) = spec else {
+            if self.compressing.take().is_some() {
+                self.model = crate::models::create(
+                    self.physics.model,
+                    &self.balls,
+                    &self.table,
+                    &self.physics,
+                    &self.walls,
+                )
+                .map_err(|e| bad("physics.model", e.to_string()))?;
+                self.restart_window();
+            }
+            return Ok(());
+        };
+        self.check_compressible(&self.physics)?;
+        if !self.walls.is_empty() || self.table.any_open() {
+            return Err(bad(
+                FIELD,
+                "runs on a table without walls inside it, pockets or open edges".into(),
+            ));
+        }
+        if (0..self.balls.len()).any(|i| self.balls.is_kinematic(i)) || !self.in_play.is_empty() {
+            return Err(bad(
+                FIELD,
+                "needs every ball dynamic and in play (no kinematic balls)".into(),
+            ));
+        }
+        let (phi, mv2, n) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
+        let kt = 0.5 * mv2 / n.max(1) as f64;
+        if !(kt > 0.0 && kt.is_finite()) {
+            return Err(bad(
+                FIELD,
+                "the balls are at rest (temperature 0): compression holds a temperature, \
+                 give them speeds"
+                    .into(),
+            ));
+        }
+        if let Some(f) = spec.until.area_fraction {
+            if f <= phi {
+                return Err(bad(
+                    "physics.compress.until.area_fraction",
+                    format!("{f} is not above the start's area fraction {phi}"),
+                ));
+            }
+        }
+        spec.origin.get_or_insert(self.time);
+        spec.temperature.get_or_insert(kt);
+        self.model = Box::new(Grow::new());
+        self.model.set_event_log(self.event_log.is_some());
+        self.restart_window();
+        self.compressing = Some(Box::new(Compressing {
+            spec,
+            progress: Progress {
+                stopped: None,
+                time: self.time,
+                area_fraction: phi,
+                reduced_pressure: 0.0,
+            },
+            ending: false,
+            kinetic_start: 0.0,
+            virial_start: 0.0,
+        }));
+        Ok(())
+    }
+
+    /// The compression (its law, origin and temperature filled in) and where it stands;
+    /// `None` when there is none.
+    pub fn compression(&self) -> Option<(Compress, Progress)> {
+        self.compressing.as_ref().map(|c| (c.spec, c.progress))
+    }
+
+    /// Whether a compression is under way (not yet stopped).
+    pub fn compression_running(&self) -> bool {
+        self.compressing
+            .as_ref()
+            .is_some_and(|c| c.progress.stopped.is_none())
+    }
+
+    /// What a compression cannot run with in `physics`.
+    pub(super) fn check_compressible(&self, physics: &Physics) -> Result<(), BuildError> {
+        let why = if physics.model != ModelKind::Event {
+            "runs in the event model only (physics.model = \"event\")"
+        } else if physics.gravity != [0.0, 0.0] {
+            "runs without gravity"
+        } else if physics.restitution != 1.0 {
+            "needs elastic collisions (physics.restitution = 1)"
+        } else if !matches!(physics.friction, Friction::None) || physics.contact_friction.mu != 0.0
+        {
+            "runs without friction"
+        } else {
+            return Ok(());
+        };
+        Err(bad(FIELD, why.into()))
+    }
+
+    /// Before a step: tells the model the growth, and returns the step's length.
+    pub(super) fn compress_begin(&mut self) -> f64 {
+        let dt = self.physics.dt;
+        let virial = self.model.virial();
+        let Some(c) = self.compressing.as_deref_mut() else {
+            return dt;
+        };
+        if c.progress.stopped.is_some() {
+            self.model.set_growth(Growth {
+                rate: 0.0,
+                len: dt,
+                temperature: 0.0,
+                pressure_bound: f64::INFINITY,
+            });
+            return dt;
+        }
+        let (phi, mv2, _) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
+        // Over the step every radius grows as r (1 + s tau): the law's speed r_0 rate
+        // over the radius now, r_0 g(T).
+        let s = c.spec.rate / c.spec.growth_at(self.time);
+        let mut len = dt;
+        c.ending = false;
+        if let Some(f) = c.spec.until.area_fraction {
+            // The area fraction grows as (1 + s tau)^2: the target is reached at
+            // tau = (sqrt(f / phi) - 1) / s.
+            let tau = ((f / phi).sqrt() - 1.0) / s;
+            if tau <= dt {
+                len = tau.max(0.0);
+                c.ending = true;
+            }
+        }
+        c.kinetic_start = mv2;
+        c.virial_start = virial;
+        self.model.set_growth(Growth {
+            rate: s,
+            len,
+            temperature: c.spec.temperature.unwrap_or(0.0),
+            pressure_bound: c.spec.pressure_bound(),
+        });
+        len
+    }
+
+    /// The length the step took: the one asked for, or less where the packing jammed
+    /// in it.
+    pub(super) fn compress_len(&self, len: f64) -> f64 {
+        match self.model.grown() {
+            Some(g) if self.compression_running() => g.len,
+            _ => len,
+        }
+    }
+
+    /// After a step of length `len`: the reduced pressure over it, the temperature put
+    /// back, and the stop if one was reached.
+    pub(super) fn compress_end(&mut self, len: f64) {
+        let virial = self.model.virial();
+        self.model.synchronise(&mut self.balls);
+        let Some(c) = self.compressing.as_deref_mut() else {
+            return;
+        };
+        if c.progress.stopped.is_some() {
+            return;
+        }
+        let (phi, mv2, _) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
+        // Z = P A / (N k T) with 2 N k T = sum m |v - V|^2 (its mean over the step's
+        // ends) and P A = (sum m |v - V|^2 + W / len) / 2: Z = 1 + W / (len sum m v^2).
+        let kinetic = 0.5 * (c.kinetic_start + mv2);
+        let grown = self.model.grown();
+        let z = if let Some(z) = grown.and_then(|g| g.reduced_pressure).filter(|_| len > 0.0) {
+            // Measured by the model over the step, the temperature's rises included.
+            z
+        } else if len > 0.0 && kinetic > 0.0 {
+            1.0 + (virial - c.virial_start) / (len * kinetic)
+        } else {
+            c.progress.reduced_pressure
+        };
+        if let Some(t) = c.spec.temperature {
+            Thermostat::Rescale { temperature: t }.apply(&mut self.balls, &self.in_play, 0, len);
+        }
+        let jammed = grown.is_some_and(|g| g.jammed);
+        let stopped = if jammed {
+            Some(StopReason::Jammed)
+        } else if c.ending {
+            Some(StopReason::AreaFraction)
+        } else if z > c.spec.pressure_bound() {
+            Some(StopReason::Jammed)
+        } else {
+            None
+        };
+        c.progress = Progress {
+            stopped,
+            time: self.time,
+            area_fraction: phi,
+            reduced_pressure: z,
+        };
+    }
+}
