@@ -44,9 +44,11 @@ pub enum Command {
 Examples:
   carom view
   carom view gas
+  carom view nine-ball
   carom view break --frames 300 --screenshot docs/viewer.png")]
 pub struct ViewArgs {
-    /// A built-in preset (see `carom presets`) or a scenario or state file
+    /// A built-in preset (see `carom presets`), a scenario or state file, or a game to
+    /// play live (eight-ball, nine-ball, ten-ball, snooker, three-cushion, sum-to-three)
     #[arg(value_name = "SCENARIO", default_value = "break")]
     pub scenario: String,
 

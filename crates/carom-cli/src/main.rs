@@ -59,6 +59,18 @@ fn main() -> ExitCode {
 
 /// The interactive viewer on the scenario, loaded as `carom run` loads it.
 fn view(a: args::ViewArgs) -> Result<(), CliError> {
+    if let Some(kind) = carom_viewer::game_named(&a.scenario) {
+        let options = carom_viewer::Options {
+            frames: a.frames,
+            screenshot: a.screenshot,
+            source: kind.name().to_string(),
+            ..Default::default()
+        };
+        return carom_viewer::run_game(kind, 1, options).map_err(|e| match e {
+            carom_viewer::ViewerError::Usage(s) => CliError::input(s),
+            other => CliError::run(other.to_string()),
+        });
+    }
     let loaded = load::load(&a.scenario, &[])?;
     let source = match carom::presets::find(&a.scenario) {
         Some(p) => format!("preset {}", p.name),

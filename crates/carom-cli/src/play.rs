@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use carom_games::shots_file;
 use carom_games::{Game, GameKind, Setup, Shot};
-use carom_render::{AnimationOptions, Frame, GifWriter};
+use carom_render::{AnimationOptions, BallStyle, Frame, GifWriter};
 use clap::Args;
 
 use crate::error::CliError;
@@ -143,9 +143,11 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
 }
 
 /// Every shot replayed from its position at the animation's frame rate, until rest (at
-/// most 20 s of each shot); the final position of a game with no shots.
+/// most 20 s of each shot); the final position of a game with no shots. Balls are drawn
+/// in their set's dress (numbers, stripes) on a picture large enough to read them.
 fn animation(game: &Game, shots: &[(Setup, Shot, u32)]) -> Result<Vec<u8>, String> {
-    let options = AnimationOptions::default();
+    let mut options = AnimationOptions::default();
+    options.picture.size = (1024, 1024);
     let dt = 1.0 / options.fps;
     let mut worlds = Vec::new();
     for (setup, shot, cue) in shots {
@@ -153,29 +155,48 @@ fn animation(game: &Game, shots: &[(Setup, Shot, u32)]) -> Result<Vec<u8>, Strin
         let mut s = setup.scenario();
         s.balls[cue].cue = Some(shot.cue());
         s.physics.dt = dt;
-        worlds.push(carom::parse::build_world(&s).map_err(|e| e.message)?);
+        let world = carom::parse::build_world(&s).map_err(|e| e.message)?;
+        worlds.push((world, styles(setup)));
     }
     if worlds.is_empty() {
-        worlds.push(carom::parse::build_world(&game.setup().scenario()).map_err(|e| e.message)?);
+        let setup = game.setup();
+        let world = carom::parse::build_world(&setup.scenario()).map_err(|e| e.message)?;
+        worlds.push((world, styles(&setup)));
     }
     let mut bytes = Vec::new();
-    let first = Frame::from_world(&worlds[0]);
+    let mut frame = Frame::from_world(&worlds[0].0);
+    frame.styles = worlds[0].1.clone();
     let mut writer =
-        GifWriter::new(&mut bytes, &[first], &[], &options).map_err(|e| e.to_string())?;
-    for mut w in worlds {
+        GifWriter::new(&mut bytes, &[frame.clone()], &[], &options).map_err(|e| e.to_string())?;
+    for (mut w, dress) in worlds {
+        frame.styles = dress;
+        frame.update_from_world(&w);
         writer
-            .push(&[Frame::from_world(&w)])
+            .push(std::slice::from_ref(&frame))
             .map_err(|e| e.to_string())?;
         for _ in 0..(20.0 / dt) as usize {
             if carom_games::shot::at_rest(&w) {
                 break;
             }
             w.run_steps(1).map_err(|e| e.to_string())?;
+            frame.update_from_world(&w);
             writer
-                .push(&[Frame::from_world(&w)])
+                .push(std::slice::from_ref(&frame))
                 .map_err(|e| e.to_string())?;
         }
     }
     writer.finish().map_err(|e| e.to_string())?;
     Ok(bytes)
+}
+
+/// The balls' dress in a picture: the set's colours, stripes and numbers.
+fn styles(setup: &Setup) -> Vec<BallStyle> {
+    carom_games::styles::looks(setup)
+        .into_iter()
+        .map(|l| BallStyle {
+            fill: l.color,
+            stripe: l.stripe,
+            label: l.number.map_or(String::new(), |n| n.to_string()),
+        })
+        .collect()
 }

@@ -16,6 +16,7 @@ pub mod rules;
 pub mod setups;
 pub mod shot;
 pub mod shots_file;
+pub mod styles;
 pub mod tables;
 
 pub use game::{Game, ShotResult};

@@ -100,3 +100,35 @@ pub fn ascent(px: f32) -> f32 {
 pub fn descent(px: f32) -> f32 {
     face().map_or(0.2 * px, |f| -f.as_scaled(PxScale::from(px)).descent())
 }
+
+/// The bounding box of the ink of `text` drawn at `px` with its pen starting at x = 0
+/// on the baseline y = 0 (y down): `(left, top, right, bottom)`; `None` for no ink.
+pub fn ink_box(text: &str, px: f32) -> Option<(f32, f32, f32, f32)> {
+    let face = face()?;
+    let font = face.as_scaled(PxScale::from(px));
+    let mut pen = 0.0;
+    let mut prev = None;
+    let mut out: Option<(f32, f32, f32, f32)> = None;
+    for c in text.chars() {
+        let id = font.glyph_id(c);
+        if let Some(p) = prev {
+            pen += font.kern(p, id);
+        }
+        let glyph = id.with_scale_and_position(PxScale::from(px), point(pen, 0.0));
+        if let Some(outlined) = font.outline_glyph(glyph) {
+            let b = outlined.px_bounds();
+            out = Some(match out {
+                None => (b.min.x, b.min.y, b.max.x, b.max.y),
+                Some((l, t, r, d)) => (
+                    l.min(b.min.x),
+                    t.min(b.min.y),
+                    r.max(b.max.x),
+                    d.max(b.max.y),
+                ),
+            });
+        }
+        pen += font.h_advance(id);
+        prev = Some(id);
+    }
+    out
+}

@@ -3,6 +3,8 @@
 
 use carom::{Rgb, World};
 
+use crate::ballstyle::BallStyle;
+
 /// One ball as the renderer sees it, in scene units (y pointing down).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BallView {
@@ -102,6 +104,11 @@ pub struct Frame {
     /// Contact forces drawn as force chains (see [`Frame::force_segments`]); empty:
     /// none drawn.
     pub forces: Vec<carom::stress::ContactForce>,
+    /// Per ball (by index), how it is dressed: a stripe, a number (see
+    /// [`BallStyle`]); the style's colour replaces the ball's own. Empty: every ball
+    /// drawn plainly in its colour, as pictures were before styles. Kept when the
+    /// balls are refilled from a world.
+    pub styles: Vec<BallStyle>,
 }
 
 /// The largest contact force of a frame is drawn this many mean ball radii wide.
@@ -180,13 +187,7 @@ impl BallView {
 
     /// A colour that stands out on the ball's fill: dark on light balls, light on dark.
     pub fn mark_color(&self, index: usize) -> Rgb {
-        let [r, g, b] = self.fill(index).0;
-        let luma = 0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b);
-        if luma > 110.0 {
-            Rgb([0x1C, 0x1C, 0x1C])
-        } else {
-            Rgb([0xF2, 0xF2, 0xF2])
-        }
+        contrast(self.fill(index))
     }
 
     /// The colour actually drawn for the ball at `index`: its own, or a default one.
@@ -198,6 +199,17 @@ impl BallView {
     /// picture instead of poisoning the rasteriser.
     pub fn is_drawable(&self) -> bool {
         self.x.is_finite() && self.y.is_finite() && self.r.is_finite() && self.r > 0.0
+    }
+}
+
+/// A colour that stands out on `fill`: dark on light colours, light on dark.
+pub fn contrast(fill: Rgb) -> Rgb {
+    let [r, g, b] = fill.0;
+    let luma = 0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b);
+    if luma > 110.0 {
+        Rgb([0x1C, 0x1C, 0x1C])
+    } else {
+        Rgb([0xF2, 0xF2, 0xF2])
     }
 }
 
@@ -244,6 +256,7 @@ impl Frame {
             walls: Vec::new(),
             pockets: Vec::new(),
             forces: Vec::new(),
+            styles: Vec::new(),
         }
     }
 
@@ -381,11 +394,29 @@ impl Frame {
             .collect();
     }
 
-    /// Every distinct colour the balls are drawn with, in first-seen order.
+    /// The style of ball `i`, if the frame dresses it.
+    pub fn style(&self, i: usize) -> Option<&BallStyle> {
+        self.styles.get(i)
+    }
+
+    /// The colour ball `i` is drawn in: its style's, else its own or a default one.
+    pub fn fill(&self, i: usize) -> Rgb {
+        match self.style(i) {
+            Some(s) => s.fill,
+            None => self.balls[i].fill(i),
+        }
+    }
+
+    /// Every distinct colour the balls are drawn with, in first-seen order (with
+    /// styles, also the white of caps and discs and the digits' ink).
     pub fn colors(&self) -> Vec<Rgb> {
         let mut seen = Vec::new();
-        for (i, b) in self.balls.iter().enumerate() {
-            let c = b.fill(i);
+        let extra = if self.styles.is_empty() {
+            Vec::new()
+        } else {
+            crate::ballstyle::extra_colors().to_vec()
+        };
+        for c in (0..self.balls.len()).map(|i| self.fill(i)).chain(extra) {
             if !seen.contains(&c) {
                 seen.push(c);
                 // The scene's colours feed a fixed GIF palette; past this many the

@@ -11,6 +11,7 @@
 //! Text (panel labels, plot titles) uses a font shipped inside a crate, so pictures come
 //! out the same on a machine with no fonts installed.
 
+pub mod ballstyle;
 pub mod colorby;
 pub mod font;
 pub mod frame;
@@ -25,6 +26,7 @@ pub mod trails;
 
 use std::path::Path;
 
+pub use ballstyle::BallStyle;
 pub use colorby::{color_frame, ColorBy};
 pub use frame::{default_color, BallView, Frame, DEFAULT_BALL_COLORS, FORCE_WIDTH};
 pub use gif::{check_fps, AnimationOptions, GifWriter, DEFAULT_FPS, MAX_FPS};

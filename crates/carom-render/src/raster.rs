@@ -242,15 +242,21 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
         }
         let r = b.r * vp.scale;
         let (centres, n) = frame.images(b);
+        let style = frame.style(i);
+        // A ball with a label shows it instead of the rotation mark and spin dot.
+        let marks = r >= 3.0 && style.is_none_or(|s| s.label.is_empty());
+        let mark_color = crate::frame::contrast(frame.fill(i));
         for &(x, y) in &centres[..n] {
             let (cx, cy) = vp.to_pixel(x, y);
-            if let Some(path) = PathBuilder::from_circle(cx as f32, cy as f32, r as f32) {
+            if let Some(s) = style {
+                crate::ballstyle::paint_ball(pixmap, (cx, cy), r, s, clip.as_ref());
+            } else if let Some(path) = PathBuilder::from_circle(cx as f32, cy as f32, r as f32) {
                 let paint = paint(b.fill(i), 1.0);
                 pixmap.fill_path(&path, &paint, FillRule::Winding, id, clip.as_ref());
             }
             // The rotation mark, where the ball is large enough to show one; each image
             // carries it shifted with the ball.
-            if let (Some((ex, ey)), true) = (b.mark_end(), r >= 3.0) {
+            if let (Some((ex, ey)), true) = (b.mark_end(), marks) {
                 let (px, py) = vp.to_pixel(ex + (x - b.x), ey + (y - b.y));
                 let mut pb = PathBuilder::new();
                 pb.move_to(cx as f32, cy as f32);
@@ -261,21 +267,15 @@ fn draw_world(pixmap: &mut Pixmap, vp: &Viewport, size: (u32, u32), panel: &Pane
                         line_cap: LineCap::Round,
                         ..Stroke::default()
                     };
-                    pixmap.stroke_path(
-                        &line,
-                        &paint(b.mark_color(i), 1.0),
-                        &stroke,
-                        id,
-                        clip.as_ref(),
-                    );
+                    pixmap.stroke_path(&line, &paint(mark_color, 1.0), &stroke, id, clip.as_ref());
                 }
             }
             // A sphere's spin dot (balls on cloth), moved with its image likewise.
-            if let (Some((dx, dy)), true) = (b.spin_dot(), r >= 3.0) {
+            if let (Some((dx, dy)), true) = (b.spin_dot(), marks) {
                 let (px, py) = vp.to_pixel(dx + (x - b.x), dy + (y - b.y));
                 let dot = (crate::frame::SPIN_DOT_RADIUS * r).max(1.0);
                 if let Some(path) = PathBuilder::from_circle(px as f32, py as f32, dot as f32) {
-                    let paint = paint(b.mark_color(i), 1.0);
+                    let paint = paint(mark_color, 1.0);
                     pixmap.fill_path(&path, &paint, FillRule::Winding, id, clip.as_ref());
                 }
             }
@@ -445,7 +445,7 @@ fn draw_trails(pixmap: &mut Pixmap, vp: &Viewport, frame: &Frame, trails: &Trail
             line_cap: LineCap::Butt,
             ..Stroke::default()
         };
-        let c = b.fill(i);
+        let c = frame.fill(i);
         for k in 0..depth - 1 {
             let (Some(p), Some(q)) = (trails.position(k, i), trails.position(k + 1, i)) else {
                 continue;

@@ -9,10 +9,58 @@ use std::fmt::Write as _;
 
 use carom::Rgb;
 
+use crate::ballstyle::{BallStyle, CAP, INK, LABEL_DISC, STRIPE_HALF};
 use crate::frame::Frame;
 use crate::raster::{Panel, PictureOptions};
 use crate::trails::Trails;
 use crate::RenderError;
+
+/// A styled ball: its colour (white caps and a band for a stripe) and its label on a
+/// white disc, as the raster pictures draw it (see [`crate::ballstyle`]).
+fn write_styled(s: &mut String, (x, y): (f64, f64), r: f64, st: &BallStyle) {
+    let body = if st.stripe { CAP } else { st.fill };
+    let _ = writeln!(
+        s,
+        r#"<circle cx="{x}" cy="{y}" r="{r}" fill="{}"/>"#,
+        hex(body)
+    );
+    if st.stripe {
+        let h = STRIPE_HALF * r;
+        let c = (r * r - h * h).max(0.0).sqrt();
+        let _ = writeln!(
+            s,
+            r#"<path d="M {} {} A {r} {r} 0 0 1 {} {} L {} {} A {r} {r} 0 0 1 {} {} Z" fill="{}"/>"#,
+            x + c,
+            y - h,
+            x + c,
+            y + h,
+            x - c,
+            y + h,
+            x - c,
+            y - h,
+            hex(st.fill)
+        );
+    }
+    if !st.label.is_empty() {
+        let d = LABEL_DISC * r;
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{x}" cy="{y}" r="{d}" fill="{}"/>"#,
+            hex(CAP)
+        );
+        let size = if st.label.chars().count() > 1 {
+            1.1 * d
+        } else {
+            1.5 * d
+        };
+        let _ = writeln!(
+            s,
+            r#"<text x="{x}" y="{y}" font-family="sans-serif" font-weight="bold" font-size="{size}" text-anchor="middle" dominant-baseline="central" fill="{}">{}</text>"#,
+            hex(INK),
+            escape(&st.label)
+        );
+    }
+}
 
 /// An SVG document of the panels side by side (one panel: one world).
 pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, RenderError> {
@@ -117,15 +165,25 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
         for (i, b) in f.balls.iter().enumerate() {
             if b.is_drawable() {
                 let (centres, n) = f.images(b);
+                let style = f.style(i);
+                let marks = style.is_none_or(|st| st.label.is_empty());
                 for &(x, y) in &centres[..n] {
-                    let _ = writeln!(
-                        s,
-                        r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
-                        x,
-                        y,
-                        b.r,
-                        hex(b.fill(i))
-                    );
+                    match style {
+                        Some(st) => write_styled(&mut s, (x, y), b.r, st),
+                        None => {
+                            let _ = writeln!(
+                                s,
+                                r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                                x,
+                                y,
+                                b.r,
+                                hex(b.fill(i))
+                            );
+                        }
+                    }
+                    if !marks {
+                        continue;
+                    }
                     // The rotation mark, moved with the image it belongs to.
                     if let Some((ex, ey)) = b.mark_end() {
                         let (ox, oy) = (x - b.x, y - b.y);
@@ -136,7 +194,7 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
                             y,
                             ex + ox,
                             ey + oy,
-                            hex(b.mark_color(i)),
+                            hex(crate::frame::contrast(f.fill(i))),
                             0.18 * b.r
                         );
                     }
@@ -148,7 +206,7 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
                             dx + x - b.x,
                             dy + y - b.y,
                             crate::frame::SPIN_DOT_RADIUS * b.r,
-                            hex(b.mark_color(i))
+                            hex(crate::frame::contrast(f.fill(i)))
                         );
                     }
                 }

@@ -93,7 +93,7 @@ pub fn paint_aim(
 
 /// The face of the ball as the shooter sees it: click or drag to place the tip
 /// (right: english, up: follow), within the reach of a strike that does not miss.
-fn tip_picker(ui: &mut egui::Ui, english: &mut f64, follow: &mut f64) {
+pub fn tip_picker(ui: &mut egui::Ui, english: &mut f64, follow: &mut f64) {
     let size = 72.0;
     let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::click_and_drag());
     let c = rect.center();

@@ -7,6 +7,8 @@
 
 pub mod app;
 pub mod cue_ui;
+pub mod game;
+pub mod game_app;
 pub mod sim;
 pub mod table_view;
 
@@ -101,10 +103,56 @@ pub fn run_scenario(
     run_sim(sim, options)
 }
 
-fn run_sim(mut sim: Sim, options: Options) -> Result<(), ViewerError> {
-    if options.substeps == 0 {
-        return Err(ViewerError::Usage("--substeps must be at least 1".into()));
+/// The name of a game the viewer plays (`nine-ball`, ...), if `arg` is one.
+pub fn game_named(arg: &str) -> Option<carom_games::GameKind> {
+    carom_games::GameKind::parse(arg).ok()
+}
+
+/// Opens the viewer's game mode on a game racked from `seed`: two players at one
+/// mouse, the verdict after each shot, ball in hand placed with a click, and the
+/// predicted paths drawn while aiming.
+pub fn run_game(
+    kind: carom_games::GameKind,
+    seed: u64,
+    options: Options,
+) -> Result<(), ViewerError> {
+    check_script(&options)?;
+    let game = carom_games::Game::new(kind, seed);
+    let table_world = carom::parse::build_world(&game.setup().scenario())
+        .map_err(|e| ViewerError::Usage(format!("{}: {}", kind.name(), e.message)))?;
+    let outcome: Rc<RefCell<Option<ViewerError>>> = Rc::new(RefCell::new(None));
+    let native = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_title(format!("carom: {}", kind.name()))
+            .with_inner_size(options.window_size),
+        ..Default::default()
+    };
+    let app_outcome = Rc::clone(&outcome);
+    eframe::run_native(
+        "carom",
+        native,
+        Box::new(move |cc| {
+            Ok(Box::new(game_app::GameApp::new(
+                cc,
+                game,
+                table_world,
+                seed,
+                &options,
+                app_outcome,
+            )))
+        }),
+    )
+    .map_err(|e| ViewerError::Window(e.to_string()))?;
+    let result = outcome.borrow_mut().take();
+    match result {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
+}
+
+/// Checks `--frames` and `--screenshot`.
+fn check_script(options: &Options) -> Result<(), ViewerError> {
     if options.frames == Some(0) {
         return Err(ViewerError::Usage("--frames must be at least 1".into()));
     }
@@ -119,6 +167,14 @@ fn run_sim(mut sim: Sim, options: Options) -> Result<(), ViewerError> {
             )));
         }
     }
+    Ok(())
+}
+
+fn run_sim(mut sim: Sim, options: Options) -> Result<(), ViewerError> {
+    if options.substeps == 0 {
+        return Err(ViewerError::Usage("--substeps must be at least 1".into()));
+    }
+    check_script(&options)?;
     sim.substeps = options.substeps;
     let outcome: Rc<RefCell<Option<ViewerError>>> = Rc::new(RefCell::new(None));
     let native = eframe::NativeOptions {

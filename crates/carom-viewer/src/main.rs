@@ -10,7 +10,8 @@ use clap::Parser;
 #[derive(Parser, Debug)]
 #[command(name = "carom-viewer", version)]
 struct Args {
-    /// A built-in preset name or a scenario file (.toml or .json).
+    /// A built-in preset name, a scenario file (.toml or .json), or a game to play
+    /// (eight-ball, nine-ball, ten-ball, snooker, three-cushion, sum-to-three).
     #[arg(default_value = "break")]
     scenario: String,
     /// Steps of the fixed dt per displayed frame.
@@ -29,6 +30,25 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(kind) = carom_viewer::game_named(&args.scenario) {
+        let options = carom_viewer::Options {
+            frames: args.frames,
+            screenshot: args.screenshot,
+            source: kind.name().to_string(),
+            ..Default::default()
+        };
+        return match carom_viewer::run_game(kind, 1, options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e @ carom_viewer::ViewerError::Usage(_)) => {
+                eprintln!("carom-viewer: {e}");
+                ExitCode::from(2)
+            }
+            Err(e) => {
+                eprintln!("carom-viewer: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let (scenario, source) = match carom_viewer::sim::load_scenario(&args.scenario) {
         Ok(s) => s,
         Err(e) => {

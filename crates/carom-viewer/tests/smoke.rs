@@ -234,3 +234,107 @@ fn unknown_scenario_is_a_usage_error() {
         "{err}"
     );
 }
+
+/// The game mode (`carom-viewer nine-ball`, as `carom view nine-ball`): the rack is
+/// drawn where the game racks it, the balls in their dress (the 9 a yellow stripe
+/// between white caps, the 1 a yellow solid), and the predicted path of the opening
+/// aim runs from the cue ball towards the 1.
+fn check_game_screenshot(path: &Path) {
+    use carom_games::{GameKind, Setup};
+    let pic = Picture::decode(path);
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for y in 0..pic.height {
+        for x in 0..pic.width {
+            if pic.at(x, y) == TABLE_RGB {
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            }
+        }
+    }
+    assert!(x1 > x0 + 200, "no table in the game window");
+    let setup = Setup::new(GameKind::NineBall, 1);
+    let world = carom::parse::build_world(&setup.scenario()).unwrap();
+    let table = *world.table();
+    let (w_px, h_px) = ((x1 - x0 + 1) as f64, (y1 - y0 + 1) as f64);
+    let aspect = (w_px / h_px) / (table.width / table.height);
+    assert!((aspect - 1.0).abs() < 0.02, "table drawn {w_px}x{h_px}");
+    let scale = w_px / table.width;
+    let r = setup.table.balls.radius * scale;
+    let at = |n: u32, dx: f64, dy: f64| {
+        let p = setup.balls.iter().find(|b| b.0 == n).unwrap().1;
+        let x = x0 as f64 + p[0] * scale + dx * r;
+        let y = y0 as f64 + p[1] * scale + dy * r;
+        pic.at(x.round() as usize, y.round() as usize)
+    };
+    let (white, yellow) = ([255, 255, 255], [0xF4, 0xD0, 0x3F]);
+    // 0.8 r from the centre: past the stripe's half height (0.55 r) and the number
+    // disc (0.62 r), a pixel and more inside the rim at r ~ 8 px; the tolerance
+    // covers anti-aliasing a pixel away.
+    assert!(
+        close(at(9, 0.0, -0.8), white, 40),
+        "9 top cap {:?}",
+        at(9, 0.0, -0.8)
+    );
+    assert!(
+        close(at(9, 0.0, 0.8), white, 40),
+        "9 bottom cap {:?}",
+        at(9, 0.0, 0.8)
+    );
+    assert!(
+        close(at(9, -0.8, 0.0), yellow, 40),
+        "9 band {:?}",
+        at(9, -0.8, 0.0)
+    );
+    assert!(
+        close(at(1, 0.0, -0.8), yellow, 40),
+        "1 {:?}",
+        at(1, 0.0, -0.8)
+    );
+    // The cue ball's predicted path: light pixels halfway to the 1.
+    let c = setup.balls.iter().find(|b| b.0 == 0).unwrap().1;
+    let one = setup.balls.iter().find(|b| b.0 == 1).unwrap().1;
+    let mid = [0.5 * (c[0] + one[0]), 0.5 * (c[1] + one[1])];
+    let (mx, my) = (x0 as f64 + mid[0] * scale, y0 as f64 + mid[1] * scale);
+    let light = (-2..=2).any(|dy: i64| {
+        (-2..=2).any(|dx: i64| {
+            let p = pic.at(
+                (mx.round() as i64 + dx) as usize,
+                (my.round() as i64 + dy) as usize,
+            );
+            p.iter().all(|&v| v > 150)
+        })
+    });
+    assert!(light, "no predicted path at ({mx:.0}, {my:.0})");
+}
+
+#[test]
+fn viewer_plays_a_game() {
+    if !display_available() {
+        return;
+    }
+    let shot = scratch("game.png");
+    let _ = std::fs::remove_file(&shot);
+    let out = Command::new(env!("CARGO_BIN_EXE_carom-viewer"))
+        .args(["nine-ball", "--frames", "30", "--screenshot"])
+        .arg(&shot)
+        .output()
+        .expect("the viewer binary starts");
+    assert!(
+        out.status.success(),
+        "carom-viewer nine-ball failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    check_game_screenshot(&shot);
+    let _ = std::fs::remove_file(&shot);
+}
+
+/// `carom view nine-ball`'s screenshot, named by `CAROM_GAME_SCREENSHOT`
+/// (.ci/viewer-smoke), gets the same checks.
+#[test]
+fn game_screenshot_from_the_environment_passes_the_same_checks() {
+    let Some(path) = std::env::var_os("CAROM_GAME_SCREENSHOT") else {
+        notice("game screenshot check skipped: CAROM_GAME_SCREENSHOT is not set");
+        return;
+    };
+    check_game_screenshot(Path::new(&path));
+}

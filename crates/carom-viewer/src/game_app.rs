@@ -1,0 +1,434 @@
+//! The window of the game mode (`carom view nine-ball`, any game): the table with the
+//! balls in their set's dress, the predicted paths while aiming, the shot rolling out,
+//! and a side panel with the score, whose turn, the verdicts and the cue's controls.
+//! The rules and the look-ahead are [`crate::game`]'s.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+use carom_games::rules::Call;
+use carom_games::styles::{look, BallLook};
+use carom_games::{Game, GameKind, Shot};
+use carom_render::ballstyle::{LABEL_DISC, STRIPE_HALF};
+use eframe::egui::{self, Color32, ColorImage, Pos2, Sense, Stroke, Vec2};
+
+use crate::game::{call_for, predict, shot_of_drag, status, Paths};
+use crate::table_view::TableView;
+use crate::{Options, ViewerError, DEFAULT_SCREENSHOT_FRAMES};
+
+const ERROR: Color32 = Color32::from_rgb(0xFF, 0x6E, 0x6E);
+
+/// A shot rolling out on the screen: the engine's world of it, stepped a frame at a
+/// time, and the balls' numbers in the world's order.
+struct Rolling {
+    world: carom::World,
+    numbers: Vec<u32>,
+}
+
+type Pixels = Arc<Mutex<Option<Arc<ColorImage>>>>;
+
+pub struct GameApp {
+    game: Game,
+    /// A world of the table (its cushions and pockets are drawn from it).
+    table_world: carom::World,
+    seed: u64,
+    /// English, follow (tip offsets in radii) and elevation (degrees).
+    tip: [f64; 3],
+    power: f64,
+    /// Where the aiming drag started (table coordinates), and the shot it gives now.
+    drag: Option<[f64; 2]>,
+    shot: Option<Shot>,
+    /// The look-ahead of the last shot aimed, kept until the aim changes.
+    prediction: Option<(Shot, Result<Paths, String>)>,
+    rolling: Option<Rolling>,
+    /// The verdicts so far, newest last.
+    log: Vec<String>,
+    notice: Option<Result<String, String>>,
+    /// `--frames` / `--screenshot`: frames left, the file, and the pixels once asked.
+    frames: Option<u64>,
+    screenshot: Option<PathBuf>,
+    asked_at: Option<u64>,
+    frames_done: u64,
+    pixels: Pixels,
+    outcome: Rc<RefCell<Option<ViewerError>>>,
+}
+
+impl GameApp {
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        game: Game,
+        table_world: carom::World,
+        seed: u64,
+        options: &Options,
+        outcome: Rc<RefCell<Option<ViewerError>>>,
+    ) -> GameApp {
+        cc.egui_ctx.set_visuals(egui::Visuals::dark());
+        let frames = match (&options.screenshot, options.frames) {
+            (None, None) => None,
+            (_, f) => Some(f.unwrap_or(DEFAULT_SCREENSHOT_FRAMES)),
+        };
+        let mut app = GameApp {
+            game,
+            table_world,
+            seed,
+            tip: [0.0; 3],
+            power: 1.0,
+            drag: None,
+            shot: None,
+            prediction: None,
+            rolling: None,
+            log: Vec::new(),
+            notice: None,
+            frames,
+            screenshot: options.screenshot.clone(),
+            asked_at: None,
+            frames_done: 0,
+            pixels: Arc::new(Mutex::new(None)),
+            outcome,
+        };
+        app.shot = app.opening_aim();
+        app
+    }
+
+    /// The shot shown before any drag: a firm stroke from the cue ball at the nearest
+    /// other ball's centre, so that the paths show at once.
+    fn opening_aim(&self) -> Option<Shot> {
+        let cue = self.game.kind().cue_ball(self.game.state.player);
+        let p = self.game.balls.iter().find(|b| b.0 == cue)?.1;
+        let target = self
+            .game
+            .balls
+            .iter()
+            .filter(|b| b.0 != cue)
+            .min_by(|a, b| {
+                let d = |q: [f64; 2]| (q[0] - p[0]).hypot(q[1] - p[1]);
+                d(a.1).total_cmp(&d(b.1))
+            })?
+            .1;
+        let mut shot = Shot::new(3.0, (target[1] - p[1]).atan2(target[0] - p[0]).to_degrees());
+        (shot.english, shot.follow, shot.elevation) = (self.tip[0], self.tip[1], self.tip[2]);
+        Some(shot)
+    }
+
+    fn new_rack(&mut self) {
+        self.seed += 1;
+        self.game = Game::new(self.game.kind(), self.seed);
+        self.rolling = None;
+        self.log.clear();
+        self.notice = None;
+        self.shot = self.opening_aim();
+    }
+
+    /// Recomputes the look-ahead only when the aim changed.
+    fn refresh_prediction(&mut self) {
+        let Some(shot) = self.shot else {
+            self.prediction = None;
+            return;
+        };
+        if self.prediction.as_ref().is_some_and(|p| p.0 == shot) {
+            return;
+        }
+        self.prediction = Some((shot, predict(&self.game, &shot)));
+    }
+
+    fn shoot(&mut self, shot: Shot) {
+        let paths = match &self.prediction {
+            Some((s, Ok(p))) if *s == shot => Some(p.clone()),
+            _ => predict(&self.game, &shot).ok(),
+        };
+        let call: Option<Call> = call_for(&self.game, paths.as_ref());
+        let before = self.game.setup();
+        let cue = self.game.kind().cue_ball(self.game.state.player);
+        match self.game.shoot(&shot, call) {
+            Ok(result) => {
+                let kind = self.game.kind();
+                self.log.push(format!(
+                    "player {}: {}",
+                    result.shooter,
+                    result.verdict(kind)
+                ));
+                self.notice = None;
+                // The shot again, a frame at a time, for the eye.
+                let mut s = before.scenario();
+                if let Some(i) = before.balls.iter().position(|b| b.0 == cue) {
+                    s.balls[i].cue = Some(shot.cue());
+                }
+                s.physics.dt = 1.0 / 60.0;
+                self.rolling = carom::parse::build_world(&s).ok().map(|world| Rolling {
+                    world,
+                    numbers: before.balls.iter().map(|b| b.0).collect(),
+                });
+            }
+            Err(e) => self.notice = Some(Err(e)),
+        }
+        self.shot = None;
+        self.prediction = None;
+    }
+
+    fn advance(&mut self) {
+        if let Some(r) = &mut self.rolling {
+            let done = carom_games::shot::at_rest(&r.world)
+                || r.world.time > carom_games::shot::MAX_TIME
+                || r.world.run_steps(1).is_err();
+            if done {
+                self.rolling = None;
+                self.shot = self.opening_aim();
+            }
+        }
+        self.frames_done += 1;
+    }
+
+    fn side_panel(&mut self, ui: &mut egui::Ui) {
+        ui.heading(format!("carom: {}", self.game.kind().name()));
+        ui.label(format!("rack seed {}", self.seed));
+        ui.separator();
+        for line in status(&self.game) {
+            ui.label(line);
+        }
+        if let Some(n) = &self.notice {
+            match n {
+                Ok(s) => ui.label(s),
+                Err(s) => ui.colored_label(ERROR, s),
+            };
+        }
+        ui.separator();
+        ui.heading("Cue");
+        ui.horizontal(|ui| {
+            let [e, f, _] = &mut self.tip;
+            crate::cue_ui::tip_picker(ui, e, f);
+            ui.vertical(|ui| {
+                ui.add(egui::Slider::new(&mut self.tip[2], 0.0..=85.0).text("elevation °"));
+                ui.add(
+                    egui::Slider::new(&mut self.power, 0.1..=4.0)
+                        .logarithmic(true)
+                        .text("power ×"),
+                );
+            });
+        });
+        if let Some(s) = &mut self.shot {
+            (s.english, s.follow, s.elevation) = (self.tip[0], self.tip[1], self.tip[2]);
+            ui.label(format!(
+                "speed {:.2} m/s  aim {:.1}°  english {:.2}  follow {:.2}  elevation {:.0}°",
+                s.speed, s.aim, s.english, s.follow, s.elevation
+            ));
+        }
+        if let Some((_, Err(e))) = &self.prediction {
+            ui.colored_label(ERROR, format!("look-ahead: {e}"));
+        }
+        ui.weak(
+            "Drag on the table the way the cue ball should go; the drag's length sets \
+             the speed; release to shoot. The lines are the paths of the cue ball and of \
+             the first ball it meets, simulated ahead. With ball in hand, click to place \
+             the cue ball. Where the rules need a call, the pot the look-ahead predicts \
+             is called (else a safety).",
+        );
+        if ui.button("New rack").clicked() {
+            self.new_rack();
+        }
+        ui.separator();
+        ui.heading("Shots");
+        egui::ScrollArea::vertical()
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for line in &self.log {
+                    ui.label(line);
+                }
+            });
+    }
+
+    fn table(&mut self, ui: &mut egui::Ui) {
+        let avail = ui.available_rect_before_wrap();
+        let (response, painter) = ui.allocate_painter(avail.size(), Sense::click_and_drag());
+        let Some(view) = TableView::fit(*self.table_world.table(), avail.shrink(12.0)) else {
+            return;
+        };
+        let r = self.game.table.balls.radius;
+        // The balls where they are: rolling out, or at rest where the game has them.
+        let balls: Vec<(u32, [f64; 2])> = match &self.rolling {
+            Some(roll) => {
+                let b = roll.world.balls();
+                (0..b.len())
+                    .filter(|&i| roll.world.is_in_play(i))
+                    .map(|i| (roll.numbers[i], [b.x[i], b.y[i]]))
+                    .collect()
+            }
+            None => self.game.balls.clone(),
+        };
+        // The cushion, felt, pockets and walls of the table; the balls are drawn below.
+        let world = &self.table_world;
+        let hidden = vec![false; world.balls().len()];
+        view.paint(&painter, world.balls(), None, false, false, &hidden);
+        view.paint_scene(&painter, world);
+        let kind = self.game.kind();
+        for &(n, p) in &balls {
+            paint_ball(
+                &painter,
+                view.to_screen(p[0], p[1]),
+                (r * view.scale) as f32,
+                &look(kind, n),
+            );
+        }
+        if self.rolling.is_none() {
+            self.refresh_prediction();
+            if let Some((_, Ok(paths))) = &self.prediction {
+                paint_paths(&painter, &view, paths, r, kind);
+            }
+        }
+        if self.rolling.is_some() || self.game.state.over {
+            return;
+        }
+        let to_table = |p: Pos2| view.to_table(p);
+        if response.drag_started_by(egui::PointerButton::Primary) {
+            self.drag = ui.input(|i| i.pointer.press_origin()).map(to_table);
+        }
+        if response.dragged_by(egui::PointerButton::Primary) {
+            if let (Some(from), Some(p)) = (self.drag, response.interact_pointer_pos()) {
+                self.shot = shot_of_drag(&self.game, from, to_table(p), self.power, self.tip);
+            }
+        }
+        if response.drag_stopped_by(egui::PointerButton::Primary) {
+            self.drag = None;
+            if let Some(shot) = self.shot {
+                self.shoot(shot);
+            }
+        }
+        let in_hand = self.game.state.ball_in_hand.is_some();
+        if response.clicked_by(egui::PointerButton::Primary) && in_hand {
+            if let Some(p) = response.interact_pointer_pos() {
+                let [x, y] = to_table(p);
+                match self.game.place_cue_ball(x, y) {
+                    Ok(()) => {
+                        self.notice = Some(Ok("cue ball placed".into()));
+                        self.prediction = None;
+                        self.shot = self.opening_aim();
+                    }
+                    Err(e) => self.notice = Some(Err(e)),
+                }
+            }
+        }
+    }
+
+    fn script_step(&mut self, ctx: &egui::Context) {
+        let Some(frames) = self.frames else { return };
+        ctx.request_repaint();
+        if self.frames_done < frames {
+            return;
+        }
+        let Some(path) = self.screenshot.clone() else {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            return;
+        };
+        match self.asked_at {
+            None => {
+                let slot = Arc::clone(&self.pixels);
+                let waker = ctx.clone();
+                ctx.request_screenshot(move |image| {
+                    if let Ok(mut s) = slot.lock() {
+                        *s = Some(image);
+                    }
+                    waker.request_repaint();
+                });
+                self.asked_at = Some(self.frames_done);
+            }
+            Some(at) => {
+                let image = self.pixels.lock().ok().and_then(|mut s| s.take());
+                if let Some(image) = image {
+                    let written = crate::app::encode_png(&image)
+                        .and_then(|b| crate::sim::write_atomically(&path, &b));
+                    if let Err(e) = written {
+                        *self.outcome.borrow_mut() = Some(ViewerError::Screenshot(e));
+                    }
+                    self.frames = None;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                } else if self.frames_done > at + 120 {
+                    *self.outcome.borrow_mut() = Some(ViewerError::Screenshot(
+                        "the window system returned no pixels after 120 frames".into(),
+                    ));
+                    self.frames = None;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
+        }
+    }
+}
+
+/// A ball in its set's dress: colour, a stripe between white caps, the number on a
+/// white disc (as the pictures draw them, `carom_render::ballstyle`).
+fn paint_ball(painter: &egui::Painter, c: Pos2, r: f32, l: &BallLook) {
+    let [red, green, blue] = l.color.0;
+    let fill = Color32::from_rgb(red, green, blue);
+    if l.stripe {
+        painter.circle_filled(c, r, Color32::WHITE);
+        let a = (STRIPE_HALF as f32).asin();
+        let n = 12;
+        let mut band = Vec::with_capacity(2 * n + 2);
+        for from in [-a, std::f32::consts::PI - a] {
+            for k in 0..=n {
+                let t = from + 2.0 * a * k as f32 / n as f32;
+                band.push(c + Vec2::new(r * t.cos(), r * t.sin()));
+            }
+        }
+        painter.add(egui::Shape::convex_polygon(band, fill, Stroke::NONE));
+    } else {
+        painter.circle_filled(c, r, fill);
+    }
+    if let Some(n) = l.number {
+        if r >= 5.0 {
+            let d = LABEL_DISC as f32 * r;
+            painter.circle_filled(c, d, Color32::WHITE);
+            let size = if n >= 10 { 1.15 * d } else { 1.5 * d };
+            painter.text(
+                c,
+                egui::Align2::CENTER_CENTER,
+                n.to_string(),
+                egui::FontId::proportional(size),
+                Color32::from_gray(20),
+            );
+        }
+    }
+    painter.circle_stroke(c, r, Stroke::new(1.0, Color32::from_black_alpha(110)));
+}
+
+/// The predicted paths: the cue ball's in white, the first object ball's in its own
+/// colour, each with a ring where it comes to rest.
+fn paint_paths(painter: &egui::Painter, view: &TableView, paths: &Paths, r: f64, kind: GameKind) {
+    let pr = (r * view.scale) as f32;
+    let line = |path: &[[f64; 2]], color: Color32| {
+        let points: Vec<Pos2> = path.iter().map(|p| view.to_screen(p[0], p[1])).collect();
+        if let Some(&end) = points.last() {
+            painter.add(egui::Shape::line(points, Stroke::new(2.0, color)));
+            painter.circle_stroke(end, pr, Stroke::new(1.5, color));
+        }
+    };
+    line(&paths.cue, Color32::from_white_alpha(220));
+    if let Some((n, path)) = &paths.object {
+        let [red, green, blue] = look(kind, *n).color.0;
+        line(path, Color32::from_rgb(red, green, blue));
+    }
+}
+
+impl eframe::App for GameApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        if ctx.current_pass_index() == 0 {
+            self.advance();
+            if self.rolling.is_some() {
+                ctx.request_repaint();
+            }
+        }
+        egui::Panel::left("game")
+            .resizable(false)
+            .exact_size(340.0)
+            .show(ui, |ui| self.side_panel(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.table(ui));
+        if ctx.current_pass_index() == 0 {
+            self.script_step(&ctx);
+        }
+    }
+
+    fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
+        Color32::from_rgb(12, 12, 12).to_normalized_gamma_f32()
+    }
+}
