@@ -184,10 +184,14 @@ impl World {
 
     /// A copy of the world that continues exactly as this one would (the same steps
     /// give the same results to the bit), sharing its walls and thread pool; `None`
-    /// when the model cannot be copied (only the event model can). Cheaper than
+    /// when the model cannot be copied (only the event model can) or while a
+    /// compression runs. Cheaper than
     /// building the world again: a caller trying many starts from one position (a
     /// billiards shot search) builds it once and copies it per try.
     pub fn try_clone(&self) -> Option<World> {
+        if self.compressing.is_some() {
+            return None;
+        }
         Some(World {
             name: self.name.clone(),
             table: self.table,
@@ -209,6 +213,8 @@ impl World {
             removals: self.removals.clone(),
             event_log: self.event_log.clone(),
             thermostat: self.thermostat,
+            compressing: None,
+            notes: self.notes.clone(),
         })
     }
 

@@ -192,6 +192,8 @@ impl Grow {
             width: self.side[0],
             height: self.side[1],
             boundary: [boundary(self.periodic[0]), boundary(self.periodic[1])],
+            shear_rate: 0.0,
+            shift: 0.0,
         }
     }
 
