@@ -9,6 +9,7 @@ mod error;
 mod load;
 mod output;
 mod play;
+mod play_agent;
 mod render;
 mod run;
 mod summary;

@@ -23,6 +23,7 @@ Exit status: 0 success; 2 bad usage or bad input (one line on stderr, nothing wr
 
 Examples:
   carom play nine-ball --seed 3 --shots shots.csv --out game.json
+  carom play nine-ball --agent --games 100 --noise pro
   carom play game.json --shots more.csv --render shots.gif")]
 pub struct PlayArgs {
     /// A game (eight-ball, nine-ball, ten-ball, snooker, three-cushion, sum-to-three)
@@ -45,6 +46,22 @@ pub struct PlayArgs {
     /// Save the game afterwards (resume it with `carom play GAME.json`)
     #[arg(long, value_name = "GAME.json")]
     pub out: Option<PathBuf>,
+
+    /// Let the search player play: N seeded racks (--games), each broken and then
+    /// played from ball in hand until the first miss; prints the run-out rate and the
+    /// decision time per shot
+    #[arg(long)]
+    pub agent: bool,
+
+    /// With --agent: how many racks (seeds S, S+1, ...) [default: 1]
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+
+    /// With --agent: execution noise, `amateur` (the default when the value is left
+    /// out), `pro`, `none`, or four standard deviations `AIM,SPEED,ENGLISH,FOLLOW`
+    /// (degrees, relative, radii, radii)
+    #[arg(long, value_name = "LEVEL", num_args = 0..=1, default_missing_value = "amateur")]
+    pub noise: Option<String>,
 }
 
 fn read(path: &Path, what: &str) -> Result<String, CliError> {
@@ -53,6 +70,19 @@ fn read(path: &Path, what: &str) -> Result<String, CliError> {
 }
 
 pub fn play(a: PlayArgs) -> Result<(), CliError> {
+    if a.agent {
+        return crate::play_agent::run(&a);
+    }
+    for (flag, given) in [
+        ("--games", a.games.is_some()),
+        ("--noise", a.noise.is_some()),
+    ] {
+        if given {
+            return Err(CliError::input(format!(
+                "{flag}: only with --agent (the search player's games)"
+            )));
+        }
+    }
     let mut game = if a.game.ends_with(".json") {
         if a.seed.is_some() {
             return Err(CliError::input(

@@ -170,3 +170,75 @@ fn bad_game_files_and_options_are_refused() {
         &["--shots", "nothere.csv"],
     );
 }
+
+#[test]
+fn the_agent_plays_seeded_racks_and_prints_its_run_out_rate() {
+    let d = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "nine-ball",
+        "--agent",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+    ];
+    let out = run_ok(d.path(), &args);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("rack 7: "), "{out}");
+    assert!(lines[1].starts_with("rack 8: "), "{out}");
+    assert!(lines[2].starts_with("run-outs: "), "{out}");
+    assert!(lines[3].starts_with("decision time: "), "{out}");
+    // The same seeds play the same racks, shot for shot.
+    assert_eq!(run_ok(d.path(), &args), out);
+    // With noise, another run (the agent's draws from the same seed).
+    let noisy = run_ok(
+        d.path(),
+        &["play", "nine-ball", "--agent", "--noise", "pro"],
+    );
+    assert!(noisy.contains("run-outs: "), "{noisy}");
+    // Nothing written.
+    assert!(std::fs::read_dir(d.path()).unwrap().next().is_none());
+}
+
+#[test]
+fn bad_agent_options_are_refused_in_one_line() {
+    let d = dir_with(&[("s.csv", &format!("{HEADER}\n1,0,0,0,0\n"))]);
+    let p = d.path();
+    let cases: [(&[&str], &[&str]); 7] = [
+        (
+            &["play", "nine-ball", "--agent", "--games", "0"],
+            &["--games", "at least 1"],
+        ),
+        (
+            &["play", "nine-ball", "--agent", "--shots", "s.csv"],
+            &["--shots", "--agent"],
+        ),
+        (
+            &["play", "nine-ball", "--agent", "--out", "g.json"],
+            &["--out", "--agent"],
+        ),
+        (
+            &["play", "nine-ball", "--games", "3"],
+            &["--games", "only with --agent"],
+        ),
+        (
+            &["play", "nine-ball", "--noise", "pro"],
+            &["--noise", "only with --agent"],
+        ),
+        (
+            &["play", "nine-ball", "--agent", "--noise", "loud"],
+            &["--noise", "loud"],
+        ),
+        (
+            &["play", "nine-ball", "--agent", "--noise", "1,-1,0,0"],
+            &["noise.speed"],
+        ),
+    ];
+    for (args, needles) in cases {
+        bad_input(p, args, needles);
+    }
+    bad_input(p, &["play", "g.json", "--agent"], &["--agent", "game file"]);
+    bad_input(p, &["play", "nein-ball", "--agent"], &["unknown game"]);
+}

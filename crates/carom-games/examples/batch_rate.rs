@@ -1,10 +1,16 @@
 //! Shots per second of `simulate_shots` on the nine-ball break and on a mid-game
-//! position, on 1 and 2 threads (a measurement, not a test):
+//! position, on 1 and 2 threads (wall clock), and the CPU time of a mid-game shot on
+//! this thread alone, with the position's world built for each shot and copied from
+//! one built once (a measurement, not a test):
 //! `cargo run --release -p carom-games --example batch_rate`.
+//!
+//! The CPU time is the thread's own (`/proc/thread-self/schedstat`, Linux), so it
+//! holds on a machine whose other cores are busy, where the wall clock does not.
 
 use std::time::Instant;
 
 use carom_games::batch::simulate_shots;
+use carom_games::shot::{simulate, Position};
 use carom_games::{Game, GameKind, Shot};
 
 fn rate(label: &str, g: &Game, shots: &[Shot]) {
@@ -53,15 +59,46 @@ fn main() {
         })
         .collect();
     rate("nine-ball mid-game", &mid, &shots);
-    // The set-up alone: building the position's world, as every shot does.
-    let scenario = mid.setup().scenario();
-    let t = Instant::now();
+    // CPU time per mid-game shot on this thread: the world built for each shot, and
+    // copied from one built once; then building alone.
+    let setup = mid.setup();
+    let position = Position::new(&setup).unwrap();
+    let per_shot = |f: &dyn Fn(&Shot)| {
+        let mut v: Vec<f64> = (0..5)
+            .map(|_| {
+                let t = thread_cpu();
+                shots.iter().for_each(f);
+                (thread_cpu() - t) / shots.len() as f64 * 1e6
+            })
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v[2]
+    };
+    let built = per_shot(&|s| {
+        std::hint::black_box(simulate(&setup, 0, s).unwrap());
+    });
+    let copied = per_shot(&|s| {
+        std::hint::black_box(position.simulate(0, s).unwrap());
+    });
+    let scenario = setup.scenario();
+    let t = thread_cpu();
     for _ in 0..1000 {
-        let w = carom::parse::build_world(&scenario).unwrap();
-        std::hint::black_box(&w);
+        std::hint::black_box(carom::parse::build_world(&scenario).unwrap());
     }
+    let build = (thread_cpu() - t) * 1e3;
     println!(
-        "building the mid-game world: {:.1} us each",
-        t.elapsed().as_secs_f64() * 1e3
+        "mid-game shot, CPU time on one thread (median of 5 passes): {built:.0} us with the \
+         world built per shot, {copied:.0} us copied ({:.0} shots/s per core); building the \
+         world alone {build:.0} us",
+        1e6 / copied
     );
+}
+
+/// This thread's CPU time in seconds (Linux: the first field of its schedstat, in
+/// nanoseconds); 0 where that file does not exist.
+fn thread_cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns * 1e-9)
 }

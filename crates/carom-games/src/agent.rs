@@ -652,3 +652,72 @@ fn spots(game: &Game) -> Vec<([f64; 2], (u32, usize))> {
         .map(|s| (s.0, s.1))
         .collect()
 }
+
+/// How one rack went for [`run_rack`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rack {
+    /// The agent cleared the rack in its inning from ball in hand.
+    pub run_out: bool,
+    /// The break ended the game (a pool rack not played from ball in hand).
+    pub break_ended: bool,
+    /// Shots of the inning after the break.
+    pub shots: usize,
+    /// The verdict of the last shot.
+    pub last: String,
+    /// Wall-clock seconds spent choosing, and decisions taken (the break included).
+    pub thinking: f64,
+    pub decisions: usize,
+}
+
+/// The most shots of one inning: a bound on an inning that would not end.
+pub const MAX_INNING: usize = 200;
+
+/// Racks `kind` from `seed` and lets `agent` play. A pool rack is broken by the
+/// agent; unless the break ends the game, the agent then has ball in hand anywhere
+/// (fouls and the push-out option cleared) and shoots until it misses, fouls or wins.
+/// Other games are played from the start for one inning. An error is a shot the game
+/// refused, in one line.
+pub fn run_rack(kind: GameKind, seed: u64, agent: &mut Agent) -> Result<Rack, String> {
+    let mut game = Game::new(kind, seed);
+    let mut rack = Rack {
+        run_out: false,
+        break_ended: false,
+        shots: 0,
+        last: String::new(),
+        thinking: 0.0,
+        decisions: 0,
+    };
+    let mut decide = |game: &Game, rack: &mut Rack| {
+        let t = std::time::Instant::now();
+        let d = agent.choose(game);
+        rack.thinking += t.elapsed().as_secs_f64();
+        rack.decisions += 1;
+        d
+    };
+    if kind.is_pool() {
+        let d = decide(&game, &mut rack);
+        let r = d.play(&mut game).map_err(|e| format!("break: {e}"))?;
+        rack.last = r.verdict(kind);
+        if game.state.over {
+            rack.break_ended = true;
+            return Ok(rack);
+        }
+        game.state.player = 0;
+        game.state.ball_in_hand = Some(Placement::Anywhere);
+        game.state.push_out = false;
+        game.state.fouls = [0, 0];
+    }
+    while !game.state.over && rack.shots < MAX_INNING {
+        let d = decide(&game, &mut rack);
+        rack.shots += 1;
+        let r = d
+            .play(&mut game)
+            .map_err(|e| format!("shot {}: {e}", rack.shots))?;
+        rack.last = r.verdict(kind);
+        if r.turn_over {
+            break;
+        }
+    }
+    rack.run_out = game.state.over && game.state.winner == Some(0);
+    Ok(rack)
+}
