@@ -127,6 +127,12 @@ pub fn shot_of_drag(
     })
 }
 
+/// Whether the search player, playing as player 1 when `opponent` is on, is to shoot:
+/// the game not over and player 1 to move.
+pub fn agent_to_move(game: &Game, opponent: bool) -> bool {
+    opponent && !game.state.over && game.state.player == 1
+}
+
 /// The lines shown between shots: whose turn, the score, and ball in hand.
 pub fn status(game: &Game) -> Vec<String> {
     let s = &game.state;
@@ -157,6 +163,19 @@ pub fn status(game: &Game) -> Vec<String> {
 mod tests {
     use super::*;
     use carom_games::GameKind;
+
+    /// Player 0 (the human) breaks; after a turn passes, the search player is to move
+    /// when it is on, never when it is off, and nobody once the game is over.
+    #[test]
+    fn the_search_player_moves_on_player_ones_turns_only() {
+        let mut g = Game::new(GameKind::NineBall, 1);
+        assert!(!agent_to_move(&g, true), "the human breaks");
+        g.state.player = 1;
+        assert!(agent_to_move(&g, true));
+        assert!(!agent_to_move(&g, false));
+        g.state.over = true;
+        assert!(!agent_to_move(&g, true));
+    }
 
     /// A nine-ball drill on the 9-ft table: the cue ball and the 1 on the long axis
     /// 0.8 m apart, the 2 out of the way.

@@ -6,15 +6,17 @@
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 
+use carom_games::agent::{Agent, Decision};
 use carom_games::rules::Call;
 use carom_games::styles::{look, BallLook};
 use carom_games::{Game, GameKind, Shot};
 use carom_render::ballstyle::{LABEL_DISC, STRIPE_HALF};
 use eframe::egui::{self, Color32, ColorImage, Pos2, Sense, Stroke, Vec2};
 
-use crate::game::{call_for, predict, shot_of_drag, status, Paths};
+use crate::game::{agent_to_move, call_for, predict, shot_of_drag, status, Paths};
 use crate::table_view::TableView;
 use crate::{Options, ViewerError, DEFAULT_SCREENSHOT_FRAMES};
 
@@ -43,6 +45,12 @@ pub struct GameApp {
     /// The look-ahead of the last shot aimed, kept until the aim changes.
     prediction: Option<(Shot, Result<Paths, String>)>,
     rolling: Option<Rolling>,
+    /// Player 1 is the search player (`carom_games::agent`), without execution noise.
+    opponent: bool,
+    agent: Agent,
+    /// The search player's choice, made on a thread of its own so that the window
+    /// keeps drawing while it searches (about a second a shot).
+    thinking: Option<Receiver<(Decision, Agent)>>,
     /// The verdicts so far, newest last.
     log: Vec<String>,
     notice: Option<Result<String, String>>,
@@ -79,6 +87,9 @@ impl GameApp {
             shot: None,
             prediction: None,
             rolling: None,
+            opponent: false,
+            agent: Agent::new(None, seed),
+            thinking: None,
             log: Vec::new(),
             notice: None,
             frames,
@@ -116,6 +127,7 @@ impl GameApp {
         self.seed += 1;
         self.game = Game::new(self.game.kind(), self.seed);
         self.rolling = None;
+        self.thinking = None;
         self.log.clear();
         self.notice = None;
         self.shot = self.opening_aim();
@@ -139,6 +151,40 @@ impl GameApp {
             _ => predict(&self.game, &shot).ok(),
         };
         let call: Option<Call> = call_for(&self.game, paths.as_ref());
+        self.shoot_called(shot, call);
+    }
+
+    /// Starts the search player's choice when it is to move, and plays it once made.
+    fn agent_turn(&mut self) {
+        if self.rolling.is_some() {
+            return;
+        }
+        if let Some(rx) = &self.thinking {
+            let Ok((decision, agent)) = rx.try_recv() else {
+                return;
+            };
+            self.thinking = None;
+            self.agent = agent;
+            if let Some([x, y]) = decision.place {
+                if let Err(e) = self.game.place_cue_ball(x, y) {
+                    self.notice = Some(Err(format!("search player: {e}")));
+                    return;
+                }
+            }
+            self.shoot_called(decision.shot, decision.call);
+        } else if agent_to_move(&self.game, self.opponent) {
+            let (tx, rx) = mpsc::channel();
+            let (game, mut agent) = (self.game.clone(), self.agent.clone());
+            std::thread::spawn(move || {
+                let decision = agent.choose(&game);
+                let _ = tx.send((decision, agent));
+            });
+            self.thinking = Some(rx);
+            self.notice = Some(Ok("the search player is choosing its shot".into()));
+        }
+    }
+
+    fn shoot_called(&mut self, shot: Shot, call: Option<Call>) {
         let before = self.game.setup();
         let cue = self.game.kind().cue_ball(self.game.state.player);
         match self.game.shoot(&shot, call) {
@@ -176,6 +222,9 @@ impl GameApp {
                 self.rolling = None;
                 self.shot = self.opening_aim();
             }
+        }
+        if self.opponent || self.thinking.is_some() {
+            self.agent_turn();
         }
         self.frames_done += 1;
     }
@@ -224,6 +273,13 @@ impl GameApp {
              the cue ball. Where the rules need a call, the pot the look-ahead predicts \
              is called (else a safety).",
         );
+        if ui
+            .checkbox(&mut self.opponent, "player 1 is the search player")
+            .changed()
+            && !self.opponent
+        {
+            self.thinking = None;
+        }
         if ui.button("New rack").clicked() {
             self.new_rack();
         }
@@ -276,7 +332,11 @@ impl GameApp {
                 paint_paths(&painter, &view, paths, r, kind);
             }
         }
-        if self.rolling.is_some() || self.game.state.over {
+        if self.rolling.is_some()
+            || self.game.state.over
+            || self.thinking.is_some()
+            || agent_to_move(&self.game, self.opponent)
+        {
             return;
         }
         let to_table = |p: Pos2| view.to_table(p);
@@ -414,7 +474,10 @@ impl eframe::App for GameApp {
         let ctx = ui.ctx().clone();
         if ctx.current_pass_index() == 0 {
             self.advance();
-            if self.rolling.is_some() {
+            if self.rolling.is_some()
+                || self.thinking.is_some()
+                || agent_to_move(&self.game, self.opponent)
+            {
                 ctx.request_repaint();
             }
         }

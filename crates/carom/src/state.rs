@@ -193,6 +193,7 @@ impl Serialize for StateFile<'_> {
         optional(&mut st, "diagnostics", &h.diagnostics)?;
         optional(&mut st, "tangential_springs", &h.tangential_springs)?;
         optional(&mut st, "thermostat_clock", &h.thermostat_clock)?;
+        optional(&mut st, "compression", &h.compression)?;
         st.end()
     }
 }
