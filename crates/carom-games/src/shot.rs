@@ -208,25 +208,37 @@ impl Position {
         (b.vx[i], b.vy[i]) = (s.v[0], s.v[1]);
         (b.wx[i], b.wy[i], b.omega[i]) = (s.w[0], s.w[1], s.w[2]);
         world.restart_window();
-        let mut events = Vec::new();
-        loop {
-            world
-                .run_steps(1)
-                .map_err(|e| ShotError::new("shot", carom::load::one_line(&e.to_string())))?;
-            world.take_events(&mut events);
-            if at_rest(&world) {
-                break;
-            }
-            if world.time > MAX_TIME {
-                return Err(ShotError::new(
-                    "shot",
-                    format!("the balls still move after {MAX_TIME} s"),
-                ));
-            }
-        }
+        let events = run_to_rest(&mut world)?;
         let facts = facts(&self.numbers, i, &world, &events);
         Ok(Outcome { facts, events })
     }
+}
+
+/// Runs `world` an output interval at a time until every ball in play has stopped
+/// moving (looked at after each interval, without reading the balls: a read would
+/// make the event model restart its predictions, which is most of a shot's cost), then
+/// brings the balls to that time; returns the event log's rows of the run. The balls
+/// follow the course of a run that nobody sampled, as `carom run` without output does.
+pub fn run_to_rest(world: &mut carom::World) -> Result<Vec<LoggedEvent>, ShotError> {
+    let mut events = Vec::new();
+    loop {
+        world
+            .run_steps_unread(1)
+            .map_err(|e| ShotError::new("shot", carom::load::one_line(&e.to_string())))?;
+        world.take_events(&mut events);
+        if world.motion_ended() {
+            break;
+        }
+        if world.time > MAX_TIME {
+            world.synchronise();
+            return Err(ShotError::new(
+                "shot",
+                format!("the balls still move after {MAX_TIME} s"),
+            ));
+        }
+    }
+    world.synchronise();
+    Ok(events)
 }
 
 /// Whether every ball in play has stopped moving across the cloth (a ball may still

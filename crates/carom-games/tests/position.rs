@@ -1,10 +1,10 @@
 //! A position's world built once and copied per shot gives, to the bit, what building
 //! the world with the strike in the scenario gives (the reference below, written from
 //! the scenario format: the cue ball's `cue` entry set, the world built, stepped an
-//! output interval at a time until every ball rests).
+//! output interval at a time, unread, until every ball rests).
 
 use carom::events::LoggedEvent;
-use carom_games::shot::{at_rest, facts, Facts, Position, MAX_TIME};
+use carom_games::shot::{facts, Facts, Position, MAX_TIME};
 use carom_games::{Game, GameKind, Setup, Shot};
 
 fn reference(setup: &Setup, cue: u32, shot: &Shot) -> (Facts, Vec<LoggedEvent>) {
@@ -15,12 +15,13 @@ fn reference(setup: &Setup, cue: u32, shot: &Shot) -> (Facts, Vec<LoggedEvent>) 
     world.set_event_log(true);
     let mut events = Vec::new();
     loop {
-        world.run_steps(1).unwrap();
+        world.run_steps_unread(1).unwrap();
         world.take_events(&mut events);
-        if at_rest(&world) || world.time > MAX_TIME {
+        if world.motion_ended() || world.time > MAX_TIME {
             break;
         }
     }
+    world.synchronise();
     let numbers: Vec<u32> = setup.balls.iter().map(|b| b.0).collect();
     (facts(&numbers, i, &world, &events), events)
 }

@@ -16,6 +16,7 @@ use crate::thermostat::Thermostat;
 use crate::walls::{Exit, Removal, Walls};
 
 mod compressing;
+mod rest;
 
 pub struct World {
     pub name: String,

@@ -100,6 +100,15 @@ pub trait CollisionModel: Send {
     /// of them takes their new place.
     fn walls_moved(&mut self, _walls: &Walls) {}
 
+    /// Whether every ball in play has stopped moving across the table (it may still
+    /// spin on the spot), told from the model's own state between
+    /// [`CollisionModel::step_deferred`] and [`CollisionModel::synchronise`], without
+    /// bringing the balls forward (which, in `event`, restarts the predictions). `None`
+    /// where the model cannot tell so: the caller synchronises and reads the balls.
+    fn motion_ended(&self, _balls: &Balls) -> Option<bool> {
+        None
+    }
+
     /// Energy stored in contacts right now (springs); 0 for hard-contact models.
     fn contact_energy(&self, _balls: &Balls, _table: &Table, _physics: &Physics) -> f64 {
         0.0

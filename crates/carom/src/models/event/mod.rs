@@ -735,6 +735,34 @@ impl CollisionModel for Event {
         true
     }
 
+    /// On cloth every ball's phase is current at the interval's end (a phase's end is
+    /// an event), so a ball has stopped moving across the cloth exactly when its phase
+    /// is `Spinning` or `Stationary`: the state a read would bring it to has no
+    /// velocity and no rolling spin. A kinematic ball keeps its velocity and spins.
+    fn motion_ended(&self, balls: &Balls) -> Option<bool> {
+        let cloth = self.cloth.as_deref()?;
+        let n = balls.len();
+        if self.needs_rebuild || cloth.phase.len() != n {
+            return None;
+        }
+        let out = self
+            .inner
+            .as_deref()
+            .map_or(&[][..], |inner| &inner.out[..]);
+        Some((0..n).all(|i| {
+            if out.get(i).copied().unwrap_or(false) {
+                return true;
+            }
+            if balls.inv_m[i] == 0.0 {
+                return [balls.vx[i], balls.vy[i], balls.wx[i], balls.wy[i]] == [0.0; 4];
+            }
+            matches!(
+                cloth.phase[i],
+                crate::cloth::Phase::Spinning | crate::cloth::Phase::Stationary
+            )
+        }))
+    }
+
     fn collisions(&self) -> u64 {
         self.collisions
     }
