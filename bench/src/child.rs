@@ -109,7 +109,7 @@ pub fn gas_with(
     }
     s.physics.model = Some(model);
     if periodic {
-        s.table.boundary = Some(carom::scenario::BoundarySpec(
+        s.table.boundary = Some(carom::scenario::BoundarySpec::from(
             [carom::Boundary::Periodic; 2],
         ));
     }

@@ -112,6 +112,37 @@ FILE_CASES = [
     ("omega", "ix = 9007199254740993", "balls[0].ix"),
     # A periodic side under four largest diameters (radius 5: 40).
     ("width", "width = 39.0", "table.width"),
+    # Sheared boxes (Lees-Edwards), as in crates/carom-cli/tests/bad_input_sheared.rs.
+    (
+        "boundary",
+        'boundary = { x = "sheared", y = "periodic", shear_rate = 0.1 }',
+        "table.boundary.x",
+    ),
+    (
+        "boundary",
+        'boundary = { x = "walls", y = "sheared", shear_rate = 0.1 }',
+        "table.boundary.x",
+    ),
+    (
+        "boundary",
+        'boundary = { x = "periodic", y = "walls", shear_rate = 0.1 }',
+        "table.boundary.shear_rate",
+    ),
+    (
+        "boundary",
+        'boundary = { x = "periodic", y = "sheared", shear_rate = nan }',
+        "table.boundary.shear_rate",
+    ),
+    (
+        "boundary",
+        'boundary = { x = "periodic", y = "sheared" }',
+        "table.boundary.shear_rate",
+    ),
+    (
+        "boundary",
+        'boundary = { x = "periodic", y = "sheared", shear_rate = 0.1, shift = 100.0 }',
+        "table.boundary.shift",
+    ),
 ]
 
 
@@ -136,6 +167,11 @@ def test_scenario_file_errors_equal_the_cli_line(carom_bin, tmp_path, key, line,
 OVERRIDE_CASES = [
     ("table.boundary", "moebius", "table.boundary"),
     ("table.boundary", '["walls"]', "table.boundary"),
+    (
+        "table.boundary",
+        '{ x = "periodic", y = "sheared", shear_rate = inf }',
+        "table.boundary.shear_rate",
+    ),
     ("physics.contact_friction.mu", "-1", "physics.contact_friction.mu"),
     (
         "physics.contact_friction.tangential_restitution",

@@ -580,7 +580,7 @@ impl Sim {
     /// edge that becomes a wall, a side too short to be periodic) nothing changes.
     pub fn set_boundary(&mut self, boundary: [carom::Boundary; 2]) -> Result<(), String> {
         let mut s = carom::state::snapshot(&self.world, 100.0);
-        s.table.boundary = Some(carom::scenario::BoundarySpec(boundary));
+        s.table.boundary = Some(carom::scenario::BoundarySpec::from(boundary));
         for b in &mut s.balls {
             if boundary[0] == carom::Boundary::Walls {
                 b.ix = None;

@@ -9,13 +9,16 @@ use crate::compact;
 use crate::parse::{finite, positive, ScenarioError};
 use crate::scenario::{Generator, RadiiSpec, Scenario};
 use crate::sizes;
-use crate::table::{Boundary, Table};
+use crate::table::Table;
 
 /// The table: as written, or, when both sizes are left out, the square that holds the
 /// first `gas` generator giving both `n` and `area_fraction`.
+/// `table.boundary` then closes its axes, or makes it a sheared box
+/// ([`crate::sheared::table`]).
 pub fn resolve_table(s: &Scenario) -> Result<Table, ScenarioError> {
-    let boundary = s.table.boundary.map_or([Boundary::Walls; 2], |b| b.0);
-    resolve_size(s).map(|t| t.with_boundary(boundary))
+    let size = resolve_size(s)?;
+    crate::sheared::table(s.table.boundary.as_ref(), size)
+        .map_err(|e| ScenarioError::field(e.field, e.message))
 }
 
 fn resolve_size(s: &Scenario) -> Result<Table, ScenarioError> {

@@ -405,10 +405,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
             }
         }
     }
-    {
-        let Balls { x, y, ix, iy, .. } = &mut balls;
-        table.wrap_all(x, y, ix, iy);
-    }
+    crate::models::wrap_positions(&mut balls, &table);
     let p = &s.physics;
     let physics = Physics {
         model: p.model.or(s.model).unwrap_or_default(),
@@ -463,6 +460,8 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         world.declare_symmetry(sym.axis_y);
     }
     let walls = crate::wall_specs::build(&s.walls, &s.pockets, world.table())?;
+    crate::sheared::check_walls(world.table(), &walls)
+        .map_err(|e| ScenarioError::field(e.field, e.message))?;
     if s.physics.friction.is_cloth() {
         // A cushion's nose must meet every ball between the cloth and its top.
         let b = world.balls();

@@ -4,13 +4,20 @@
 //! sliding edge ([`Table::image_velocity`]), its neighbour search looks along the whole
 //! row of cells across that edge, and the world advances the shift by `G height dt`
 //! after each step ([`Table::after`]).
+//!
+//! A scenario asks for one with `table.boundary = { x = "periodic", y = "sheared",
+//! shear_rate = G }` ([`table`] reads it); the state file writes the same map with the
+//! current `shift`, from which a resumed run continues bit for bit.
 
 use crate::physics::{bad, BuildError, Physics};
-use crate::scenario::{Friction, ModelKind};
-use crate::table::Table;
+use crate::scenario::{BoundarySpec, Friction, ModelKind};
+use crate::table::{Boundary, Table};
+use crate::walls::Walls;
 
 /// The key a sheared box's errors name.
 pub const KEY: &str = "table.boundary.shear_rate";
+/// The key of the copy's current offset.
+pub const SHIFT_KEY: &str = "table.boundary.shift";
 
 /// Refuses a sheared box that this physics cannot run: a rate that is not finite, a
 /// model other than `spring`, balls on cloth, or a shift off `[0, width)`.
@@ -34,8 +41,8 @@ pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
         return Err(bad(
             KEY,
             format!(
-                "a sheared box runs with the spring model (physics.model is {:?})",
-                physics.model
+                "a sheared box runs with the spring model, not {}",
+                physics.model.name()
             ),
         ));
     }
@@ -48,9 +55,141 @@ pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
     let s = table.shift;
     if !(s.is_finite() && (0.0..table.width).contains(&s)) {
         return Err(bad(
-            "table.shift",
+            SHIFT_KEY,
             format!("must be in [0, table.width) (got {s})"),
         ));
+    }
+    Ok(())
+}
+
+/// The table that `table.boundary` makes of a table of this size (`size`, walled):
+/// its axes, and, for the map form with `y = "sheared"`, the sheared box at its rate
+/// and shift. Each misuse of the map form is refused naming its key: an x written
+/// `"sheared"` (the copies slide along x, so only y may be), a sheared y beside an x
+/// that is not periodic, a rate without a sheared y or a sheared y without a rate, a
+/// rate or shift that is not finite, a shift off `[0, width)`.
+pub fn table(spec: Option<&BoundarySpec>, size: Table) -> Result<Table, BuildError> {
+    let Some(spec) = spec else {
+        return Ok(size);
+    };
+    let table = size.with_boundary(spec.axes);
+    let Some(shear) = spec.shear else {
+        return Ok(table);
+    };
+    if shear.sheared[0] {
+        return Err(bad(
+            "table.boundary.x",
+            "only y may be sheared: the copies across the y edges slide along x \
+             (x = \"periodic\", y = \"sheared\")"
+                .to_string(),
+        ));
+    }
+    let Some(g) = shear.rate else {
+        let (key, what) = if shear.sheared[1] {
+            (KEY, "missing: y = \"sheared\" needs the rate G")
+        } else {
+            (SHIFT_KEY, "belongs to a sheared box (y = \"sheared\")")
+        };
+        return Err(bad(key, what.to_string()));
+    };
+    if !shear.sheared[1] {
+        return Err(bad(
+            KEY,
+            format!(
+                "a shear rate needs y = \"sheared\" (y is {:?})",
+                boundary_word(spec.axes[1])
+            ),
+        ));
+    }
+    if !g.is_finite() {
+        return Err(bad(KEY, format!("must be a finite number (got {g})")));
+    }
+    if spec.axes[0] != Boundary::Periodic {
+        return Err(bad(
+            "table.boundary.x",
+            format!(
+                "must be \"periodic\" in a sheared box (got {:?})",
+                boundary_word(spec.axes[0])
+            ),
+        ));
+    }
+    let shift = shear.shift.unwrap_or(0.0);
+    if !(shift.is_finite() && (0.0..size.width).contains(&shift)) {
+        return Err(bad(
+            SHIFT_KEY,
+            format!("must be in [0, table.width) (got {shift})"),
+        ));
+    }
+    Ok(Table::sheared(size.width, size.height, g, shift))
+}
+
+fn boundary_word(b: Boundary) -> &'static str {
+    match b {
+        Boundary::Walls => "walls",
+        Boundary::Periodic => "periodic",
+        Boundary::Open => "open",
+    }
+}
+
+/// How a state file writes a table's boundary: `None` for walls all round, the map
+/// form with the rate and the current shift for a sheared box, the words otherwise.
+pub fn spec_of(table: &Table) -> Option<BoundarySpec> {
+    if table.is_sheared() {
+        return Some(BoundarySpec {
+            axes: table.boundary,
+            shear: Some(crate::scenario::ShearSpec {
+                sheared: [false, true],
+                rate: Some(table.shear_rate),
+                shift: Some(table.shift),
+            }),
+        });
+    }
+    (table.boundary != [Boundary::Walls; 2]).then_some(BoundarySpec::from(table.boundary))
+}
+
+/// Refuses walls inside a sheared box that it cannot hold: a wall is not copied
+/// across the edges (as in any periodic box), so one reaching the sliding edge (`y = 0`
+/// or `height`) would be met by a ball on one side and not by its image on the other;
+/// nor a moving wall, which may be carried there; pockets alike.
+pub fn check_walls(table: &Table, walls: &Walls) -> Result<(), BuildError> {
+    if !table.is_sheared() {
+        return Ok(());
+    }
+    let h = table.height;
+    for p in walls.pieces() {
+        let name = format!("walls[{}]", p.wall);
+        if walls.motion(p.wall).is_some() {
+            return Err(bad(
+                &name,
+                "a sheared box holds fixed walls only (a moving wall may reach the \
+                 sliding edge)"
+                    .to_string(),
+            ));
+        }
+        let [_, y0, _, y1] = p.bounds();
+        if y0 <= 0.0 || y1 >= h {
+            return Err(bad(
+                &name,
+                format!(
+                    "reaches the sliding edge of the sheared box (y from {} to {}, the \
+                     edges at 0 and {h}): walls are not copied across it",
+                    y0, y1
+                ),
+            ));
+        }
+    }
+    for (k, p) in walls.pockets().iter().enumerate() {
+        if p.center[1] - p.radius <= 0.0 || p.center[1] + p.radius >= h {
+            return Err(bad(
+                &format!("pockets[{k}]"),
+                format!(
+                    "reaches the sliding edge of the sheared box (y from {} to {}): \
+                     pockets are not copied across it",
+                    p.center[1] - p.radius,
+                    p.center[1] + p.radius
+                ),
+            ));
+        }
     }
     Ok(())
 }

@@ -15,7 +15,6 @@ use crate::scenario::{
     BallSpec, ContactFrictionSpec, PhysicsSpec, RemovedSpec, Scenario, SymmetrySpec, TableSpec,
     TangentialSprings,
 };
-use crate::table::Boundary;
 use crate::world::World;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
@@ -43,8 +42,8 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
         table: TableSpec {
             width: Some(world.table().width),
             height: Some(world.table().height),
-            boundary: (t.boundary != [Boundary::Walls; 2])
-                .then_some(crate::scenario::BoundarySpec(t.boundary)),
+            // A sheared box also writes its rate and current shift.
+            boundary: crate::sheared::spec_of(t),
         },
         physics: PhysicsSpec {
             model: Some(p.model),
