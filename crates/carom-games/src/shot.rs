@@ -166,6 +166,8 @@ impl Position {
     pub fn new(setup: &Setup) -> Result<Position, ShotError> {
         let mut world = carom::parse::build_world(&setup.scenario()).map_err(build_error)?;
         world.set_event_log(true);
+        // The grid and the cushions' and pockets' cell lists, once for every copy.
+        world.warm();
         Ok(Position {
             numbers: setup.balls.iter().map(|b| b.0).collect(),
             world,

@@ -183,6 +183,15 @@ impl World {
         self.pool.as_ref().map_or(1, |p| p.current_num_threads())
     }
 
+    /// Does the model's one-off work for the balls as they are now (the event model
+    /// lays out its grid and files the table's walls and pockets under its cells), so
+    /// that copies made by [`World::try_clone`] start with it. Changes no result.
+    pub fn warm(&mut self) {
+        if self.is_current() {
+            self.model.warm(&self.balls, &self.table);
+        }
+    }
+
     /// A copy of the world that continues exactly as this one would (the same steps
     /// give the same results to the bit), sharing its walls and thread pool; `None`
     /// when the model cannot be copied (only the event model can) or while a

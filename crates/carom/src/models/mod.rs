@@ -109,6 +109,11 @@ pub trait CollisionModel: Send {
         None
     }
 
+    /// Does the model's one-off work for these balls on this table now, so that copies
+    /// ([`CollisionModel::try_clone`]) start with it; changes no result (the first step
+    /// would do the same work, or redo it if the balls or the table changed).
+    fn warm(&mut self, _balls: &Balls, _table: &Table) {}
+
     /// Energy stored in contacts right now (springs); 0 for hard-contact models.
     fn contact_energy(&self, _balls: &Balls, _table: &Table, _physics: &Physics) -> f64 {
         0.0

@@ -739,6 +739,22 @@ impl CollisionModel for Event {
     /// an event), so a ball has stopped moving across the cloth exactly when its phase
     /// is `Spinning` or `Stationary`: the state a read would bring it to has no
     /// velocity and no rolling spin. A kinematic ball keeps its velocity and spins.
+    /// Lays out the grid and files the table's walls and pockets under its cells: the
+    /// filing (a sort of every piece's cells) is the costly part, and a copy keeps it
+    /// while the grid is the same (`Inner::bin`).
+    fn warm(&mut self, balls: &Balls, table: &Table) {
+        let n = balls.len();
+        if n == 0 || !self.needs_rebuild {
+            return;
+        }
+        let Some(inner) = self.inner.as_deref_mut() else {
+            return;
+        };
+        let r = balls.max_radius();
+        self.cells.rebuild(table, r, &balls.x, &balls.y);
+        inner.bin(&self.cells, r * (1.0 + 1e-6));
+    }
+
     fn motion_ended(&self, balls: &Balls) -> Option<bool> {
         let cloth = self.cloth.as_deref()?;
         let n = balls.len();
