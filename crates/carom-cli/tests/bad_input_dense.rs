@@ -40,13 +40,18 @@ const OUTPUTS: [&str; 6] = [
 
 /// `BASE` with the line starting with `key =` replaced by `line`.
 fn with_line(key: &str, line: &str) -> String {
+    with_line_in(BASE, key, line)
+}
+
+/// `base` with the line starting with `key =` replaced by `line`.
+fn with_line_in(base: &str, key: &str, line: &str) -> String {
     let prefix = format!("{key} =");
-    let text: Vec<&str> = BASE
+    let text: Vec<&str> = base
         .lines()
         .map(|l| if l.starts_with(&prefix) { line } else { l })
         .collect();
     assert!(
-        BASE.lines().any(|l| l.starts_with(&prefix)),
+        base.lines().any(|l| l.starts_with(&prefix)),
         "no line {key}"
     );
     text.join("\n") + "\n"
@@ -239,7 +244,6 @@ const CASES: &[(&str, &str, &str)] = &[
         "physics.compress",
     ),
     ("compress", "compress = 0.1", "physics.compress"),
-    ("model", r#"model = "impulse""#, "physics.compress"),
 ];
 
 #[test]
@@ -248,5 +252,63 @@ fn bad_dense_keys_exit_2_naming_file_and_key_writing_nothing() {
     for (key, line, field) in CASES {
         std::fs::write(dir.path().join("s.toml"), with_line(key, line)).unwrap();
         bad_input(dir.path(), &run_args("s.toml", &[]), &["s.toml", field]);
+    }
+}
+
+/// A compression in a stepping model (the box shrinks), each key on a line of its own.
+const STEPPING: &str = r#"name = "squeezed"
+duration = 0.5
+
+[table]
+boundary = "periodic"
+
+[physics]
+model = "spring"
+dt = 0.01
+stiffness = 1000.0
+restitution = 1.0
+gravity = [0.0, 0.0]
+compress = { rate = 0.05, until = { area_fraction = 0.45 } }
+
+[[generators]]
+kind = "gas"
+n = 200
+area_fraction = 0.4
+seed = 4
+"#;
+
+const STEPPING_CASES: &[(&str, &str, &str)] = &[
+    ("restitution", "restitution = 0.9", "physics.compress"),
+    ("gravity", "gravity = [0.0, -1.0]", "physics.compress"),
+    // 9 unit disks at 0.4: a side of 8.41, which at 0.45 would be 7.93, under the four
+    // diameters (8) a periodic side keeps.
+    ("n", "n = 9", "physics.compress"),
+    (
+        "compress",
+        "compress = { rate = 0.05, until = { area_fraction = 0.3 } }",
+        "physics.compress.until.area_fraction",
+    ),
+    (
+        "compress",
+        "compress = { rate = -0.05 }",
+        "physics.compress.rate",
+    ),
+];
+
+#[test]
+fn bad_stepping_compressions_exit_2_naming_file_and_key_writing_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for model in ["spring", "impulse", "simultaneous"] {
+        let base = with_line_in(STEPPING, "model", &format!("model = \"{model}\""));
+        std::fs::write(dir.path().join("s.toml"), &base).unwrap();
+        run_ok(dir.path(), &run_args("s.toml", &["-q"]));
+        for f in ["out.json", "t.csv", "r.png"] {
+            assert!(dir.path().join(f).is_file(), "{model}: {f} written");
+            std::fs::remove_file(dir.path().join(f)).unwrap();
+        }
+        for (key, line, field) in STEPPING_CASES {
+            std::fs::write(dir.path().join("s.toml"), with_line_in(&base, key, line)).unwrap();
+            bad_input(dir.path(), &run_args("s.toml", &[]), &["s.toml", field]);
+        }
     }
 }

@@ -154,3 +154,49 @@ seed = 6
     // Resumed, it is an ordinary run to the end of its duration.
     run_ok(dir.path(), &["run", "end.json", "--time", "1", "-q"]);
 }
+
+/// The same compression in the spring model shrinks the box instead: the run ends at
+/// the same instant `t = (sqrt(1.2) - 1) / 0.05 = 1.9089` with the same summary line,
+/// and the state file holds the unchanged radii (1) in a box whose side is that of
+/// 200 unit disks at 0.6, `sqrt(200 pi / 0.6)` (to round-off).
+#[test]
+fn a_spring_compression_ends_the_run_at_its_target_in_a_smaller_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = r#"name = "squeeze"
+duration = 10.0
+[table]
+boundary = "periodic"
+[physics]
+model = "spring"
+dt = 0.01
+stiffness = 1000.0
+compress = { rate = 0.05, until = { area_fraction = 0.6 } }
+[[generators]]
+kind = "gas"
+n = 200
+area_fraction = 0.5
+seed = 6
+"#;
+    std::fs::write(dir.path().join("s.toml"), scene).unwrap();
+    let out = run_ok(dir.path(), &["run", "s.toml", "--out", "end.json"]);
+    assert!(
+        out.contains(
+            "compression reached the target area fraction; area fraction 0.6 at t = 1.9089"
+        ),
+        "{out}"
+    );
+    let b = state(&dir.path().join("end.json"));
+    let t = b["time"].as_f64().unwrap();
+    assert!((t - (1.2f64.sqrt() - 1.0) / 0.05).abs() < 1e-12, "time {t}");
+    assert!(b["physics"].get("compress").is_none());
+    assert_eq!(b["compression"]["stopped"], "area_fraction");
+    let side = b["table"]["width"].as_f64().unwrap();
+    let expected = (200.0 * std::f64::consts::PI / 0.6).sqrt();
+    assert!(
+        (side / expected - 1.0).abs() < 1e-12,
+        "{side} vs {expected}"
+    );
+    for ball in b["balls"].as_array().unwrap() {
+        assert_eq!(ball["r"].as_f64(), Some(1.0));
+    }
+}

@@ -38,6 +38,8 @@ pub const PRESETS: &[Preset] = &[
     preset!("gas", "random elastic gas of 10,000 unit disks at area fraction 0.3, the benchmark scene (spring)"),
     preset!("hard-disks", "elastic hard-disk gas, 4,000 disks at area fraction 0.5 in a periodic box (event)"),
     preset!("cooling", "inelastic gas (e = 0.9) in a periodic box, cooling by Haff's law (event)"),
+    preset!("jamming", "1,000 bidisperse (1:1.4) disks grown at a held temperature until they jam, near area fraction 0.84 (event)"),
+    preset!("melting", "128^2 elastic disks at area fraction 0.716 in a periodic box, the melting region; colour by psi6 (event)"),
     preset!("galton", "a Galton board: 300 balls through a funnel and 12 rows of pegs pile up in bins as a bell curve (spring)"),
     preset!("hopper", "a silo of 3,000 frictional grains discharging through an orifice into an open bottom edge (spring)"),
     preset!("drum", "a rotating drum a third full of frictional grains, a layer flowing down the tilted bed (spring)"),

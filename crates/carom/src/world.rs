@@ -428,10 +428,22 @@ impl World {
         } else {
             self.physics.dt
         };
+        // A stepping model's compression that reaches its target inside the step cuts
+        // the step there (the event model cuts its own).
+        let cut;
+        let physics = if len < self.physics.dt && self.physics.model != ModelKind::Event {
+            cut = Physics {
+                dt: len,
+                ..self.physics
+            };
+            &cut
+        } else {
+            &self.physics
+        };
         let ctx = StepContext {
             balls: &mut self.balls,
             table: &self.table,
-            physics: &self.physics,
+            physics,
             pool: self.pool.as_deref(),
             walls: &self.walls,
             in_play: (!self.in_play.is_empty()).then_some(&self.in_play[..]),

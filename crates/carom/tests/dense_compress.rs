@@ -316,7 +316,11 @@ fn bad_compressions_name_the_key() {
             "physics.compress",
         ),
         ("{ rat = 1.0 }", "", "physics.compress"),
-        ("{ rate = 1.0 }", "model = \"spring\"\n", "physics.compress"),
+        (
+            "{ rate = 1.0 }",
+            "model = \"spring\"\ngravity = [0.0, -1.0]\n",
+            "physics.compress",
+        ),
         ("{ rate = 1.0 }", "restitution = 0.9\n", "physics.compress"),
     ] {
         let text = periodic(c, extra).replace("model = \"event\"\nmodel", "model");

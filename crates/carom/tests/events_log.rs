@@ -194,7 +194,8 @@ fn the_log_changes_no_result() {
             // Too slow in a debug build: the 10,000-ball gas and the big granular
             // scenes are run for a few steps only.
             let steps = match preset.name {
-                "gas" | "hopper" | "hard-disks" | "cooling" | "column" | "drum" => 20,
+                "gas" | "hopper" | "hard-disks" | "cooling" | "column" | "drum" | "jamming"
+                | "melting" => 20,
                 _ => 1000,
             };
             let Some(mut off) = preset_world(preset.name, model) else {

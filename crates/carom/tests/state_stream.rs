@@ -19,7 +19,8 @@ fn a_state_streamed_ball_by_ball_is_the_whole_snapshot_byte_for_byte() {
         let steps = match p.name {
             "pool" => 1000,
             "hopper" => 200,
-            "gas" | "hard-disks" | "cooling" | "galton" | "drum" | "column" => 20,
+            "gas" | "hard-disks" | "cooling" | "galton" | "drum" | "column" | "jamming"
+            | "melting" => 20,
             _ => 100,
         };
         w.run_steps(steps).unwrap();

@@ -2,6 +2,10 @@
 //! before each step, the growth and the step's length (shorter where the target area
 //! fraction falls inside it); after it, the reduced pressure over the step, the
 //! temperature put back, and the stop.
+//!
+//! In `event` the disks grow (the growing model, [`Grow`]); in the stepping models
+//! (`spring`, `impulse`, `simultaneous`) the box shrinks instead (see `affine.rs`):
+//! the same area fraction `phi(t) = phi_0 g(t)^2`, the same stops.
 
 use super::World;
 use crate::compress::{Compress, Progress, StopReason};
@@ -10,6 +14,8 @@ use crate::models::grow::{Grow, Growth};
 use crate::physics::{bad, BuildError, Physics};
 use crate::scenario::{Friction, ModelKind};
 use crate::thermostat::Thermostat;
+
+mod affine;
 
 const FIELD: &str = "physics.compress";
 
@@ -24,20 +30,28 @@ pub(crate) struct Compressing {
     /// `sum m |v - V|^2` and the model's virial at the step's start.
     kinetic_start: f64,
     virial_start: f64,
+    /// The box shrinks (a stepping model) rather than the disks growing (`event`).
+    affine: bool,
+    /// The factor every length takes at the end of the current step (affine only).
+    scale: f64,
 }
 
 impl World {
     /// Starts a compression of these balls (`None`: none; a compression under way is
-    /// dropped, the radii kept). `origin` and `temperature` left out are the present
-    /// time and temperature. Refuses what the growing event model cannot run (another
-    /// model, gravity, restitution below 1, friction, walls inside the table, pockets,
-    /// open edges, kinematic balls or balls out of play, a gas at rest) and a target area
-    /// fraction not above the present one, naming the key. The parameters themselves
-    /// are checked by the scenario ([`Compress::check`]).
+    /// dropped, the radii and the box kept). `origin` left out is the present time;
+    /// `temperature` left out is the present temperature in `event` (which always holds
+    /// one) and none in the stepping models (which hold it only when given). Refuses
+    /// what a compression cannot run (gravity, restitution below 1, friction, walls
+    /// inside the table, pockets, open edges, kinematic balls or balls out of play, a
+    /// gas at rest; in the stepping models also a sheared box, or a periodic side that
+    /// would shrink below four largest diameters) and a target area fraction not above
+    /// the present one, naming the key. The parameters themselves are checked by the
+    /// scenario ([`Compress::check`]).
     pub fn set_compress(&mut self, spec: Option<Compress>) -> Result<(), BuildError> {
         self.synchronise();
         let Some(mut spec) = spec else {
-            if self.compressing.take().is_some() {
+            let affine = self.compressing.as_ref().is_some_and(|c| c.affine);
+            if self.compressing.take().is_some() && !affine {
                 self.model = crate::models::create(
                     self.physics.model,
                     &self.balls,
@@ -81,10 +95,15 @@ impl World {
                 ));
             }
         }
+        let affine = self.physics.model != ModelKind::Event;
         spec.origin.get_or_insert(self.time);
-        spec.temperature.get_or_insert(kt);
-        self.model = Box::new(Grow::new());
-        self.model.set_event_log(self.event_log.is_some());
+        if affine {
+            self.check_affine(&spec, phi)?;
+        } else {
+            spec.temperature.get_or_insert(kt);
+            self.model = Box::new(Grow::new());
+            self.model.set_event_log(self.event_log.is_some());
+        }
         self.restart_window();
         self.compressing = Some(Box::new(Compressing {
             spec,
@@ -97,6 +116,8 @@ impl World {
             ending: false,
             kinetic_start: 0.0,
             virial_start: 0.0,
+            affine,
+            scale: 1.0,
         }));
         Ok(())
     }
@@ -116,8 +137,8 @@ impl World {
 
     /// What a compression cannot run with in `physics`.
     pub(super) fn check_compressible(&self, physics: &Physics) -> Result<(), BuildError> {
-        let why = if physics.model != ModelKind::Event {
-            "runs in the event model only (physics.model = \"event\")"
+        let why = if physics.model != self.physics.model && self.compression_running() {
+            "keeps its model while it runs (physics.model cannot change)"
         } else if physics.gravity != [0.0, 0.0] {
             "runs without gravity"
         } else if physics.restitution != 1.0 {
@@ -138,6 +159,9 @@ impl World {
         let Some(c) = self.compressing.as_deref_mut() else {
             return dt;
         };
+        if c.affine {
+            return self.affine_begin();
+        }
         if c.progress.stopped.is_some() {
             self.model.set_growth(Growth {
                 rate: 0.0,
@@ -185,6 +209,9 @@ impl World {
     /// After a step of length `len`: the reduced pressure over it, the temperature put
     /// back, and the stop if one was reached.
     pub(super) fn compress_end(&mut self, len: f64) {
+        if self.compressing.as_ref().is_some_and(|c| c.affine) {
+            return self.affine_end(len);
+        }
         let virial = self.model.virial();
         self.model.synchronise(&mut self.balls);
         let Some(c) = self.compressing.as_deref_mut() else {
