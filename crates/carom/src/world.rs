@@ -456,7 +456,12 @@ impl World {
             return Err(e);
         }
         if moves {
-            Arc::make_mut(&mut self.walls).advance(self.physics.dt);
+            // The event model keeps the walls' places on its own clock; the others
+            // move them on by `dt` here.
+            let walls = Arc::make_mut(&mut self.walls);
+            if !self.model.place_walls(walls) {
+                walls.advance(self.physics.dt);
+            }
             self.model.walls_moved(&self.walls);
         }
         // Every model moves its balls on cloth itself: the stepping models by the closed

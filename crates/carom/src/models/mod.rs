@@ -114,6 +114,14 @@ pub trait CollisionModel: Send {
     /// would do the same work, or redo it if the balls or the table changed).
     fn warm(&mut self, _balls: &Balls, _table: &Table) {}
 
+    /// Places the moving walls where the step just taken left them, for a model that
+    /// moves them on its own clock (the event model: each translating wall's place is
+    /// a straight line in its time, see `models/event/moving_walls.rs`); `false` for a
+    /// model that leaves it to [`Walls::advance`], which the world then calls.
+    fn place_walls(&self, _walls: &mut Walls) -> bool {
+        false
+    }
+
     /// Energy stored in contacts right now (springs); 0 for hard-contact models.
     fn contact_energy(&self, _balls: &Balls, _table: &Table, _physics: &Physics) -> f64 {
         0.0
@@ -292,41 +300,7 @@ pub fn create(
         ));
     }
     if walls.moves() {
-        // The first moving wall names the key.
-        let (k, m) = walls
-            .motions()
-            .iter()
-            .enumerate()
-            .find_map(|(k, m)| m.map(|m| (k, m)))
-            .expect("a moving wall");
-        let key = if m.servo.is_some() {
-            "pressure"
-        } else if m.angular_velocity != 0.0 {
-            "angular_velocity"
-        } else {
-            "velocity"
-        };
-        let refuse = |why: String| {
-            Err(StepError::Unfit(
-                "walls",
-                format!("walls[{k}].{key}: {why}"),
-            ))
-        };
-        if matches!(kind, ModelKind::Event | ModelKind::Simultaneous) {
-            return refuse(format!(
-                "moving walls run in the impulse and spring models (got {})",
-                kind.name()
-            ));
-        }
-        if physics.friction.is_cloth() {
-            return refuse("moving walls do not run on cloth (walls are cushions there)".into());
-        }
-        if walls.has_servo() && kind != ModelKind::Spring {
-            return refuse(format!(
-                "a servo wall (pressure) runs in the spring model only (got {})",
-                kind.name()
-            ));
-        }
+        refuse_moving_walls(kind, physics, walls)?;
     }
     Ok(match kind {
         ModelKind::Impulse => Box::new(impulse::Impulse::new()),
@@ -336,6 +310,86 @@ pub fn create(
         }
         ModelKind::Event => Box::new(event::Event::with_walls(balls, table, physics, walls)?),
     })
+}
+
+/// Whether model `kind` runs the moving walls of `walls` under `physics`: each refusal
+/// names the first wall concerned and its key. Every model translates walls (`event`
+/// without gravity, exactly); walls turn in the stepping models and servos run in
+/// `spring` only; no moving wall runs on cloth.
+fn refuse_moving_walls(kind: ModelKind, physics: &Physics, walls: &Walls) -> Result<(), StepError> {
+    let motions = || {
+        walls
+            .motions()
+            .iter()
+            .enumerate()
+            .filter_map(|(k, m)| m.map(|m| (k, m)))
+    };
+    let key_of = |m: &crate::walls::Motion| {
+        if m.servo.is_some() {
+            "pressure"
+        } else if m.angular_velocity != 0.0 {
+            "angular_velocity"
+        } else {
+            "velocity"
+        }
+    };
+    let refuse = |k: usize, key: &str, why: String| {
+        Err(StepError::Unfit(
+            "walls",
+            format!("walls[{k}].{key}: {why}"),
+        ))
+    };
+    let (k, m) = motions().next().expect("a moving wall");
+    if physics.friction.is_cloth() {
+        return refuse(
+            k,
+            key_of(&m),
+            "moving walls do not run on cloth (walls are cushions there)".into(),
+        );
+    }
+    if let Some((k, _)) = motions().find(|(_, m)| m.servo.is_some()) {
+        if kind != ModelKind::Spring {
+            return refuse(
+                k,
+                "pressure",
+                format!(
+                    "a servo wall (pressure) runs in the spring model only (got {})",
+                    kind.name()
+                ),
+            );
+        }
+    }
+    if let Some((k, _)) = motions().find(|(_, m)| m.angular_velocity != 0.0) {
+        if matches!(kind, ModelKind::Event | ModelKind::Simultaneous) {
+            return refuse(
+                k,
+                "angular_velocity",
+                format!(
+                    "a turning wall runs in the impulse and spring models (got {})",
+                    kind.name()
+                ),
+            );
+        }
+    }
+    if kind == ModelKind::Simultaneous {
+        return refuse(
+            k,
+            key_of(&m),
+            "moving walls run in the impulse, spring and event models (got simultaneous)".into(),
+        );
+    }
+    if kind == ModelKind::Event && physics.gravity != [0.0, 0.0] {
+        return refuse(
+            k,
+            key_of(&m),
+            format!(
+                "moving walls run in the event model without gravity (got physics.gravity = \
+                 [{}, {}]): a ball resting on a moving face is not modelled",
+                physics.gravity[0], physics.gravity[1]
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// Free flight over `dt`, exact under constant gravity. Kinematic balls move at their

@@ -206,6 +206,43 @@ impl Walls {
         self.place();
     }
 
+    /// Sets each moving wall's place (`offset`) to `at(wall, motion)` and places its
+    /// pieces there, for a model that moves the walls on its own clock (the event
+    /// model, see [`crate::models::CollisionModel::place_walls`]).
+    pub fn set_offsets(&mut self, mut at: impl FnMut(u32, &Motion) -> [f64; 2]) {
+        for (w, m) in self.motions.iter_mut().enumerate() {
+            if let Some(m) = m {
+                m.offset = at(w as u32, m);
+            }
+        }
+        self.place();
+    }
+
+    /// Takes the place and motion of `other`'s walls (the same walls, moved on), in
+    /// place: no allocation when both hold the same pieces, as a model's copy of the
+    /// world's walls does.
+    pub fn follow(&mut self, other: &Walls) {
+        let same = self.pieces.len() == other.pieces.len()
+            && self.motions.len() == other.motions.len()
+            && self.boxes.len() == other.boxes.len()
+            && self.base.len() == other.base.len()
+            && self.surfaces == other.surfaces
+            && self.pockets == other.pockets;
+        if !same {
+            self.clone_from(other);
+            return;
+        }
+        self.pieces.copy_from_slice(&other.pieces);
+        self.motions.copy_from_slice(&other.motions);
+        self.boxes.copy_from_slice(&other.boxes);
+    }
+
+    /// The pieces as given, before any wall moved (empty when no wall moves): a moving
+    /// wall's pieces now are these moved by its `offset` (turned by its `angle`).
+    pub fn base(&self) -> &[Piece] {
+        &self.base
+    }
+
     /// Places the moving walls' pieces where their motions say.
     fn place(&mut self) {
         if self.boxes.len() != self.pieces.len() {

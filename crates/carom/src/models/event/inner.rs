@@ -32,6 +32,7 @@
 //! or swings inside an arc, moves on a circle (`on_round.rs`).
 
 use super::cells::Cells;
+use super::moving_walls::Moving;
 use super::on_face::{OnFace, NO_FACE};
 use crate::balls::Balls;
 use crate::contact;
@@ -81,8 +82,13 @@ pub(super) struct Inner {
     /// What `on` held before each change in the current interval (ball, faces), for a
     /// failed step to put back.
     pub(super) on_undo: Vec<(u32, OnFace)>,
-    /// Scratch: one ball's contacts with the pieces, and their impulses.
-    touches: Vec<(Touch, f64, f64)>,
+    /// The walls that translate, tested by every ball rather than binned by cell
+    /// (`moving_walls.rs`); `None` when no wall moves.
+    pub(super) moving: Option<Moving>,
+    /// Scratch: one ball's contacts with the pieces (each with its restitution, the
+    /// approach speed relative to the wall, and the wall's own speed along the normal,
+    /// 0 for a fixed wall).
+    touches: Vec<(Touch, f64, f64, f64)>,
     /// Scratch on cloth: the contacts as cushions (normal, restitution, friction,
     /// surface velocity, nose height), and the impulse each took.
     cushion_touches: Vec<super::on_cloth::Cushion>,
@@ -93,6 +99,7 @@ impl Inner {
     pub(super) fn new(walls: &Walls, open: [bool; 2], size: [f64; 2]) -> Inner {
         Inner {
             walls: walls.clone(),
+            moving: Moving::of(walls),
             open,
             size,
             ..Inner::default()
@@ -134,6 +141,10 @@ impl Inner {
             }
         };
         for (k, p) in self.walls.pieces().iter().enumerate() {
+            // A moving piece is in no cell's list: every ball tests it (`moving_walls.rs`).
+            if self.walls.motion(p.wall).is_some() {
+                continue;
+            }
             let b = p.bounds();
             add(
                 [b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach],
@@ -164,12 +175,14 @@ impl Inner {
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
-    /// The earliest impact with a piece listed for cell `c` or exit (a pocket listed
-    /// there, an open edge) of a ball of radius `r` on flight `f`: its time from now
-    /// and its code ([`PIECE`] or [`EXIT`]).
+    /// The earliest impact with a piece listed for cell `c` or a moving piece, or exit
+    /// (a pocket listed there, an open edge) of a ball of radius `r` on flight `f`
+    /// starting at epoch time `now`: its time from now and its code ([`PIECE`] or
+    /// [`EXIT`]).
     #[inline(never)]
     pub(super) fn next(
         &self,
+        now: f64,
         c: u32,
         f: &Flight,
         r: f64,
@@ -208,6 +221,9 @@ impl Inner {
                 offer(t, PIECE);
             }
         }
+        if let Some(m) = &self.moving {
+            offer(m.next(&self.walls, now, f, r, horizon), PIECE);
+        }
         for axis in 0..2 {
             if self.open[axis] {
                 offer(edge_crossing(f, axis, self.size[axis], false), EXIT);
@@ -243,32 +259,40 @@ impl Inner {
             .map_or(Exit::Left, |g| g.2)
     }
 
-    /// Ball `i` takes its impact with the pieces it touches, at cell `c`: the contacts
-    /// within round-off of touching that it moves into. `e` is the restitution the
-    /// collapse guard allows (`None`: each wall's own), `friction` the scene's contact
-    /// friction. Returns the contacts that took an impulse.
+    /// Ball `i` takes its impact with the pieces it touches, at cell `c` and epoch time
+    /// `now`: the contacts within round-off of touching that it moves into (relative to
+    /// a moving wall). `e` is the restitution the collapse guard allows (`None`: each
+    /// wall's own), `friction` the scene's contact friction. Returns the contacts that
+    /// took an impulse.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn hit(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
+        now: f64,
         e: Option<f64>,
         e_scene: f64,
         friction: &ContactFriction,
     ) -> u64 {
-        self.gather_touches(b, i, c, e, e_scene);
+        self.gather_touches(b, i, c, e, e_scene, Some(now));
         let rough = friction.is_active() || self.walls.any_own_friction();
         match self.touches.len() {
             0 => 0,
             1 if rough => {
-                let (t, e_k, _) = self.touches[0];
+                let (t, e_k, _, w) = self.touches[0];
                 let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
                 let into = [-t.normal[0], -t.normal[1]];
+                if w != 0.0 {
+                    // A moving wall: the approach relative to it (`moving_walls.rs`).
+                    let j_n = super::moving_walls::collide_rough(b, i, into, surface, -w, e_k, &f);
+                    return u64::from(j_n > 0.0);
+                }
                 let j = contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f);
                 u64::from(j.j_n > 0.0)
             }
             1 => {
-                let (t, e_k, u) = self.touches[0];
+                let (t, e_k, u, _) = self.touches[0];
                 let n = t.normal;
                 b.vx[i] -= (1.0 + e_k) * u * n[0];
                 b.vy[i] -= (1.0 + e_k) * u * n[1];
@@ -295,10 +319,11 @@ impl Inner {
         e_scene: f64,
         friction: &ContactFriction,
     ) -> u64 {
-        self.gather_touches(b, i, c, e, e_scene);
+        // On cloth no wall moves (`models::create` refuses it).
+        self.gather_touches(b, i, c, e, e_scene, None);
         let nose = crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i];
         self.cushion_touches.clear();
-        for &(t, e_k, _) in &self.touches {
+        for &(t, e_k, _, _) in &self.touches {
             let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
             let h = self.walls.cushion_height(t.wall).unwrap_or(nose);
             self.cushion_touches.push(super::on_cloth::Cushion {
@@ -326,10 +351,20 @@ impl Inner {
         &self.cushion_impulses
     }
 
-    /// Ball `i`'s contacts with the pieces listed for cell `c` that it touches within
-    /// round-off and moves into, with each one's restitution (`e` if the collapse guard
-    /// sets one, else the wall's own or `e_scene`) and approach: into `touches`.
-    fn gather_touches(&mut self, b: &Balls, i: usize, c: u32, e: Option<f64>, e_scene: f64) {
+    /// Ball `i`'s contacts with the pieces listed for cell `c` (and, at epoch time
+    /// `now`, the moving pieces) that it touches within round-off and moves into
+    /// (relative to the wall), with each one's restitution (`e` if the collapse guard
+    /// sets one, else the wall's own or `e_scene`), approach and wall speed along the
+    /// normal: into `touches`.
+    fn gather_touches(
+        &mut self,
+        b: &Balls,
+        i: usize,
+        c: u32,
+        e: Option<f64>,
+        e_scene: f64,
+        now: Option<f64>,
+    ) {
         let p = [b.x[i], b.y[i]];
         let reach = b.r[i] * (1.0 + 1e-9);
         let v = [b.vx[i], b.vy[i]];
@@ -347,15 +382,29 @@ impl Inner {
             if u < 0.0 {
                 let s = surfaces[t.wall as usize];
                 let e_k = e.unwrap_or(s.restitution.unwrap_or(e_scene));
-                self.touches.push((t, e_k, u));
+                self.touches.push((t, e_k, u, 0.0));
             }
+        }
+        if let (Some(m), Some(now)) = (&self.moving, now) {
+            let touches = &mut self.touches;
+            m.touches(&self.walls, now, p, reach, |t, wv| {
+                let w = wv[0] * t.normal[0] + wv[1] * t.normal[1];
+                let u = v[0] * t.normal[0] + v[1] * t.normal[1] - w;
+                if u < 0.0 {
+                    let s = surfaces[t.wall as usize];
+                    let e_k = e.unwrap_or(s.restitution.unwrap_or(e_scene));
+                    touches.push((t, e_k, u, w));
+                }
+            });
         }
     }
 
     /// The contacts of the last [`Inner::hit`], for the event log: each one's wall
     /// (`[[walls]]` entry), unit normal towards the ball, and approach speed.
     pub(super) fn last_touches(&self) -> impl Iterator<Item = (u32, [f64; 2], f64)> + '_ {
-        self.touches.iter().map(|(t, _, u)| (t.wall, t.normal, -u))
+        self.touches
+            .iter()
+            .map(|(t, _, u, _)| (t.wall, t.normal, -u))
     }
 
     /// Several contacts of one ball with fixed surfaces, solved together: normal
@@ -379,18 +428,22 @@ impl Inner {
         let n = self.touches.len().min(lambda.len());
         for _ in 0..1000 {
             let mut change: f64 = 0.0;
-            for (k, &(t, e_k, u0)) in self.touches[..n].iter().enumerate() {
+            for (k, &(t, e_k, u0, wall_n)) in self.touches[..n].iter().enumerate() {
                 let nk = t.normal;
                 if rough {
                     let (_, f, surface) = self.walls.law_at(&t, 0.0, friction);
                     let into = [-nk[0], -nk[1]];
                     let before = [b.vx[i], b.vy[i]];
-                    let j = contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f);
-                    lambda[k] += j.j_n;
+                    lambda[k] += if wall_n != 0.0 {
+                        super::moving_walls::collide_rough(b, i, into, surface, -wall_n, e_k, &f)
+                    } else {
+                        contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f).j_n
+                    };
                     change = change.max((b.vx[i] - before[0]).hypot(b.vy[i] - before[1]));
                     continue;
                 }
-                let u = b.vx[i] * nk[0] + b.vy[i] * nk[1];
+                // Relative to the wall (`wall_n` is 0 for a fixed wall: `u` as it was).
+                let u = b.vx[i] * nk[0] + b.vy[i] * nk[1] - wall_n;
                 // The velocity this contact must leave with, at least.
                 let target = -e_k * u0;
                 let next = (lambda[k] + (target - u) / w).max(0.0);

@@ -216,6 +216,9 @@ impl Event {
         self.step_start -= shift;
         self.horizon -= shift;
         guard.from_t -= shift;
+        if let Some(m) = self.inner.as_deref_mut().and_then(|i| i.moving.as_mut()) {
+            m.shift(shift);
+        }
         self.next_rebase();
         self.rebase_mark = events;
         self.v2_epoch = self.v2_max;
@@ -267,6 +270,11 @@ impl Event {
             }
             if n > 0 {
                 inner.bin(&self.cells, b.max_radius() * (1.0 + 1e-6));
+            }
+            // The moving walls' paths start afresh with the epoch, from where the world
+            // holds them (`moving_walls.rs`).
+            if let Some(m) = inner.moving.as_mut() {
+                m.restart(&inner.walls);
             }
             // The faces each ball rests on, found afresh from its position and velocity
             // as the table's walls are (`on_face.rs`).

@@ -143,6 +143,7 @@ mod inner;
 mod interval;
 mod lazy;
 mod motion;
+mod moving_walls;
 mod on_cloth;
 mod on_face;
 mod on_round;
@@ -797,6 +798,27 @@ impl CollisionModel for Event {
 
     fn invalidate(&mut self) {
         self.needs_rebuild = true;
+    }
+
+    /// The translating walls' places at the end of the step just taken, from their
+    /// paths in the model's clock (`moving_walls.rs`).
+    fn place_walls(&self, walls: &mut Walls) -> bool {
+        let Some(m) = self
+            .inner
+            .as_deref()
+            .and_then(|inner| inner.moving.as_ref())
+        else {
+            return false;
+        };
+        let now = self.step_start;
+        walls.set_offsets(|w, _| m.offset(w, now));
+        true
+    }
+
+    fn walls_moved(&mut self, walls: &Walls) {
+        if let Some(inner) = self.inner.as_deref_mut() {
+            inner.walls.follow(walls);
+        }
     }
 
     fn try_clone(&self) -> Option<Box<dyn CollisionModel>> {

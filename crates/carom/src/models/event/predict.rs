@@ -354,7 +354,8 @@ impl Kin<'_> {
         } else {
             [super::on_face::NO_FACE; 2]
         };
-        let Some((tau, code)) = inner.next(self.cells.cell_of(i), &f, self.r[i], horizon, skip)
+        let Some((tau, code)) =
+            inner.next(now, self.cells.cell_of(i), &f, self.r[i], horizon, skip)
         else {
             return table;
         };

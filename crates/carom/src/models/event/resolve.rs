@@ -202,7 +202,7 @@ impl Event {
                 return;
             };
             let v0 = [b.vx[i], b.vy[i]];
-            let hits = inner.hit(b, i, c, e, self.restitution, &self.friction);
+            let hits = inner.hit(b, i, c, t0, e, self.restitution, &self.friction);
             if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
                 // One contact: its impulse is the ball's change of normal momentum;
                 // several solved together share that change in a way the log does
