@@ -40,14 +40,14 @@ use crate::walls::Exit;
 pub enum EventKind {
     /// Ball `i` hit ball `j`.
     BallBall,
-    /// Ball `i` hit one of the table's walls (a [`crate::models::Wall`]).
-    TableWall(crate::models::Wall),
+    /// Ball `i` hit one of the table's walls (a [`crate::table::Wall`]).
+    TableWall(crate::table::Wall),
     /// Ball `i` hit a wall inside the table: `wall` is the index of its `[[walls]]` entry.
     Wall,
     /// Ball `i` fell into pocket `pocket`.
     Pocket,
     /// Ball `i` left across an open edge.
-    Exit(crate::models::Wall),
+    Exit(crate::table::Wall),
     /// Ball `i` changed its phase of motion (sliding to rolling, rolling to rest): the
     /// row's [`LoggedEvent::phase`] is the phase entered. Written on cloth only.
     PhaseChange,
@@ -57,7 +57,7 @@ impl EventKind {
     /// The name the CSV file and Python write: `ball`, `left`, `right`, `top`,
     /// `bottom` (table walls), `wall`, `pocket`, `exit-left` ... `exit-bottom`, `phase`.
     pub fn name(self) -> &'static str {
-        use crate::models::Wall as W;
+        use crate::table::Wall as W;
         match self {
             EventKind::BallBall => "ball",
             EventKind::TableWall(W::Left) => "left",
@@ -76,7 +76,7 @@ impl EventKind {
 
     /// Every kind, in the order of their small-integer codes ([`EventKind::code`]).
     pub const ALL: [EventKind; 12] = {
-        use crate::models::Wall as W;
+        use crate::table::Wall as W;
         [
             EventKind::BallBall,
             EventKind::TableWall(W::Left),
@@ -140,7 +140,7 @@ impl LoggedEvent {
     pub fn table_wall(
         time: f64,
         i: u32,
-        w: crate::models::Wall,
+        w: crate::table::Wall,
         impulse: f64,
         approach: f64,
     ) -> LoggedEvent {
@@ -162,7 +162,7 @@ impl LoggedEvent {
 
     /// Ball `i` leaving play at `time` by `by`.
     pub fn removal(time: f64, i: u32, by: Exit) -> LoggedEvent {
-        use crate::models::Wall as W;
+        use crate::table::Wall as W;
         let (kind, pocket) = match by {
             Exit::Pocket(k) => (EventKind::Pocket, Some(k)),
             Exit::Left => (EventKind::Exit(W::Left), None),

@@ -130,15 +130,7 @@ fn strip_json_position(msg: &str) -> String {
     }
 }
 
-/// A number as a user would write it back in a message: plain in the usual range, in
-/// exponent form when very large or small (plain, `1e300` would be 301 digits).
-pub fn short_number(v: f64) -> String {
-    if v != 0.0 && v.is_finite() && !(1e-5..1e16).contains(&v.abs()) {
-        format!("{v:e}")
-    } else {
-        format!("{v}")
-    }
-}
+pub use crate::scenario::short_number;
 
 pub(crate) fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
@@ -424,7 +416,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         },
         event_budget: p
             .event_budget
-            .unwrap_or(crate::models::event::DEFAULT_EVENT_BUDGET),
+            .unwrap_or(crate::physics::DEFAULT_EVENT_BUDGET),
     };
     if let Some(th) = &p.thermostat {
         th.check("physics.thermostat")?;

@@ -7,7 +7,8 @@
 use crate::balls::Balls;
 use crate::load::Loaded;
 use crate::models::StepError;
-use crate::parse::{short_number as short, ScenarioError};
+use crate::parse::ScenarioError;
+use crate::scenario::short_number as short;
 use crate::scenario::Scenario;
 use crate::state;
 use crate::world::World;

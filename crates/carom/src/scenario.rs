@@ -878,7 +878,7 @@ fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D
         fn visit_f64<E: Error>(self, v: f64) -> Result<Self::Value, E> {
             Err(E::custom(format!(
                 "must be a whole number (got {})",
-                crate::parse::short_number(v)
+                short_number(v)
             )))
         }
 
@@ -897,4 +897,14 @@ fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D
     }
 
     d.deserialize_any(Whole)
+}
+
+/// A number as a user would write it back in a message: plain in the usual range, in
+/// exponent form when very large or small (plain, `1e300` would be 301 digits).
+pub fn short_number(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-5..1e16).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }

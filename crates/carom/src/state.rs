@@ -61,7 +61,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
                 rolling_mu: p.contact_friction.rolling_mu,
             },
             // Written only when set, so that a state file without it stays as it was.
-            event_budget: (p.event_budget != crate::models::event::DEFAULT_EVENT_BUDGET)
+            event_budget: (p.event_budget != crate::physics::DEFAULT_EVENT_BUDGET)
                 .then_some(p.event_budget),
             thermostat: world.thermostat(),
             // A compression that has stopped is over: the state is an ordinary scene.

@@ -303,6 +303,33 @@ fn min_image_1d(d: f64, side: f64, periodic: bool) -> f64 {
     }
 }
 
+/// One of the table's four walls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wall {
+    /// x = 0
+    Left,
+    /// x = width
+    Right,
+    /// y = 0
+    Top,
+    /// y = height
+    Bottom,
+}
+
+impl Wall {
+    pub const ALL: [Wall; 4] = [Wall::Left, Wall::Right, Wall::Top, Wall::Bottom];
+
+    /// The wall's unit normal pointing into the table.
+    pub fn normal(self) -> [f64; 2] {
+        match self {
+            Wall::Left => [1.0, 0.0],
+            Wall::Right => [-1.0, 0.0],
+            Wall::Top => [0.0, 1.0],
+            Wall::Bottom => [0.0, -1.0],
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

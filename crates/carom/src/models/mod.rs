@@ -426,32 +426,9 @@ pub fn wrap_positions(balls: &mut Balls, table: &Table) {
     }
 }
 
-/// One of the table's four walls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Wall {
-    /// x = 0
-    Left,
-    /// x = width
-    Right,
-    /// y = 0
-    Top,
-    /// y = height
-    Bottom,
-}
-
-impl Wall {
-    pub const ALL: [Wall; 4] = [Wall::Left, Wall::Right, Wall::Top, Wall::Bottom];
-
-    /// The wall's unit normal pointing into the table.
-    pub fn normal(self) -> [f64; 2] {
-        match self {
-            Wall::Left => [1.0, 0.0],
-            Wall::Right => [-1.0, 0.0],
-            Wall::Top => [0.0, 1.0],
-            Wall::Bottom => [0.0, -1.0],
-        }
-    }
-}
+/// The table's four walls live with the table (a foundation below the models);
+/// named here too for the models' own use.
+pub use crate::table::Wall;
 
 /// A contact between two balls (`i < j`), between a ball and one of the table's walls,
 /// or between a ball and a wall inside the table: `Piece(i, k)` is ball `i` against the

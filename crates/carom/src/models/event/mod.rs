@@ -197,13 +197,8 @@ pub fn stall_window(n: usize) -> u64 {
     WINDOW_BASE + WINDOW_PER_BALL * n as u64
 }
 
-/// The default of `physics.event_budget`: the most events per ball the model accepts
-/// while the fastest ball moves the smallest radius. A hard-disk fluid has a few (for
-/// 10^4 unit disks, 0.26 at area fraction 0.3, 0.57 at 0.55, 3 at 0.78, measured in
-/// docs/models.md), as any scene whose balls move apart between collisions; a ball
-/// resting on another ball under gravity, or a collapsing inelastic cluster, has
-/// endlessly many, its clock stalled within round-off of one instant.
-pub const DEFAULT_EVENT_BUDGET: f64 = 1000.0;
+/// The stall guard's default budget is a physics parameter's default, kept with them.
+pub use crate::physics::DEFAULT_EVENT_BUDGET;
 
 /// Events closer in time than `GROUP_TOL * r_min / v_max` form one group: the balls
 /// concerned are then at most `GROUP_TOL` of a radius from touching, a thousand times
