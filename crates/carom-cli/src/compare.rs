@@ -7,12 +7,12 @@ use carom::compare::{plan, Plan, Variant, CHUNK};
 use carom::{Integrator, ModelKind, World};
 use clap::Args;
 
-use crate::args::{parse_dt, parse_model, parse_set, parse_threads, parse_time, SetArg};
 use crate::error::CliError;
 use crate::load::load;
 use crate::render::{PictureArgs, Pictures};
-use crate::run::{check_steps, progress_bar, steps_for};
+use crate::stepping::{check_steps, progress_bar, steps_for};
 use crate::summary::num;
+use crate::values::{parse_dt, parse_model, parse_set, parse_threads, parse_time, SetArg};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -104,7 +104,7 @@ pub fn compare(args: CompareArgs) -> Result<(), CliError> {
     for p in plan {
         let loaded = load(&args.scenario, &p.sets)?;
         let mut world = loaded.world;
-        crate::run::apply_threads(&mut world, args.threads)?;
+        crate::stepping::apply_threads(&mut world, args.threads)?;
         // Without an integrator list, the label comes from the built world (the
         // scenario's own integrator, for spring).
         variants.push((loaded.scenario, Variant::new(p.label, world)));

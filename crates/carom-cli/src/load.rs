@@ -6,8 +6,8 @@ use std::path::Path;
 
 pub use carom::load::Loaded;
 
-use crate::args::SetArg;
 use crate::error::CliError;
+use crate::values::SetArg;
 
 /// Reads, parses, edits and builds. `sets` are applied in order; a problem they cause
 /// is reported against the one that caused it.

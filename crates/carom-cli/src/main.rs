@@ -12,7 +12,9 @@ mod play;
 mod play_agent;
 mod render;
 mod run;
+mod stepping;
 mod summary;
+mod values;
 
 use std::process::ExitCode;
 

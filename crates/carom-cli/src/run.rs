@@ -2,20 +2,20 @@
 //! part-way through it, so the loop keeps a checkpoint of the last good state (at
 //! every sample, and every few steps in between) to write when the run cannot go on.
 
-use std::io::IsTerminal;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use carom::run::{Checkpoint, CHECKPOINT_EVERY};
 use carom::{Diagnostics, StepError, World};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::args::{RunArgs, SetArg};
+use crate::args::RunArgs;
 use crate::error::CliError;
 use crate::load::{load, Loaded};
 use crate::output::{self, AtomicFile, DiagnosticsCsv, EventsCsv, Spins, Trajectory};
 use crate::render::{plot_title, variant_label, Pictures};
+use crate::stepping::{apply_threads, check_steps, progress_bar, steps_for};
 use crate::summary::Summary;
+use crate::values::SetArg;
 
 /// The largest picture `--render` draws when `--size` is not given.
 const PICTURE_SIZE: (u32, u32) = (640, 480);
@@ -268,16 +268,6 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
 }
 
-/// Whole steps covering `t`, as every front end counts them.
-pub(crate) fn steps_for(t: f64, dt: f64, what: &str) -> Result<u64, CliError> {
-    carom::run::steps_for(t, dt, what).map_err(CliError::input)
-}
-
-/// `--steps` held to the bound `--time` has (`carom::run::MAX_STEPS`).
-pub(crate) fn check_steps(n: u64) -> Result<u64, CliError> {
-    carom::run::check_steps(n, "--steps").map_err(CliError::input)
-}
-
 fn check_distinct(outputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {
     for (i, (a, pa)) in outputs.iter().enumerate() {
         for (b, pb) in &outputs[i + 1..] {
@@ -292,20 +282,6 @@ fn check_distinct(outputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {
         }
     }
     Ok(())
-}
-
-pub(crate) fn progress_bar(steps: u64, quiet: bool) -> Option<ProgressBar> {
-    if quiet || !std::io::stderr().is_terminal() || steps == 0 {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} {wide_bar} {pos}/{len} steps ({per_sec}, {eta} left)",
-    ) {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(200));
-    Some(bar)
 }
 
 /// The trajectory and diagnostics files, sampled together.
@@ -347,16 +323,4 @@ impl Sampler {
         }
         Ok(())
     }
-}
-
-/// `--threads`, or by default all cores for scenes large enough to pay for them.
-/// Results are the same whatever the count.
-pub(crate) fn apply_threads(world: &mut World, requested: Option<u64>) -> Result<(), CliError> {
-    let threads = match requested {
-        Some(n) => n as usize,
-        None => carom::run::default_threads(world.balls().len()),
-    };
-    world
-        .set_threads(threads)
-        .map_err(|e| CliError::input(format!("--threads {threads}: {}", e.message)))
 }
