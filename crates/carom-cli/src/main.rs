@@ -49,6 +49,7 @@ fn main() -> ExitCode {
         Command::Compare(a) => compare::compare(*a),
         Command::Presets => presets(),
         Command::View(a) => view(a),
+        Command::Play(a) if a.agent => play_agent::run(&a),
         Command::Play(a) => play::play(a),
     };
     match result {

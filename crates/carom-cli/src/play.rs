@@ -69,10 +69,8 @@ fn read(path: &Path, what: &str) -> Result<String, CliError> {
         .map_err(|e| CliError::input(format!("{what} {}: cannot read: {e}", path.display())))
 }
 
+/// A game played from a shots file (`--agent` games go to `play_agent::run`).
 pub fn play(a: PlayArgs) -> Result<(), CliError> {
-    if a.agent {
-        return crate::play_agent::run(&a);
-    }
     for (flag, given) in [
         ("--games", a.games.is_some()),
         ("--noise", a.noise.is_some()),

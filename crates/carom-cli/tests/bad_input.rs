@@ -41,41 +41,10 @@ y = 40.0
 r = 5.0
 "#;
 
-/// Every output asked for, so that "nothing written" covers each kind of file.
-const OUTPUTS: [&str; 6] = [
-    "--out",
-    "out.json",
-    "--trajectory",
-    "t.csv",
-    "--render",
-    "r.png",
-];
-
-/// `BASE` with the line starting with `key =` replaced by `line`; returns the text and
-/// the 1-based line number, which the error must name.
+/// `BASE` with the line starting with `key =` replaced by `line`; the text and the
+/// 1-based line number, which the error must name.
 fn with_line(key: &str, line: &str) -> (String, usize) {
-    let mut at = None;
-    let text: Vec<String> = BASE
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if at.is_none() && l.starts_with(&format!("{key} =")) {
-                at = Some(i + 1);
-                line.to_string()
-            } else {
-                l.to_string()
-            }
-        })
-        .collect();
-    let at = at.unwrap_or_else(|| panic!("BASE has no line {key}"));
-    (text.join("\n") + "\n", at)
-}
-
-fn run_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec!["run", file];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&OUTPUTS);
-    args
+    replace_key(BASE, key, line)
 }
 
 #[test]

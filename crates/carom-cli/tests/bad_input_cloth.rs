@@ -44,39 +44,11 @@ points = [[2.2, 0.2], [2.2, 1.0]]
 cushion_height = 0.036
 "#;
 
-const OUTPUTS: [&str; 6] = [
-    "--out",
-    "out.json",
-    "--trajectory",
-    "t.csv",
-    "--render",
-    "r.png",
-];
-
 /// `BASE` with the `nth` line starting with `key =` replaced by `line`; the text and
 /// that line's 1-based number.
 fn with_line(key: &str, nth: usize, line: &str) -> (String, usize) {
     let prefix = format!("{key} =");
-    let at = BASE
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with(&prefix))
-        .nth(nth)
-        .map(|(i, _)| i)
-        .unwrap_or_else(|| panic!("BASE has no line {key} number {nth}"));
-    let text: Vec<&str> = BASE
-        .lines()
-        .enumerate()
-        .map(|(i, l)| if i == at { line } else { l })
-        .collect();
-    (text.join("\n") + "\n", at + 1)
-}
-
-fn run_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec!["run", file];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&OUTPUTS);
-    args
+    replace_nth(BASE, |l| l.starts_with(&prefix), nth, line)
 }
 
 #[test]

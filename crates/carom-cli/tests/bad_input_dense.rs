@@ -29,15 +29,6 @@ radii = { kind = "bidisperse", ratio = 1.4, fraction = 0.5 }
 seed = 4
 "#;
 
-const OUTPUTS: [&str; 6] = [
-    "--out",
-    "out.json",
-    "--trajectory",
-    "t.csv",
-    "--render",
-    "r.png",
-];
-
 /// `BASE` with the line starting with `key =` replaced by `line`.
 fn with_line(key: &str, line: &str) -> String {
     with_line_in(BASE, key, line)
@@ -45,23 +36,7 @@ fn with_line(key: &str, line: &str) -> String {
 
 /// `base` with the line starting with `key =` replaced by `line`.
 fn with_line_in(base: &str, key: &str, line: &str) -> String {
-    let prefix = format!("{key} =");
-    let text: Vec<&str> = base
-        .lines()
-        .map(|l| if l.starts_with(&prefix) { line } else { l })
-        .collect();
-    assert!(
-        base.lines().any(|l| l.starts_with(&prefix)),
-        "no line {key}"
-    );
-    text.join("\n") + "\n"
-}
-
-fn run_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec!["run", file];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&OUTPUTS);
-    args
+    replace_key(base, key, line).0
 }
 
 #[test]

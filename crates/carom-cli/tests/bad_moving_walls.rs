@@ -6,15 +6,6 @@
 mod common;
 use common::*;
 
-const OUTPUTS: [&str; 6] = [
-    "--out",
-    "out.json",
-    "--trajectory",
-    "t.csv",
-    "--render",
-    "r.png",
-];
-
 /// A gas between a fixed floor and a lid at y = 80 moving as `lid` says.
 fn scene(physics: &str, lid: &str) -> String {
     format!(
@@ -49,9 +40,7 @@ points = [[10.0, 80.0], [90.0, 80.0]]
 }
 
 fn run_args(file: &str) -> Vec<&str> {
-    let mut args = vec!["run", file, "--steps", "3"];
-    args.extend_from_slice(&OUTPUTS);
-    args
+    common::run_args(file, &["--steps", "3"])
 }
 
 #[test]

@@ -56,40 +56,13 @@ center = [100.0, 0.0]
 radius = 6.0
 "#;
 
-const OUTPUTS: [&str; 6] = [
-    "--out",
-    "out.json",
-    "--trajectory",
-    "t.csv",
-    "--render",
-    "r.png",
-];
-
 /// `BASE` with its first line equal to `old` replaced by `new`; the 1-based line.
 fn with_line(old: &str, new: &str) -> (String, usize) {
-    let mut at = None;
-    let text: Vec<String> = BASE
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if at.is_none() && l == old {
-                at = Some(i + 1);
-                new.to_string()
-            } else {
-                l.to_string()
-            }
-        })
-        .collect();
-    (
-        text.join("\n") + "\n",
-        at.unwrap_or_else(|| panic!("no line {old}")),
-    )
+    replace_nth(BASE, |l| l == old, 0, new)
 }
 
 fn run_args(file: &str) -> Vec<&str> {
-    let mut args = vec!["run", file, "--steps", "3"];
-    args.extend_from_slice(&OUTPUTS);
-    args
+    common::run_args(file, &["--steps", "3"])
 }
 
 #[test]

@@ -70,3 +70,51 @@ pub fn bad_input(dir: &Path, args: &[&str], needles: &[&str]) -> String {
     assert_eq!(files(dir), before, "{args:?} wrote something");
     err.trim_end().to_string()
 }
+
+/// Every output a run can be asked for, so that "nothing written" covers each kind of
+/// file.
+pub const OUTPUTS: [&str; 6] = [
+    "--out",
+    "out.json",
+    "--trajectory",
+    "t.csv",
+    "--render",
+    "r.png",
+];
+
+/// `carom run FILE EXTRA... ` with every one of `OUTPUTS` asked for.
+pub fn run_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", file];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&OUTPUTS);
+    args
+}
+
+/// `base` with its `nth` line (from 0) for which `pick` holds replaced by `line`; the
+/// text and that line's 1-based number, which an error must name.
+pub fn replace_nth(
+    base: &str,
+    pick: impl Fn(&str) -> bool,
+    nth: usize,
+    line: &str,
+) -> (String, usize) {
+    let at = base
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| pick(l))
+        .nth(nth)
+        .map(|(i, _)| i)
+        .unwrap_or_else(|| panic!("no line number {nth} of that kind to replace by {line:?}"));
+    let text: Vec<&str> = base
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == at { line } else { l })
+        .collect();
+    (text.join("\n") + "\n", at + 1)
+}
+
+/// `base` with its first line starting with `key =` replaced by `line`.
+pub fn replace_key(base: &str, key: &str, line: &str) -> (String, usize) {
+    let prefix = format!("{key} =");
+    replace_nth(base, |l| l.starts_with(&prefix), 0, line)
+}
