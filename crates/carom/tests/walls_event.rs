@@ -5,14 +5,11 @@
 //! container energy and the angular momentum about its centre are conserved to
 //! round-off (every wall impulse there points through the centre).
 
+mod common;
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::walls::Exit;
 use carom::World;
-
-fn world(toml: &str) -> World {
-    let s = parse_scenario(toml, Format::Toml).unwrap_or_else(|e| panic!("{e}"));
-    build_world(&s).unwrap_or_else(|e| panic!("{e}"))
-}
+use common::scene::world;
 
 fn one_ball(ball: &str, walls: &str, extra: &str) -> World {
     world(&format!(

@@ -8,17 +8,12 @@
 //! line.
 
 mod common;
+use common::scene::world;
 
-use carom::parse::{build_world, parse_scenario, Format};
 use carom::World;
 use common::{assert_in_flight, simpson};
 
 const G: f64 = 9.81;
-
-fn world(toml: &str) -> World {
-    let s = parse_scenario(toml, Format::Toml).unwrap_or_else(|e| panic!("{e}"));
-    build_world(&s).unwrap_or_else(|e| panic!("{e}"))
-}
 
 fn scene(balls: &str, walls: &str, e: f64, dt: f64) -> World {
     world(&format!(

@@ -9,16 +9,13 @@
 //! corner separates the two models: `impulse` reflects off its two faces one after the
 //! other, `simultaneous` solves them as one cluster.
 
+mod common;
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::walls::Exit;
 use carom::World;
+use common::scene::{run_past, world};
 
 const MODELS: [&str; 2] = ["impulse", "simultaneous"];
-
-fn world(toml: &str) -> World {
-    let s = parse_scenario(toml, Format::Toml).unwrap_or_else(|e| panic!("{e}"));
-    build_world(&s).unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// One ball (radius 1, mass 1) and the given walls on a 200 x 200 table.
 fn one_ball(model: &str, dt: f64, ball: &str, walls: &str, extra: &str) -> World {
@@ -37,11 +34,6 @@ fn one_ball(model: &str, dt: f64, ball: &str, walls: &str, extra: &str) -> World
         {walls}
         "#
     ))
-}
-
-fn run_until(w: &mut World, t: f64) {
-    let steps = ((t - w.time) / w.physics().dt).ceil() as u64;
-    w.run_steps(steps).unwrap();
 }
 
 /// A ball meets a segment inclined at `angle` with speed 1 at 45 degrees to its
@@ -72,7 +64,7 @@ fn an_oblique_segment_reflects_the_normal_part_and_keeps_the_tangential() {
                     start[0], start[1], v[0], v[1]
                 );
                 let mut w = one_ball(model, 0.01, &ball, &walls, "");
-                run_until(&mut w, 12.0);
+                run_past(&mut w, 12.0);
                 let b = w.balls();
                 let vn = b.vx[0] * n[0] + b.vy[0] * n[1];
                 let vt = b.vx[0] * t[0] + b.vy[0] * t[1];
@@ -101,7 +93,7 @@ fn a_free_end_acts_as_a_point() {
             let walls = "[[walls]]\nkind = \"segment\"\npoints = [[50.0, 100.0], [100.0, 100.0]]";
             let ball = format!("x = 110.0\ny = {}\nvx = -1.0\nvy = 0.0", 100.0 - b);
             let mut w = one_ball(model, dt, &ball, walls, "");
-            run_until(&mut w, 14.0);
+            run_past(&mut w, 14.0);
             let bb = w.balls();
             let turned = bb.vy[0].atan2(bb.vx[0]).abs();
             let speed = bb.vx[0].hypot(bb.vy[0]);
@@ -154,7 +146,7 @@ fn a_concave_corner_is_two_contacts_in_sequence_or_one_cluster() {
             for model in MODELS {
                 let mut w = one_ball(model, 1e-3, ball, &walls, "");
                 // The faces are touched when the centre is r / sin(h) from the vertex: before t = 9.
-                run_until(&mut w, 20.0);
+                run_past(&mut w, 20.0);
                 let b = w.balls();
                 let want = if model == "simultaneous" {
                     [0.0, e]
@@ -196,7 +188,7 @@ fn a_moving_wall_surface_drags_a_ball_along() {
         let ball = "x = 100.0\ny = 148.9\nvx = 0.0\nvy = 0.0";
         let extra = "gravity = [0.0, 10.0]\nrestitution = 0.5";
         let mut w = one_ball(model, 1e-4, ball, walls, extra);
-        run_until(&mut w, 0.3);
+        run_past(&mut w, 0.3);
         let b = w.balls();
         assert!(
             (b.vx[0] + 2.0 / 3.0).abs() < 0.02,

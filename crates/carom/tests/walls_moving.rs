@@ -4,29 +4,10 @@
 //! turning paddle, a servo over an elastic column, resuming bit for bit, and the
 //! models that refuse them.
 
+mod common;
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::World;
-
-fn world(toml: &str) -> World {
-    let s = parse_scenario(toml, Format::Toml).unwrap_or_else(|e| panic!("{e}"));
-    build_world(&s).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn build_error(toml: &str) -> String {
-    let s = match parse_scenario(toml, Format::Toml) {
-        Ok(s) => s,
-        Err(e) => return e.to_string(),
-    };
-    match build_world(&s) {
-        Ok(_) => panic!("built: {toml}"),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn run_until(w: &mut World, t: f64) {
-    let steps = ((t - w.time) / w.physics().dt).round() as u64;
-    w.run_steps(steps).unwrap();
-}
+use common::scene::{build_error, run_to, world};
 
 /// One ball (radius 1, mass 1) at x = 70 moving at `vx` towards a vertical segment at
 /// x = 50 that moves at `wall_vx`, on a 200 x 200 table.
@@ -66,7 +47,7 @@ fn a_ball_struck_by_a_translating_wall_leaves_with_the_reflected_relative_veloci
             // The ball always ends to the right of the wall: it leaves at V + e |v - V|.
             let expect = wall + e * (wall - v);
             let mut w = struck("impulse", "dt = 0.001", v, wall, e);
-            run_until(&mut w, 30.0);
+            run_to(&mut w, 30.0);
             let got = w.balls().vx[0];
             assert!(
                 (got - expect).abs() < 1e-12,
@@ -79,7 +60,7 @@ fn a_ball_struck_by_a_translating_wall_leaves_with_the_reflected_relative_veloci
                 wall,
                 e,
             );
-            run_until(&mut w, 30.0);
+            run_to(&mut w, 30.0);
             let got = w.balls().vx[0];
             let rel = (got - wall) / (wall - v);
             assert!(
@@ -129,7 +110,7 @@ fn a_ball_resting_on_a_rising_floor_rises_with_it() {
             "#,
             -u
         ));
-        run_until(&mut w, t_end);
+        run_to(&mut w, t_end);
         let amplitude = (s * s + u * u / k).sqrt().max(s + u * u / (2.0 * g));
         let y = w.balls().y[0];
         let expect = y0 + s - u * t_end;
@@ -305,7 +286,7 @@ fn a_turning_paddle_strikes_a_ball_at_twice_its_speed_at_the_contact() {
         pivot = [50.0, 50.0]
         "#
     ));
-    run_until(&mut w, 6.0);
+    run_to(&mut w, 6.0);
     let rho = (20.0f64 * 20.0 + 10.0 * 10.0 - 1.0).sqrt();
     let b = w.balls();
     let speed = b.vx[0].hypot(b.vy[0]);
@@ -368,7 +349,7 @@ fn a_servo_lid_settles_where_the_column_pushes_back_with_its_pressure() {
         axis = "y"
         "#
     ));
-    run_until(&mut w, 20.0);
+    run_to(&mut w, 20.0);
     let m = w.walls().motion(1).unwrap();
     let got = lid + m.offset[1];
     let expect = floor - 2.0 * n as f64 + (n as f64 + 1.0) * s;
@@ -391,7 +372,7 @@ fn a_servo_lid_settles_where_the_column_pushes_back_with_its_pressure() {
 fn the_shear_preset_shears_its_grains_under_the_servo_lid() {
     let s = carom::presets::find("shear").unwrap().scenario().unwrap();
     let mut w = build_world(&s).unwrap();
-    run_until(&mut w, 20.0);
+    run_to(&mut w, 20.0);
     let lid = 20.0 + w.walls().motion(0).unwrap().offset[1];
     assert!(lid > 21.4 && lid < 30.0, "lid at {lid}");
     let b = w.balls();

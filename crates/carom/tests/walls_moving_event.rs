@@ -5,29 +5,10 @@
 //! resumed from its state file continues bit for bit, one and two threads agree, and
 //! the combinations the model refuses are one-line errors naming the key.
 
+mod common;
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::World;
-
-fn world(toml: &str) -> World {
-    let s = parse_scenario(toml, Format::Toml).unwrap_or_else(|e| panic!("{e}"));
-    build_world(&s).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn build_error(toml: &str) -> String {
-    let s = match parse_scenario(toml, Format::Toml) {
-        Ok(s) => s,
-        Err(e) => return e.to_string(),
-    };
-    match build_world(&s) {
-        Ok(_) => panic!("built: {toml}"),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn run_until(w: &mut World, t: f64) {
-    let steps = ((t - w.time) / w.physics().dt).round() as u64;
-    w.run_steps(steps).unwrap();
-}
+use common::scene::{build_error, run_to, world};
 
 /// One ball (radius 1, mass 1) at (70, 100) moving at `vx` and a vertical segment at
 /// x = 50 moving at `wall_vx`, with restitution `e`, on a table wide enough that
@@ -69,7 +50,7 @@ fn a_ball_struck_by_a_translating_face_leaves_with_the_reflected_relative_veloci
             let expect = wall + e * (wall - v);
             let mut w = struck(v, wall, e);
             let t_end = 30.0;
-            run_until(&mut w, t_end);
+            run_to(&mut w, t_end);
             let b = w.balls();
             assert!(
                 (b.vx[0] - expect).abs() < 1e-14,
@@ -119,7 +100,7 @@ fn a_translating_circle_strikes_a_ball_along_the_normal_of_first_touch() {
             restitution = {e}
             "#
         ));
-        run_until(&mut w, 20.0);
+        run_to(&mut w, 20.0);
         let n = [27f64.sqrt() / 6.0, 3.0 / 6.0];
         let speed = (1.0 + e) * 2.0 * n[0];
         let b = w.balls();
@@ -261,7 +242,7 @@ fn a_gas_pushed_in_slowly_by_a_piston_heats_along_its_adiabat() {
     let a_disk = n * std::f64::consts::PI * r * r;
     let (t0, a0) = (temperature(&w), area(l0));
     // Let the start's square velocity distribution relax first (a few collision times).
-    run_until(&mut w, 5000.0);
+    run_to(&mut w, 5000.0);
     let l = l0 + w.walls().motion(0).unwrap().offset[0];
     assert!((l - 50.0).abs() < 1e-9, "piston at {l}");
     let t1 = temperature(&w);

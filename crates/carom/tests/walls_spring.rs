@@ -3,14 +3,11 @@
 //! endpoint, a concave corner, a collinear joint, a disk rolling or sliding down an
 //! incline, a grain on a turning drum, exits at the analytic time, resuming, threads.
 
+mod common;
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::walls::Exit;
 use carom::World;
-
-fn world(toml: &str) -> World {
-    let s = parse_scenario(toml, Format::Toml).unwrap_or_else(|e| panic!("{e}"));
-    build_world(&s).unwrap_or_else(|e| panic!("{e}"))
-}
+use common::scene::{run_past, world};
 
 /// A scene of one ball (radius 1, mass 1) and the given walls on a 200 x 200 table,
 /// frictionless, with a stiff spring (`k = 1e6`, contact time `pi sqrt(m/k)` =
@@ -33,11 +30,6 @@ fn one_ball(ball: &str, walls: &str, extra: &str) -> World {
         {walls}
         "#
     ))
-}
-
-fn run_until(w: &mut World, t: f64) {
-    let steps = ((t - w.time) / w.physics().dt).ceil() as u64;
-    w.run_steps(steps).unwrap();
 }
 
 /// A ball meets a segment inclined at `angle` to the x axis, with speed 1 at 45
@@ -69,7 +61,7 @@ fn an_oblique_segment_reflects_the_normal_part_and_keeps_the_tangential() {
                 start[0], start[1], v[0], v[1]
             );
             let mut w = one_ball(&ball, &walls, "");
-            run_until(&mut w, 12.0);
+            run_past(&mut w, 12.0);
             let b = w.balls();
             let (vn, vt) = (
                 b.vx[0] * n[0] + b.vy[0] * n[1],
@@ -103,7 +95,7 @@ fn a_free_end_acts_as_a_point() {
         let walls = "[[walls]]\nkind = \"segment\"\npoints = [[50.0, 100.0], [100.0, 100.0]]";
         let ball = format!("x = 110.0\ny = {}\nvx = -1.0\nvy = 0.0", 100.0 - b);
         let mut w = one_ball(&ball, walls, "");
-        run_until(&mut w, 14.0);
+        run_past(&mut w, 14.0);
         let bb = w.balls();
         let turned = bb.vy[0].atan2(bb.vx[0]).abs();
         // The incoming direction is pi (moving left); the outgoing one makes the angle
@@ -129,7 +121,7 @@ fn a_concave_corner_returns_a_ball_along_its_bisector() {
     // The corner opens downwards (y grows down): the bisector is the vertical x = 100.
     let ball = "x = 100.0\ny = 110.0\nvx = 0.0\nvy = -1.0";
     let mut w = one_ball(ball, walls, "");
-    run_until(&mut w, 14.0);
+    run_past(&mut w, 14.0);
     let b = w.balls();
     assert!(b.vx[0].abs() < 1e-12, "vx {}", b.vx[0]);
     assert!((b.vy[0] - 1.0).abs() < 1e-3, "vy {}", b.vy[0]);
@@ -150,8 +142,8 @@ fn a_collinear_joint_bounces_like_a_straight_segment() {
         "[[walls]]\nkind = \"segment\"\npoints = [[20.0, 100.0], [180.0, 100.0]]",
         "",
     );
-    run_until(&mut joint, 12.0);
-    run_until(&mut straight, 12.0);
+    run_past(&mut joint, 12.0);
+    run_past(&mut straight, 12.0);
     let (a, b) = (joint.balls(), straight.balls());
     for (p, q) in [
         (a.vx[0], b.vx[0]),
@@ -209,10 +201,10 @@ fn a_disk_on_an_incline_rolls_or_slides_as_friction_allows() {
             start[0], start[1], p0[0], p0[1], p1[0], p1[1]
         );
         let mut w = world(&toml);
-        run_until(&mut w, 2.0);
+        run_past(&mut w, 2.0);
         let mut s = Vec::new();
         for k in 0..3 {
-            run_until(&mut w, 2.0 + 2.0 * k as f64);
+            run_past(&mut w, 2.0 + 2.0 * k as f64);
             let b = w.balls();
             s.push((b.x[0] - p0[0]) * t[0] + (b.y[0] - p0[1]) * t[1]);
         }

@@ -1,6 +1,8 @@
 //! Helpers shared by the physics tests.
 #![allow(dead_code)]
 
+pub mod scene;
+
 use carom::scenario::{Integrator, ModelKind};
 use carom::{Ball, Balls, Physics, Table, World};
 
