@@ -3,19 +3,22 @@
 use std::sync::Arc;
 
 use crate::balls::{Ball, Balls};
-use crate::diagnostics::{self, Diagnostics, Symmetry};
+use crate::diagnostics::Symmetry;
 use crate::events::LoggedEvent;
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{bad, check_physics, BuildError, Physics};
 use crate::scenario::Friction;
 use crate::scenario::{ModelKind, PocketSpec, WallSpec};
-use crate::stress::{self, Tensor};
+use crate::stress::Tensor;
 use crate::table::Table;
 use crate::thermostat::Thermostat;
-use crate::walls::{Exit, Removal, Walls};
+use crate::walls::{Removal, Walls};
 
+mod checks;
 mod compressing;
+mod measure;
+mod play;
 mod rest;
 
 pub struct World {
@@ -613,124 +616,6 @@ impl World {
         Ok(())
     }
 
-    /// Whether balls can leave play here: the scene has pockets or open edges, or some
-    /// ball already left.
-    pub fn can_lose_balls(&self) -> bool {
-        self.table.any_open() || !self.walls.pockets().is_empty() || !self.in_play.is_empty()
-    }
-
-    /// Whether ball `i` is in play (it has not left through a pocket or an open edge).
-    pub fn is_in_play(&self, i: usize) -> bool {
-        self.in_play.get(i).copied().unwrap_or(true)
-    }
-
-    /// Per ball, whether it is in play; empty while every ball is.
-    pub fn in_play_mask(&self) -> &[bool] {
-        &self.in_play
-    }
-
-    /// How many balls are in play.
-    pub fn in_play_count(&self) -> usize {
-        if self.in_play.is_empty() {
-            self.balls.len()
-        } else {
-            self.in_play.iter().filter(|&&p| p).count()
-        }
-    }
-
-    /// When and how ball `i` left play, if it did.
-    pub fn removal(&self, i: usize) -> Option<Removal> {
-        self.removals.get(i).copied().flatten()
-    }
-
-    /// Takes ball `i` out of play: it keeps its index and its position, stops, and no
-    /// longer moves, collides or counts in the diagnostics. (It is held as a ball of
-    /// infinite mass at rest, which every model already leaves where it is; the models
-    /// leave it out of their contacts through the in-play mask.)
-    pub fn remove_ball(&mut self, i: usize, removal: Removal) {
-        self.synchronise();
-        if !self.record_removal(i, removal) {
-            return;
-        }
-        let b = &mut self.balls;
-        b.vx[i] = 0.0;
-        b.vy[i] = 0.0;
-        b.omega[i] = 0.0;
-        b.inv_m[i] = 0.0;
-        b.inv_inertia[i] = 0.0;
-        self.model.invalidate();
-        self.spinning = None;
-    }
-
-    /// Marks ball `i` out of play (the model, or the caller, freezes it); false when it
-    /// already was.
-    fn record_removal(&mut self, i: usize, removal: Removal) -> bool {
-        let n = self.balls.len();
-        if self.in_play.is_empty() {
-            self.in_play = vec![true; n];
-            self.removals = vec![None; n];
-        }
-        if !self.in_play[i] {
-            return false;
-        }
-        self.in_play[i] = false;
-        self.removals[i] = Some(removal);
-        if let Some(log) = self.event_log.as_mut() {
-            log.push(LoggedEvent::removal(removal.time, i as u32, removal.by));
-        }
-        true
-    }
-
-    /// After a step: every dynamic ball in play whose centre lies in a pocket or beyond
-    /// an open edge leaves play, at the moment its straight path over the step entered
-    /// (the step's own error, as for any contact of the stepping models).
-    fn take_exits(&mut self) {
-        let (t, dt) = (self.time, self.physics.dt);
-        let mut leaving = Vec::new();
-        {
-            let (b, table, walls) = (&self.balls, &self.table, &self.walls);
-            for i in 0..b.len() {
-                if b.inv_m[i] == 0.0 || !self.in_play.get(i).copied().unwrap_or(true) {
-                    continue;
-                }
-                let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
-                // How long ago the centre crossed `at` along an axis, moving at `v`.
-                let ago = |over: f64, v: f64| (over / v.abs()).clamp(0.0, dt);
-                let exit = if let Some(k) = walls.pocket_at([x, y]) {
-                    let c = walls.pockets()[k as usize];
-                    // Back along the path to the pocket's rim: the root of
-                    // |p - v s - c| = R with s in [0, dt].
-                    let (dx, dy) = (x - c.center[0], y - c.center[1]);
-                    let a = vx * vx + vy * vy;
-                    let bq = dx * vx + dy * vy;
-                    let cq = dx * dx + dy * dy - c.radius * c.radius;
-                    let s = if a > 0.0 {
-                        ((bq + (bq * bq - a * cq).max(0.0).sqrt()) / a).clamp(0.0, dt)
-                    } else {
-                        0.0
-                    };
-                    Some((Exit::Pocket(k), s))
-                } else if table.is_open(0) && x < 0.0 {
-                    Some((Exit::Left, ago(-x, vx)))
-                } else if table.is_open(0) && x > table.width {
-                    Some((Exit::Right, ago(x - table.width, vx)))
-                } else if table.is_open(1) && y < 0.0 {
-                    Some((Exit::Top, ago(-y, vy)))
-                } else if table.is_open(1) && y > table.height {
-                    Some((Exit::Bottom, ago(y - table.height, vy)))
-                } else {
-                    None
-                };
-                if let Some((by, s)) = exit {
-                    leaving.push((i, Removal { time: t - s, by }));
-                }
-            }
-        }
-        for (i, r) in leaving {
-            self.remove_ball(i, r);
-        }
-    }
-
     /// Whether a failed step leaves the world as it was before that step (the event
     /// model's budget error does): callers need no copy of the last good state.
     pub fn failed_step_restores(&self) -> bool {
@@ -775,218 +660,6 @@ impl World {
         for (a, w) in b.angle.iter_mut().zip(&b.omega) {
             *a += w * dt;
         }
-    }
-
-    /// The state checks every model gets, whether or not it makes its own: positions
-    /// and velocities finite, and no dynamic ball farther outside the table than the
-    /// table's own size. Walls hold balls within a fraction of their radius in any sane
-    /// run (a spring wall lets a ball in by `v sqrt(m/k)`), so a ball that far out means
-    /// energy ran away, the mark of an unstable integration (e.g. a stack whose stiffest
-    /// mode exceeds the pairwise stability limit); a kinematic ball goes where it is told
-    /// and is exempt. O(N): callers run it every so many steps, not every step.
-    pub fn check_physical(&self) -> Result<(), StepError> {
-        self.assert_current();
-        let (b, t) = (&self.balls, &self.table);
-        let margin = t.runaway_margin();
-        // Only cloth changes the spins about the table's axes (a rolling ball's are
-        // `v / r`, beyond floating point for a fast ball of tiny radius); elsewhere they
-        // stay as loaded, finite.
-        let sphere = self.physics.friction.is_cloth();
-        for i in 0..b.len() {
-            let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
-            if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
-                return Err(StepError::Unstable(format!(
-                    "ball {i} has a position or velocity that is no longer finite"
-                )));
-            }
-            // The spin too: contact friction on a ball of tiny inertia can blow it up,
-            // and a state file cannot write a non-finite angle (JSON has no infinity).
-            if !(b.angle[i].is_finite() && b.omega[i].is_finite()) {
-                return Err(StepError::Unstable(format!(
-                    "ball {i} has an angle or spin that is no longer finite"
-                )));
-            }
-            if sphere && !(b.wx[i].is_finite() && b.wy[i].is_finite()) {
-                return Err(StepError::Unstable(format!(
-                    "ball {i} has a spin about the table's axes that is no longer finite"
-                )));
-            }
-            // Past 2^53 crossings the unwrapped position `x + ix * width` no longer
-            // has a unit of precision, and the count is about to saturate (see
-            // `Table::wrap_all`): only a runaway crosses the table that often.
-            if b.ix[i].unsigned_abs().max(b.iy[i].unsigned_abs()) > MAX_IMAGE_COUNT {
-                return Err(StepError::Unstable(format!(
-                    "ball {i} has crossed the periodic table more than 2^53 times \
-                     (image counts {}, {})",
-                    b.ix[i], b.iy[i]
-                )));
-            }
-            let outside = (-x).max(x - t.width).max(-y).max(y - t.height);
-            if outside > margin && !b.is_kinematic(i) {
-                return Err(StepError::Unstable(format!(
-                    "ball {i} is at ({x:.6e}, {y:.6e}), farther outside the {} x {} table than \
-                     the table is large",
-                    t.width, t.height
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    pub fn collisions(&self) -> u64 {
-        self.model.collisions()
-    }
-
-    /// Events processed since the model was created, for event-driven models.
-    pub fn events(&self) -> Option<u64> {
-        self.model.event_count()
-    }
-
-    /// Everything a run reports, the pressure averaged over the run's window (since
-    /// the world was built: a resumed run measures afresh).
-    pub fn diagnostics(&self) -> Diagnostics {
-        self.diagnostics_over(&self.run_window)
-    }
-
-    /// The diagnostics with the pressure averaged over the window that began at `w`
-    /// (from [`World::window`]), e.g. the interval since the previous sample.
-    pub fn diagnostics_over(&self, w: &Window) -> Diagnostics {
-        self.assert_current();
-        let contact = self
-            .model
-            .contact_energy(&self.balls, &self.table, &self.physics);
-        let mut d = diagnostics::measure(
-            &self.balls,
-            self.physics.gravity,
-            contact,
-            self.model.collisions(),
-            self.symmetry.as_ref(),
-        );
-        let (phi, mv2, n) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
-        d.packing_fraction = phi;
-        if self.can_lose_balls() {
-            d.in_play = Some(self.in_play_count());
-        }
-        d.temperature = if n > 0 { 0.5 * mv2 / n as f64 } else { 0.0 };
-        let duration = self.time - w.time;
-        let kinetic = 0.5 * (w.kinetic + mv2);
-        d.pressure = diagnostics::pressure(
-            kinetic,
-            self.model.virial() - w.virial,
-            duration,
-            self.table.area(),
-        );
-        // The tensor beside it, from sums of its own (the scalar above is untouched).
-        let k_now = stress::kinetic(&self.balls, &self.in_play);
-        let kinetic = stress::add(w.kinetic_tensor, k_now).map(|v| 0.5 * v);
-        let virial = stress::sub(self.model.virial_tensor(), w.virial_tensor);
-        let p = stress::pressure_tensor(kinetic, virial, duration, self.table.area());
-        [d.stress_xx, d.stress_xy, d.stress_yy] = p;
-        d
-    }
-
-    /// `d` with the order parameter `psi6` measured ([`crate::order`]).
-    pub fn with_order(&self, mut d: Diagnostics) -> Diagnostics {
-        self.assert_current();
-        d.psi6 = Some(crate::order::psi6(&self.balls, &self.table, &self.in_play));
-        d
-    }
-
-    /// Per ball, `(re, im)` of the local `psi_6` ([`crate::order`]); 0 out of play.
-    pub fn psi6_per_ball(&self) -> Vec<[f64; 2]> {
-        self.assert_current();
-        crate::order::psi6_per_ball(&self.balls, &self.table, &self.in_play)
-    }
-
-    /// The start of an averaging window here and now.
-    pub fn window(&self) -> Window {
-        self.assert_current();
-        Window {
-            time: self.time,
-            virial: self.model.virial(),
-            kinetic: diagnostics::statistics(&self.balls, &self.table, &self.in_play).1,
-            virial_tensor: self.model.virial_tensor(),
-            kinetic_tensor: stress::kinetic(&self.balls, &self.in_play),
-        }
-    }
-
-    /// Starts the run's averaging window afresh (at the current state).
-    pub fn restart_window(&mut self) {
-        self.synchronise();
-        self.run_window = self.window();
-    }
-
-    /// The per-contact memory the model carries into the next step (loaded tangential
-    /// springs), for the state file; empty without contact friction.
-    pub fn contact_history(&self) -> models::ContactHistory {
-        self.assert_current();
-        if self.physics.contact_friction.is_active() {
-            self.model.contact_history()
-        } else {
-            models::ContactHistory::default()
-        }
-    }
-
-    /// Hands a state file's contact memory back to the model (ignored without contact
-    /// friction, or by a model that keeps none).
-    pub fn restore_contact_history(&mut self, history: &models::ContactHistory) {
-        self.synchronise();
-        if !self.physics.contact_friction.is_active() {
-            return;
-        }
-        if self.physics.friction.is_cloth() || history.vertical.is_empty() {
-            self.model.restore_contact_history(history, &self.balls);
-        } else {
-            // Only spheres on cloth have vertical stretches: off cloth they are ignored,
-            // as a model without springs ignores them all.
-            let planar = models::ContactHistory {
-                vertical: Vec::new(),
-                ..history.clone()
-            };
-            self.model.restore_contact_history(&planar, &self.balls);
-        }
-    }
-
-    /// The pair virial the model accumulated since it was created.
-    pub fn virial(&self) -> f64 {
-        self.model.virial()
-    }
-
-    /// The normal force of every ball-ball contact now, for drawing force chains;
-    /// `None` for a model that acts by impulses and has no forces (all but `spring`).
-    pub fn contact_forces(&self) -> Option<Vec<stress::ContactForce>> {
-        self.assert_current();
-        let mut out = Vec::new();
-        self.model
-            .contact_forces(&self.balls, &self.table, &self.physics, &mut out)
-            .then_some(out)
-    }
-
-    /// The full force (normal and tangential) of every ball-ball contact now, for the
-    /// contact stress of profiles ([`crate::profiles::pair_forces`]); `None` as for
-    /// [`World::contact_forces`].
-    pub fn pair_forces(&self) -> Option<Vec<crate::profiles::PairForce>> {
-        let normals = self.contact_forces()?;
-        let history = self.contact_history();
-        Some(crate::profiles::pair_forces(
-            &self.balls,
-            &self.table,
-            &self.physics,
-            &normals,
-            &history,
-        ))
-    }
-
-    /// Solid fraction, velocity and stress in `bins` slabs across `axis` (0: x, 1: y),
-    /// see [`crate::profiles`].
-    pub fn profiles(&self, axis: usize, bins: usize) -> crate::profiles::Profiles {
-        let pairs = self.pair_forces().unwrap_or_default();
-        crate::profiles::measure(&self.balls, &self.table, &self.in_play, &pairs, axis, bins)
-    }
-
-    /// Its tensor form, `[xx, xy, yy]` (see [`crate::stress`]).
-    pub fn virial_tensor(&self) -> Tensor {
-        self.model.virial_tensor()
     }
 }
 
