@@ -120,35 +120,17 @@ pub fn run_game(
     let game = carom_games::Game::new(kind, seed);
     let table_world = carom::parse::build_world(&game.setup().scenario())
         .map_err(|e| ViewerError::Usage(format!("{}: {}", kind.name(), e.message)))?;
-    let outcome: Rc<RefCell<Option<ViewerError>>> = Rc::new(RefCell::new(None));
-    let native = eframe::NativeOptions {
-        renderer: eframe::Renderer::Glow,
-        viewport: eframe::egui::ViewportBuilder::default()
-            .with_title(format!("carom: {}", kind.name()))
-            .with_inner_size(options.window_size),
-        ..Default::default()
-    };
-    let app_outcome = Rc::clone(&outcome);
-    eframe::run_native(
-        "carom",
-        native,
-        Box::new(move |cc| {
-            Ok(Box::new(game_app::GameApp::new(
-                cc,
-                game,
-                table_world,
-                seed,
-                &options,
-                app_outcome,
-            )))
-        }),
-    )
-    .map_err(|e| ViewerError::Window(e.to_string()))?;
-    let result = outcome.borrow_mut().take();
-    match result {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    let title = format!("carom: {}", kind.name());
+    open_window(title, options.window_size, move |cc, outcome| {
+        Box::new(game_app::GameApp::new(
+            cc,
+            game,
+            table_world,
+            seed,
+            &options,
+            outcome,
+        ))
+    })
 }
 
 /// Checks `--frames` and `--screenshot`.
@@ -176,26 +158,36 @@ fn run_sim(mut sim: Sim, options: Options) -> Result<(), ViewerError> {
     }
     check_script(&options)?;
     sim.substeps = options.substeps;
+    let title = format!("carom: {}", sim.world().name);
+    open_window(title, options.window_size, move |cc, outcome| {
+        Box::new(app::ViewerApp::new(cc, sim, &options, outcome))
+    })
+}
+
+/// Opens the window and runs `app` in it until it closes; the error the app left in
+/// its outcome cell (a script's failure, a bad screenshot) is the result.
+fn open_window(
+    title: String,
+    size: [f32; 2],
+    app: impl FnOnce(
+            &eframe::CreationContext<'_>,
+            Rc<RefCell<Option<ViewerError>>>,
+        ) -> Box<dyn eframe::App>
+        + 'static,
+) -> Result<(), ViewerError> {
     let outcome: Rc<RefCell<Option<ViewerError>>> = Rc::new(RefCell::new(None));
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: eframe::egui::ViewportBuilder::default()
-            .with_title(format!("carom: {}", sim.world().name))
-            .with_inner_size(options.window_size),
+            .with_title(title)
+            .with_inner_size(size),
         ..Default::default()
     };
     let app_outcome = Rc::clone(&outcome);
     eframe::run_native(
         "carom",
         native,
-        Box::new(move |cc| {
-            Ok(Box::new(app::ViewerApp::new(
-                cc,
-                sim,
-                &options,
-                app_outcome,
-            )))
-        }),
+        Box::new(move |cc| Ok(app(cc, app_outcome))),
     )
     .map_err(|e| ViewerError::Window(e.to_string()))?;
     let result = outcome.borrow_mut().take();
