@@ -162,6 +162,11 @@ impl Agent {
         if game.state.ball_in_hand.is_some() {
             return self.in_hand(game);
         }
+        self.pot_or_safety(game)
+    }
+
+    /// From the cue ball where it lies: the best pot, or else a safety.
+    fn pot_or_safety(&mut self, game: &Game) -> Decision {
         if let Some(c) = self.pot(game, None) {
             return Decision {
                 place: None,
@@ -262,19 +267,7 @@ impl Agent {
                 call: c.call,
             };
         }
-        if let Some(c) = self.pot(game, None) {
-            return Decision {
-                place: None,
-                shot: c.shot,
-                call: c.call,
-            };
-        }
-        let (shot, call) = self.safety(game);
-        Decision {
-            place: None,
-            shot,
-            call,
-        }
+        self.pot_or_safety(game)
     }
 
     /// The best potting shot from the position as it is (the cue ball where it lies),

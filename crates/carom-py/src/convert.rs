@@ -214,14 +214,12 @@ pub(crate) fn flat_pairs(
     flat_rows(py, value, what, n, 2)
 }
 
-/// Any array-like of N rows of `width` numbers, as a flat float64 vector.
-pub(crate) fn flat_rows(
+/// Any array-like of numbers as float64: its shape and its values, flat in C order.
+pub(crate) fn float_array(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     what: &str,
-    n: usize,
-    width: usize,
-) -> PyResult<Vec<f64>> {
+) -> PyResult<(Vec<usize>, Vec<f64>)> {
     let np = py.import("numpy")?;
     let kw = PyDict::new(py);
     kw.set_item("dtype", "float64")?;
@@ -232,12 +230,24 @@ pub(crate) fn flat_rows(
         .cast::<numpy::PyArrayDyn<f64>>()
         .map_err(|e| scenario_error(format!("{what}: {e}")))?;
     let shape = arr.shape().to_vec();
+    Ok((shape, arr.readonly().as_slice()?.to_vec()))
+}
+
+/// Any array-like of N rows of `width` numbers, as a flat float64 vector.
+pub(crate) fn flat_rows(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    n: usize,
+    width: usize,
+) -> PyResult<Vec<f64>> {
+    let (shape, values) = float_array(py, value, what)?;
     if shape != [n, width] {
         return Err(scenario_error(format!(
             "{what}: expected shape ({n}, {width}), one row per ball, got {shape:?}"
         )));
     }
-    Ok(arr.readonly().as_slice()?.to_vec())
+    Ok(values)
 }
 
 /// One sample of `record()`: positions, velocities and, when asked, the spins.

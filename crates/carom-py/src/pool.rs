@@ -8,7 +8,7 @@ use carom::load::{self, Source};
 use carom::parse::Format;
 use carom_games::rules::{Call, Placement};
 use carom_games::{aim, batch, many, Game, GameKind, Shot, ShotResult};
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -116,23 +116,14 @@ fn rows_of(
     what: &str,
     width: usize,
 ) -> PyResult<(usize, Vec<f64>)> {
-    let np = py.import("numpy")?;
-    let kw = PyDict::new(py);
-    kw.set_item("dtype", "float64")?;
-    let arr = np
-        .call_method("ascontiguousarray", (value,), Some(&kw))
-        .map_err(|e| scenario_error(format!("{what}: not an array of numbers: {e}")))?;
-    let arr = arr
-        .cast::<numpy::PyArrayDyn<f64>>()
-        .map_err(|e| scenario_error(format!("{what}: {e}")))?;
-    let shape = arr.shape().to_vec();
+    let (shape, values) = crate::convert::float_array(py, value, what)?;
     if shape.len() != 2 || shape[1] != width {
         return Err(scenario_error(format!(
             "{what}: expected shape (n, {width}), one row per shot (speed, aim, english, \
              follow, elevation), got {shape:?}"
         )));
     }
-    Ok((shape[0], arr.readonly().as_slice()?.to_vec()))
+    Ok((shape[0], values))
 }
 
 /// The shots of a flat (n, 5) array, each checked (`shots[k]: field: message`).
