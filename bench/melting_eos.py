@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
-"""The hard-disk melting equation of state (docs/dense.md): beta P sigma^2 of 256^2
-monodisperse disks in a periodic square box at area fractions 0.700 to 0.720, against
-Engel et al. 2013.
+"""The hard-disk melting equation of state (docs/dense.md): beta P sigma^2 of N =
+side^2 monodisperse disks in a periodic box at area fractions 0.700 to 0.720, from a
+crystal and from a liquid, against Engel et al. 2013.
 
-    python3 bench/melting_eos.py [--wall SECONDS] [--side 256] [--jobs 6] [--out DIR]
+    python3 bench/melting_eos.py [--side 64] [--time 5000] [--starts crystal melt]
+                                 [--jobs 2] [--out DIR]
     python3 bench/melting_eos.py --analyse DIR      # the table and plot again
 
-Each area fraction is one run of `cargo run --release -p carom --example melting_eos`
-(event model, no thermostat, started from the gas generator's jittered square grid),
-all run side by side under `nice -n 19` for the given wall-clock budget, each writing
-one CSV row per block of one time unit. The analysis drops the first `--drop` fraction
-of each run's blocks as equilibration (half by default; the plot of pressure against
-time shows where the drift stops, or does not), groups the rest into ten batches (or
-one per block, when fewer were kept) and gives the mean and the standard error of the
-batch means. Such an error bar means nothing while the pressure still drifts: the
-table's drift column says whether it does. Writes `DIR/eos.md` (the
-table) and `DIR/eos.png` (pressure against time for each fraction, and the equation
-of state against Engel et al.).
+Each (area fraction, start) is one run of `cargo run --release -p carom --example
+melting_eos` (event model, no thermostat: elastic, so the temperature stays), run
+`--jobs` at a time under `nice -n 19`, each writing one CSV row per block of one time
+unit. `crystal` starts from the triangular lattice, `melt` from a liquid grown back to
+the area fraction (see the example); `grid` is the gas generator's square grid in a
+square box. The analysis drops the first `--drop` fraction of each run's blocks as
+equilibration (half by default) and gives the mean of the rest with the error of a
+blocking analysis (Flyvbjerg and Petersen 1989: the standard error of block means,
+blocks doubled until fewer than 8 remain; the largest value is kept, the plateau that
+the correlations reach). Equilibrium forgets the start: where the crystal's and the
+liquid's pressures agree within their errors the point is equilibrated, and the two
+are combined (weighted by their errors). Writes DIR/eos.md (the table) and DIR/eos.png
+(pressure against time, and the equation of state against Engel et al.).
 """
 
 import argparse
@@ -26,6 +29,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 FRACTIONS = [0.700, 0.704, 0.708, 0.712, 0.716, 0.720]
 # Engel, Anderson, Glotzer, Isobe, Bernard and Krauth, Phys. Rev. E 87, 042134 (2013):
@@ -48,55 +52,80 @@ def read(path):
     return rows, n
 
 
-def batch_mean(values, batches=10):
-    """Mean and standard error of the means of `batches` consecutive batches (fewer,
-    one block each, when fewer blocks were kept)."""
-    batches = min(batches, len(values))
-    if batches < 2:
-        return float("nan"), float("nan"), len(values)
-    n = len(values) // batches
-    means = [sum(values[k * n : (k + 1) * n]) / n for k in range(batches)]
-    m = sum(means) / batches
-    var = sum((x - m) ** 2 for x in means) / (batches - 1)
-    return m, math.sqrt(var / batches), n * batches
+def blocking(values, least=8):
+    """Mean and error by blocking: the standard error of the block means for blocks of
+    1, 2, 4, ... values, while at least `least` blocks remain; the largest (the plateau
+    the correlations reach, or the last level if they never do)."""
+    x = list(values)
+    n = len(x)
+    if n < 2:
+        return float("nan"), float("nan")
+    mean = sum(x) / n
+    err = 0.0
+    while len(x) >= least:
+        k = len(x)
+        m = sum(x) / k
+        var = sum((v - m) ** 2 for v in x) / (k - 1)
+        err = max(err, math.sqrt(var / k))
+        x = [0.5 * (x[2 * j] + x[2 * j + 1]) for j in range(k // 2)]
+    return mean, err
 
 
 def analyse(folder, drop):
-    table = []
     runs = {}
-    for phi in FRACTIONS:
-        path = os.path.join(folder, f"eos_{phi:.3f}.csv")
-        if not os.path.exists(path):
+    for name in sorted(os.listdir(folder)):
+        if not (name.startswith("eos_") and name.endswith(".csv")):
             continue
-        rows, n = read(path)
-        runs[phi] = rows
-        if not rows:
-            continue
+        parts = name[4:-4].split("_")
+        phi = float(parts[0])
+        start = parts[1] if len(parts) > 1 else "grid"
+        rows, n = read(os.path.join(folder, name))
+        if rows:
+            runs[(phi, start)] = (rows, n)
+    table = []
+    for (phi, start), (rows, n) in sorted(runs.items()):
         kept = rows[int(len(rows) * drop) :]
         p = [r["beta_p_sigma2"] for r in kept]
-        m, e, used = batch_mean(p)
-        first = [
-            r["beta_p_sigma2"]
-            for r in rows[int(len(rows) * drop) : int(len(rows) * (1 + drop) / 2)]
-        ]
-        last = [r["beta_p_sigma2"] for r in rows[int(len(rows) * (1 + drop) / 2) :]]
-        drift = (sum(last) / max(len(last), 1)) - (sum(first) / max(len(first), 1))
-        psi6 = sum(r["psi6"] for r in kept) / max(len(kept), 1)
+        m, e = blocking(p)
+        half = len(p) // 2
+        drift = sum(p[half:]) / max(len(p) - half, 1) - sum(p[:half]) / max(half, 1)
+        psi = [r["psi6"] for r in kept if not math.isnan(r["psi6"])]
+        psi6 = sum(psi) / len(psi) if psi else float("nan")
         coll = sum(r["collisions"] for r in rows)
         table.append(
-            (phi, rows[-1]["time"], 2 * coll / n, m, e, drift, psi6, rows[-1]["wall_s"])
+            (phi, start, n, rows[-1]["time"], 2 * coll / n, m, e, drift, psi6,
+             rows[-1]["wall_s"])
         )
     lines = [
-        "| area fraction | time run | collisions per disk "
-        "| beta P sigma^2 (kept blocks) "
-        "| drift (second half of kept - first half) | psi6 | wall s |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| area fraction | start | N | time run | collisions per disk "
+        "| beta P sigma^2 (kept blocks) | drift (second half - first) "
+        "| psi6 | wall s |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for phi, t, c, m, e, d, psi, ws in table:
+    for phi, st, n, t, c, m, e, d, psi, ws in table:
         lines.append(
-            f"| {phi:.3f} | {t:.0f} | {c:.0f} | {m:.4f} ± {e:.4f} "
+            f"| {phi:.3f} | {st} | {n} | {t:.0f} | {c:.0f} | {m:.4f} ± {e:.4f} "
             f"| {d:+.4f} | {psi:.3f} | {ws:.0f} |"
         )
+    combined = []
+    for phi in sorted({t[0] for t in table}):
+        pts = [t for t in table if t[0] == phi and t[6] > 0]
+        if len(pts) < 2:
+            continue
+        (m1, e1), (m2, e2) = (pts[0][5], pts[0][6]), (pts[1][5], pts[1][6])
+        gap = abs(m1 - m2) / math.hypot(e1, e2)
+        w1, w2 = 1 / e1**2, 1 / e2**2
+        combined.append(
+            (phi, (w1 * m1 + w2 * m2) / (w1 + w2), (w1 + w2) ** -0.5, gap)
+        )
+    if combined:
+        lines += [
+            "",
+            "| area fraction | both starts combined | their difference / its error |",
+            "|---:|---:|---:|",
+        ]
+        for phi, m, e, gap in combined:
+            lines.append(f"| {phi:.3f} | {m:.4f} ± {e:.4f} | {gap:.1f} |")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(folder, "eos.md"), "w") as f:
         f.write(text)
@@ -109,25 +138,33 @@ def analyse(folder, drop):
     except ImportError:
         print("matplotlib not found: no plot", file=sys.stderr)
         return
-    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for phi, rows in runs.items():
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    colours = {}
+    for (phi, start), (rows, _) in sorted(runs.items()):
+        c = colours.setdefault(phi, f"C{len(colours)}")
+        step = max(1, len(rows) // 400)
         a.plot(
-            [r["time"] for r in rows],
-            [r["beta_p_sigma2"] for r in rows],
-            lw=0.8,
-            label=f"{phi:.3f}",
+            [r["time"] for r in rows[::step]],
+            [r["beta_p_sigma2"] for r in rows[::step]],
+            "-" if start == "crystal" else ":",
+            color=c,
+            lw=0.7,
+            label=f"{phi:.3f} {start}",
         )
-    a.set_xlabel("time (sigma = 1, m = 1, kT = 1/3)")
+    a.set_xlabel("time (sigma = 1, m = 1, kT about 1/3)")
     a.set_ylabel("beta P sigma^2 (per block)")
-    a.set_title("equilibration: pressure against time")
-    a.legend(fontsize=8)
-    b.errorbar(
-        [t[0] for t in table],
-        [t[3] for t in table],
-        yerr=[t[4] for t in table],
-        fmt="o-",
-        label="carom event, N = 256^2 (second half of each run)",
-    )
+    a.set_title("pressure against time: crystal (solid), liquid (dotted)")
+    a.legend(fontsize=6, ncol=2)
+    for start, fmt in (("crystal", "o"), ("melt", "s"), ("grid", "x")):
+        pts = [t for t in table if t[1] == start]
+        if pts:
+            b.errorbar(
+                [t[0] for t in pts], [t[5] for t in pts], yerr=[t[6] for t in pts],
+                fmt=fmt, ms=4, capsize=2, label=f"carom, N = {pts[0][2]}, from {start}",
+            )
+    if combined:
+        b.plot([c[0] for c in combined], [c[1] for c in combined], "k-", lw=0.8,
+               label="both starts combined")
     b.plot(
         [x for x, _ in ENGEL],
         [y for _, y in ENGEL],
@@ -140,9 +177,9 @@ def analyse(folder, drop):
     b.set_xlabel("area fraction")
     b.set_ylabel("beta P sigma^2")
     b.set_title("equation of state across melting")
-    b.legend(fontsize=8)
+    b.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(os.path.join(folder, "eos.png"), dpi=110)
+    fig.savefig(os.path.join(folder, "eos.png"), dpi=80)
     print(f"wrote {os.path.join(folder, 'eos.png')}")
 
 
@@ -150,10 +187,10 @@ def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument(
-        "--wall", type=float, default=3600.0, help="wall-clock seconds per run"
-    )
-    ap.add_argument("--side", type=int, default=256)
+    ap.add_argument("--side", type=int, default=64)
+    ap.add_argument("--time", type=float, default=5000.0, help="time units per run")
+    ap.add_argument("--starts", nargs="+", default=["crystal", "melt"])
+    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--block", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="target/melting_eos")
@@ -177,29 +214,18 @@ def main():
     )
     exe = os.path.join("target", "release", "examples", "melting_eos")
     t0 = time.time()
-    procs = [
-        subprocess.Popen(
-            [
-                "nice",
-                "-n",
-                "19",
-                exe,
-                f"{phi}",
-                os.path.join(a.out, f"eos_{phi:.3f}.csv"),
-                "--side",
-                str(a.side),
-                "--block",
-                str(a.block),
-                "--wall",
-                str(a.wall),
-                "--seed",
-                str(a.seed),
-            ]
-        )
-        for phi in FRACTIONS
-    ]
-    for p in procs:
-        p.wait()
+
+    def one(job):
+        phi, start = job
+        out = os.path.join(a.out, f"eos_{phi:.3f}_{start}.csv")
+        cmd = ["nice", "-n", "19", exe, f"{phi}", out, "--side", str(a.side),
+               "--time", str(a.time), "--start", start, "--block", str(a.block),
+               "--seed", str(a.seed), "--psi6-every", "25"]
+        subprocess.run(cmd, check=True)
+
+    jobs = [(phi, st) for st in a.starts for phi in FRACTIONS]
+    with ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        list(pool.map(one, jobs))
     print(f"runs took {time.time() - t0:.0f} s of wall-clock time")
     analyse(a.out, a.drop)
 

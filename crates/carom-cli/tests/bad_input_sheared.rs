@@ -267,3 +267,29 @@ fn a_model_flag_or_an_override_that_spoils_the_box_names_it() {
         &["table.boundary.x"],
     );
 }
+
+/// A gas dense enough to be compressed into place is packed in the unsheared box, so a
+/// sheared box holding one must start at shift 0: another shift is refused by name.
+#[test]
+fn a_dense_gas_in_a_box_started_at_a_shift_names_the_shift() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = r#"[table]
+boundary = { x = "periodic", y = "sheared", shear_rate = 0.1, shift = 2.0 }
+[physics]
+model = "spring"
+dt = 0.001
+[[generators]]
+kind = "gas"
+n = 200
+area_fraction = 0.75
+r = 0.5
+radii = { kind = "uniform", min = 0.4, max = 0.6 }
+speed = 0.1
+"#;
+    std::fs::write(dir.path().join("bad.toml"), text).unwrap();
+    bad_input(
+        dir.path(),
+        &run_args("bad.toml", &["--steps", "3"]),
+        &["bad.toml", "table.boundary.shift", "shift 0"],
+    );
+}

@@ -171,6 +171,15 @@ pub fn measure(
     let mut momentum = vec![[0.0; 2]; bins];
     let mut second = vec![[0.0; 3]; bins];
     let coord = if axis == 0 { &balls.x } else { &balls.y };
+    // Across a sheared box's y edges the part of a disk beyond the edge is its copy
+    // `k` heights away, which moves at `vx - k G height`: that, not the disk's own
+    // velocity, is what the far slab holds (else a disk at the edge would bring the
+    // other side's streaming velocity into it).
+    let slide = if axis == 1 && table.is_sheared() {
+        table.shear_velocity()
+    } else {
+        0.0
+    };
     for (i, &c) in coord.iter().enumerate() {
         if !in_play.get(i).copied().unwrap_or(true) {
             continue;
@@ -194,6 +203,11 @@ pub fn measure(
             let w = hi - lo;
             area[bin] += w * PI * r * r;
             if dynamic {
+                let vx = if slide != 0.0 {
+                    vx - q.div_euclid(bins as i64) as f64 * slide
+                } else {
+                    vx
+                };
                 let wm = w * m;
                 mass[bin] += wm;
                 momentum[bin][0] += wm * vx;

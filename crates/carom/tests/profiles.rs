@@ -221,3 +221,64 @@ fn a_contact_is_split_along_the_segment_between_the_centres() {
         .sum();
     assert_eq!(rest, 0.0);
 }
+
+/// In a sheared box the part of a disk beyond a y edge is its copy one height away,
+/// which moves at `vx -+ G height` (the Lees-Edwards images): the far slab must hold
+/// that velocity, not the disk's own. One disk straddling each edge, each slab's mean
+/// x velocity against the image's, exactly (one disk per slab: a quotient of equal
+/// sums); in an unsheared periodic box both slabs hold the disk's own velocity.
+#[test]
+fn a_disk_across_a_sheared_edge_gives_the_far_slab_its_image_velocity() {
+    let (w, h, g) = (10.0, 10.0, 0.3);
+    let physics = Physics {
+        model: ModelKind::Spring,
+        dt: 0.01,
+        ..Default::default()
+    };
+    let balls = [
+        // Across y = height: its far part is the copy at y - height.
+        Ball::new(3.0, 9.8, 0.7, 0.0, 0.5, 1.0),
+        // Across y = 0: its far part is the copy at y + height.
+        Ball::new(7.0, 0.2, -0.4, 0.0, 0.5, 1.0),
+    ];
+    let bins = 5;
+    let sheared = World::from_balls(Table::sheared(w, h, g, 0.0), physics, &balls).unwrap();
+    let p = sheared.profiles(1, bins);
+    let slide = g * h;
+    // Slab 0 ([0, 2]) holds the second disk itself and the first one's copy; slab 4
+    // ([8, 10]) the first disk itself and the second one's copy. Each mean is
+    // mass-weighted over the shares, so it is exact only per share: check the sums.
+    let share =
+        |c: f64, lo: f64, hi: f64| chord_area(c, 0.5, lo, hi) / (std::f64::consts::PI * 0.25);
+    let top = [
+        (share(0.2, 0.0, 2.0), -0.4),
+        (share(9.8, 10.0, 12.0), 0.7 - slide),
+    ];
+    let bottom = [
+        (share(9.8, 8.0, 10.0), 0.7),
+        (share(0.2, -2.0, 0.0), -0.4 + slide),
+    ];
+    let mean = |parts: &[(f64, f64)]| {
+        let m: f64 = parts.iter().map(|p| p.0).sum();
+        parts.iter().map(|p| p.0 * p.1).sum::<f64>() / m
+    };
+    // The shares come from the midpoint rule (relative 1e-7, see chord_area).
+    assert!(
+        (p.velocity[0][0] - mean(&top)).abs() < 1e-6,
+        "{:?}",
+        p.velocity
+    );
+    assert!(
+        (p.velocity[bins - 1][0] - mean(&bottom)).abs() < 1e-6,
+        "{:?}",
+        p.velocity
+    );
+    let plain = World::from_balls(Table::periodic(w, h), physics, &balls).unwrap();
+    let q = plain.profiles(1, bins);
+    let own = |parts: &[(f64, f64); 2], v: [f64; 2]| {
+        let m = parts[0].0 + parts[1].0;
+        (parts[0].0 * v[0] + parts[1].0 * v[1]) / m
+    };
+    assert!((q.velocity[0][0] - own(&top, [-0.4, 0.7])).abs() < 1e-6);
+    assert!((q.velocity[bins - 1][0] - own(&bottom, [0.7, -0.4])).abs() < 1e-6);
+}
