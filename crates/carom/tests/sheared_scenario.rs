@@ -239,6 +239,17 @@ seed = 3
             assert!(gap > -1e-9 * b.r[i], "balls {i} and {j} overlap by {gap}");
         }
     }
+    // The packing is the plain periodic box's, bit for bit: the same images at shift 0.
+    let plain = world(
+        &text(0.0).replace(
+            r#"{ x = "periodic", y = "sheared", shear_rate = 0.1, shift = 0 }"#,
+            r#""periodic""#,
+        ),
+        Format::Toml,
+    );
+    assert!(!plain.table().is_sheared());
+    let (p, b) = (plain.balls(), w.balls());
+    assert!(p.x == b.x && p.y == b.y && p.r == b.r && p.vx == b.vx && p.vy == b.vy);
     w.run_steps(10).unwrap();
     let s = parse_scenario(&text(1.5), Format::Toml).unwrap();
     let e = build_world(&s).map(|_| ()).unwrap_err().to_string();
