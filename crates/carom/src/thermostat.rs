@@ -20,11 +20,19 @@
 //!   round-off. A gas at rest (zero temperature) is left alone.
 //!
 //! Spins are not touched.
+//!
+//! In a sheared box (Lees-Edwards, [`crate::table::Table::sheared`]) both act on the
+//! peculiar velocity `c = v - u(y)`, relative to the streaming profile `u_x = G (y -
+//! height / 2)`, `u_y = 0` ([`Thermostat::apply_on`]): `andersen` draws `c` and stores
+//! `u(y) + c`; `rescale` measures the temperature of `c` about its mean and scales `c`
+//! alone. So the heat made by shearing is taken out without braking the flow (as
+//! LAMMPS's `temp/deform` does). Elsewhere the profile is absent and nothing changes.
 
 use serde::{Deserialize, Serialize};
 
 use crate::balls::Balls;
 use crate::parse::ScenarioError;
+use crate::table::Table;
 
 /// `physics.thermostat = { kind = "andersen", temperature, rate, seed }` or
 /// `{ kind = "rescale", temperature }`.
@@ -83,7 +91,33 @@ impl Thermostat {
     /// the world's `steps` before the step's increment) of length `dt`. `in_play`:
     /// per ball, whether it is in play (empty: every ball is).
     pub fn apply(&self, balls: &mut Balls, in_play: &[bool], step: u64, dt: f64) {
+        self.act(balls, in_play, step, dt, None);
+    }
+
+    /// [`Thermostat::apply`] on the balls of `table`: in a sheared box relative to
+    /// its streaming profile `u_x = G (y - height / 2)` (see the module's notes);
+    /// elsewhere exactly `apply`.
+    pub fn apply_on(&self, balls: &mut Balls, in_play: &[bool], step: u64, dt: f64, table: &Table) {
+        let stream = table
+            .is_sheared()
+            .then_some((table.shear_rate, 0.5 * table.height));
+        self.act(balls, in_play, step, dt, stream);
+    }
+
+    /// The thermostat with the streaming profile `u_x = g (y - y0)` given as `stream =
+    /// Some((g, y0))`; `None` is the plain one (the profile's terms are skipped, not
+    /// added as zeros, so its results are the same bits).
+    fn act(
+        &self,
+        balls: &mut Balls,
+        in_play: &[bool],
+        step: u64,
+        dt: f64,
+        stream: Option<(f64, f64)>,
+    ) {
         let playing = |i: usize| in_play.get(i).copied().unwrap_or(true);
+        // The streaming velocity of ball i, subtracted from and added back to vx.
+        let u = |b: &Balls, i: usize| stream.map(|(g, y0)| g * (b.y[i] - y0));
         match *self {
             Thermostat::Andersen {
                 temperature,
@@ -101,18 +135,25 @@ impl Thermostat {
                     let s = (temperature * balls.inv_m[i]).sqrt();
                     let (g1, g2) =
                         gaussian_pair(unit(seed, i as u64, step, 1), unit(seed, i as u64, step, 2));
-                    balls.vx[i] = s * g1;
+                    balls.vx[i] = match u(balls, i) {
+                        Some(ux) => ux + s * g1,
+                        None => s * g1,
+                    };
                     balls.vy[i] = s * g2;
                 }
             }
             Thermostat::Rescale { temperature } => {
+                let peculiar = |b: &Balls, i: usize| match u(b, i) {
+                    Some(ux) => b.vx[i] - ux,
+                    None => b.vx[i],
+                };
                 let (mut m_tot, mut p, mut n) = (0.0, [0.0, 0.0], 0usize);
                 for i in 0..balls.len() {
                     if balls.inv_m[i] == 0.0 || !playing(i) {
                         continue;
                     }
                     m_tot += balls.m[i];
-                    p[0] += balls.m[i] * balls.vx[i];
+                    p[0] += balls.m[i] * peculiar(balls, i);
                     p[1] += balls.m[i] * balls.vy[i];
                     n += 1;
                 }
@@ -125,7 +166,7 @@ impl Thermostat {
                     if balls.inv_m[i] == 0.0 || !playing(i) {
                         continue;
                     }
-                    let (ux, uy) = (balls.vx[i] - v[0], balls.vy[i] - v[1]);
+                    let (ux, uy) = (peculiar(balls, i) - v[0], balls.vy[i] - v[1]);
                     mv2 += balls.m[i] * (ux * ux + uy * uy);
                 }
                 // kT = (1/2) sum m |v - V|^2 / n.
@@ -138,7 +179,10 @@ impl Thermostat {
                     if balls.inv_m[i] == 0.0 || !playing(i) {
                         continue;
                     }
-                    balls.vx[i] = v[0] + (balls.vx[i] - v[0]) * s;
+                    balls.vx[i] = match u(balls, i) {
+                        Some(ux) => ux + (v[0] + (balls.vx[i] - ux - v[0]) * s),
+                        None => v[0] + (balls.vx[i] - v[0]) * s,
+                    };
                     balls.vy[i] = v[1] + (balls.vy[i] - v[1]) * s;
                 }
             }

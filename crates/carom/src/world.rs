@@ -527,11 +527,13 @@ impl World {
         {
             // The step's own number (counted from 0) keys the Andersen draws.
             self.model.synchronise(&mut self.balls);
-            th.apply(
+            // In a sheared box, about the streaming profile.
+            th.apply_on(
                 &mut self.balls,
                 &self.in_play,
                 self.steps - 1,
                 self.physics.dt,
+                &self.table,
             );
             // The event model's predictions are stale once velocities change.
             if self.physics.model == ModelKind::Event {
