@@ -26,7 +26,7 @@ velocity, so the imposed streaming (whose kinetic term m G^2 H^2 / 12 per grain 
 otherwise swamp P at large I) adds nothing. P is half its trace, tau = -P_xy. Errors
 are standard errors of ten consecutive batch means. Each run writes one JSON line;
 the analysis fits mu = mu_s + b I and phi = phi_max - a I over I < 0.1 and
-mu = mu_s + (mu_2 - mu_s) / (I0 / I + 1) over all points, and writes
+mu = mu_s + (mu_2 - mu_s) / (I0 / I + 1) over I <= 0.3 (the dense flows), and writes
 OUT/mu_of_i.md and OUT/mu_of_i.png.
 """
 
@@ -249,11 +249,12 @@ def analyse(folder):
         )
     else:
         ms = b = pmax = ma = float("nan")
-    if len(i) >= 4:
-        (s0, s2, i0), (e0, e2, ei0) = fit_saturating(i, mu)
+    dense = i <= 0.3
+    if dense.sum() >= 4:
+        (s0, s2, i0), (e0, e2, ei0) = fit_saturating(i[dense], mu[dense])
         out += (
-            f"Saturating fit over all {len(i)} points: mu_s = {s0:.3f} (±{e0:.3f}), "
-            f"mu_2 = {s2:.3f} (±{e2:.3f}), I0 = {i0:.3f} (±{ei0:.3f}).\n"
+            f"Saturating fit over I <= 0.3 ({dense.sum()} points): mu_s = {s0:.3f} "
+            f"(±{e0:.3f}), mu_2 = {s2:.3f} (±{e2:.3f}), I0 = {i0:.3f} (±{ei0:.3f}).\n"
         )
     else:
         s0 = s2 = i0 = float("nan")
