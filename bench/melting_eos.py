@@ -79,11 +79,12 @@ def analyse(folder, drop):
         parts = name[4:-4].split("_")
         phi = float(parts[0])
         start = parts[1] if len(parts) > 1 else "grid"
+        seed = int(parts[2][1:]) if len(parts) > 2 else 1
         rows, n = read(os.path.join(folder, name))
         if rows:
-            runs[(phi, start)] = (rows, n)
+            runs[(phi, start, seed)] = (rows, n)
     table = []
-    for (phi, start), (rows, n) in sorted(runs.items()):
+    for (phi, start, seed), (rows, n) in sorted(runs.items()):
         kept = rows[int(len(rows) * drop) :]
         p = [r["beta_p_sigma2"] for r in kept]
         m, e = blocking(p)
@@ -93,39 +94,56 @@ def analyse(folder, drop):
         psi6 = sum(psi) / len(psi) if psi else float("nan")
         coll = sum(r["collisions"] for r in rows)
         table.append(
-            (phi, start, n, rows[-1]["time"], 2 * coll / n, m, e, drift, psi6,
+            (phi, start, seed, n, rows[-1]["time"], 2 * coll / n, m, e, drift, psi6,
              rows[-1]["wall_s"])
         )
     lines = [
-        "| area fraction | start | N | time run | collisions per disk "
+        "| area fraction | start | seed | N | time run | collisions per disk "
         "| beta P sigma^2 (kept blocks) | drift (second half - first) "
         "| psi6 | wall s |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for phi, st, n, t, c, m, e, d, psi, ws in table:
+    for phi, st, seed, n, t, c, m, e, d, psi, ws in table:
         lines.append(
-            f"| {phi:.3f} | {st} | {n} | {t:.0f} | {c:.0f} | {m:.4f} ± {e:.4f} "
-            f"| {d:+.4f} | {psi:.3f} | {ws:.0f} |"
+            f"| {phi:.3f} | {st} | {seed} | {n} | {t:.0f} | {c:.0f} "
+            f"| {m:.4f} ± {e:.4f} | {d:+.4f} | {psi:.3f} | {ws:.0f} |"
         )
+    # Per area fraction: each start's runs combined (weighted by their errors), the two
+    # starts' difference over its error, and all runs together with the larger of the
+    # weighted error and the scatter of the run means (which holds what the blocking
+    # misses when runs disagree).
     combined = []
+
+    def weighted(pts):
+        w = [1 / t[7] ** 2 for t in pts]
+        total = sum(wi * t[6] for wi, t in zip(w, pts, strict=True))
+        return total / sum(w), sum(w) ** -0.5
+
     for phi in sorted({t[0] for t in table}):
-        pts = [t for t in table if t[0] == phi and t[6] > 0]
+        pts = [t for t in table if t[0] == phi and t[7] > 0]
+        starts = sorted({t[1] for t in pts})
         if len(pts) < 2:
             continue
-        (m1, e1), (m2, e2) = (pts[0][5], pts[0][6]), (pts[1][5], pts[1][6])
-        gap = abs(m1 - m2) / math.hypot(e1, e2)
-        w1, w2 = 1 / e1**2, 1 / e2**2
-        combined.append(
-            (phi, (w1 * m1 + w2 * m2) / (w1 + w2), (w1 + w2) ** -0.5, gap)
-        )
+        m, e = weighted(pts)
+        k = len(pts)
+        means = [t[6] for t in pts]
+        spread = math.sqrt(sum((x - m) ** 2 for x in means) / (k - 1) / k)
+        gap = float("nan")
+        if len(starts) == 2:
+            (m1, e1), (m2, e2) = (
+                weighted([t for t in pts if t[1] == st]) for st in starts
+            )
+            gap = abs(m1 - m2) / math.hypot(e1, e2)
+        combined.append((phi, m, max(e, spread), gap, k))
     if combined:
         lines += [
             "",
-            "| area fraction | both starts combined | their difference / its error |",
-            "|---:|---:|---:|",
+            "| area fraction | runs | all runs combined "
+            "| starts' difference / its error |",
+            "|---:|---:|---:|---:|",
         ]
-        for phi, m, e, gap in combined:
-            lines.append(f"| {phi:.3f} | {m:.4f} ± {e:.4f} | {gap:.1f} |")
+        for phi, m, e, gap, k in combined:
+            lines.append(f"| {phi:.3f} | {k} | {m:.4f} ± {e:.4f} | {gap:.1f} |")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(folder, "eos.md"), "w") as f:
         f.write(text)
@@ -140,7 +158,9 @@ def analyse(folder, drop):
         return
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
     colours = {}
-    for (phi, start), (rows, _) in sorted(runs.items()):
+    for (phi, start, seed), (rows, _) in sorted(runs.items()):
+        if seed != 1:
+            continue
         c = colours.setdefault(phi, f"C{len(colours)}")
         step = max(1, len(rows) // 400)
         a.plot(
@@ -159,12 +179,14 @@ def analyse(folder, drop):
         pts = [t for t in table if t[1] == start]
         if pts:
             b.errorbar(
-                [t[0] for t in pts], [t[5] for t in pts], yerr=[t[6] for t in pts],
-                fmt=fmt, ms=4, capsize=2, label=f"carom, N = {pts[0][2]}, from {start}",
+                [t[0] + (0.0004 if start == "melt" else 0.0) for t in pts],
+                [t[6] for t in pts], yerr=[t[7] for t in pts],
+                fmt=fmt, ms=3, capsize=2, label=f"carom, N = {pts[0][3]}, from {start}",
             )
     if combined:
-        b.plot([c[0] for c in combined], [c[1] for c in combined], "k-", lw=0.8,
-               label="both starts combined")
+        b.errorbar([c[0] for c in combined], [c[1] for c in combined],
+                   yerr=[c[2] for c in combined], fmt="k-", lw=1, capsize=3,
+                   label="all runs combined")
     b.plot(
         [x for x, _ in ENGEL],
         [y for _, y in ENGEL],
