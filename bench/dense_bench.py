@@ -3,22 +3,24 @@
 event model on the plain gas, while compressing, and under Andersen's heat bath, and
 the time to jam a bidisperse packing.
 
-    python3 bench/dense_bench.py [--exe target/release/carom] [--n 10000] [--runs 3]
-        [--jam-n 10000]
+    python3 bench/dense_bench.py [--exe target/release/carom] [--n 10000 1000000]
+        [--runs 3] [--jam-n 10000 100000] [--jam-runs 1]
 
-Each row is `--runs` runs of `carom run` (under `nice -n 19`) of a scene written to a
-temporary folder; the CPU time is the child's user plus system time, the collisions
-the summary's count, and the row gives the median of the runs.
+Each gas row (per N in `--n`) is `--runs` runs of `carom run` (under `nice -n 19`) of
+a scene written to a temporary folder; the CPU time is the child's user plus system
+time, the collisions the summary's count, and the row gives the median of the runs.
 
 - plain: N unit disks on the jittered grid at area fraction 0.3, periodic box, event
-  model, 400 time units (about 0.69 collisions per disk per time, Enskog's rate).
+  model, 4 * 10^6 / N time units (400 at 10^4, 4 at 10^6; about 0.69 collisions per
+  disk per time, Enskog's rate).
 - compress: the same, `physics.compress = { rate = 0.0001 }` (the area fraction rises
-  from 0.300 to 0.325 over the run).
+  from 0.300 to 0.325 over 400 time units, to 0.3002 over 4).
 - andersen: the same, `physics.thermostat = { kind = "andersen", temperature = 1/3,
   rate = 0.07 }` (kT = 1/3 is the gas's; 0.07 is a tenth of Enskog's collision
   frequency at 0.3, as in the `event-andersen/1` row of docs/performance.md).
-- jam: `--jam-n` disks of the 50:50 1:1.4 mixture from 0.5 grown at rate 0.01 until Z
-  passes 10^6 (the `jamming` preset's law): CPU seconds to the stop.
+- jam: for each N in `--jam-n`, N disks of the 50:50 1:1.4 mixture from 0.5 grown at
+  rate 0.01 until Z passes 10^6 (the `jamming` preset's law), `--jam-runs` runs: CPU
+  seconds to the stop.
 """
 
 import argparse
@@ -60,9 +62,10 @@ def main():
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--exe", default="target/release/carom")
-    ap.add_argument("--n", type=int, default=10000)
+    ap.add_argument("--n", type=int, nargs="+", default=[10000])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--jam-n", type=int, default=10000)
+    ap.add_argument("--jam-n", type=int, nargs="+", default=[10000])
+    ap.add_argument("--jam-runs", type=int, default=1)
     args = ap.parse_args()
     rows = [
         ("plain", ""),
@@ -78,54 +81,55 @@ def main():
     print("| scene | N | runs | collisions | CPU s (median) | collisions per CPU-s |")
     print("|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as d:
-        plain = None
-        for name, extra in rows:
-            path = os.path.join(d, name + ".toml")
+        for n in args.n:
+            duration = 4e6 / n
+            plain = None
+            for name, extra in rows:
+                path = os.path.join(d, name + ".toml")
+                with open(path, "w") as f:
+                    f.write(
+                        GAS.format(
+                            name=name,
+                            duration=duration,
+                            extra=extra,
+                            n=n,
+                            phi=0.3,
+                            radii="",
+                        )
+                    )
+                # Interleaved would be fairer still; the runs of a row follow each
+                # other, and the rows run in turn.
+                cmd = ["nice", "-n", "19", args.exe, "run", path, "--threads", "1"]
+                res = [cpu_run(cmd) for _ in range(args.runs)]
+                rate = statistics.median(c / t for t, c, _ in res)
+                cpu = statistics.median(t for t, _, _ in res)
+                plain = plain or rate
+                print(
+                    f"| {name} | {n} | {args.runs} | {res[0][1]} | {cpu:.2f} | "
+                    f"{rate / 1e3:.0f} k ({rate / plain:.2f} of plain) |"
+                )
+        for n in args.jam_n:
+            path = os.path.join(d, "jam.toml")
             with open(path, "w") as f:
                 f.write(
                     GAS.format(
-                        name=name,
-                        duration=400.0,
-                        extra=extra,
-                        n=args.n,
-                        phi=0.3,
-                        radii="",
-                    )
+                        name="jam",
+                        duration=1e6,
+                        extra="compress = { rate = 0.01, until = { pressure = 1e6 } }",
+                        n=n,
+                        phi=0.5,
+                        radii=BIDISPERSE,
+                    ).replace("dt = 1.0", "dt = 0.5")
                 )
-            res = [
-                cpu_run(["nice", "-n", "19", args.exe, "run", path, "--threads", "1"])
-                for _ in range(args.runs)
-            ]
-            rate = statistics.median(c / t for t, c, _ in res)
-            cpu = statistics.median(t for t, _, _ in res)
-            plain = plain or rate
+            cmd = ["nice", "-n", "19", args.exe, "run", path, "--threads", "1"]
+            res = [cpu_run(cmd) for _ in range(args.jam_runs)]
+            phi = re.search(r"area fraction ([0-9.]+) at t", res[0][2])
             print(
-                f"| {name} | {args.n} | {args.runs} | {res[0][1]} | {cpu:.2f} | "
-                f"{rate / 1e3:.0f} k ({rate / plain:.2f} of plain) |"
+                f"| jam (rate 0.01, to Z > 1e6) | {n} | {args.jam_runs} "
+                f"| {res[0][1]} | "
+                f"{statistics.median(t for t, _, _ in res):.2f} | phi_J "
+                f"{phi.group(1) if phi else '?'} |"
             )
-        path = os.path.join(d, "jam.toml")
-        with open(path, "w") as f:
-            f.write(
-                GAS.format(
-                    name="jam",
-                    duration=1e6,
-                    extra="compress = { rate = 0.01, until = { pressure = 1e6 } }",
-                    n=args.jam_n,
-                    phi=0.5,
-                    radii=BIDISPERSE,
-                ).replace("dt = 1.0", "dt = 0.5")
-            )
-        res = [
-            cpu_run(["nice", "-n", "19", args.exe, "run", path, "--threads", "1"])
-            for _ in range(args.runs)
-        ]
-        phi = re.search(r"area fraction ([0-9.]+) at t", res[0][2])
-        print(
-            f"| jam (rate 0.01, to Z > 1e6) | {args.jam_n} | {args.runs} "
-            f"| {res[0][1]} | "
-            f"{statistics.median(t for t, _, _ in res):.2f} | phi_J "
-            f"{phi.group(1) if phi else '?'} |"
-        )
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 

@@ -43,6 +43,30 @@ struct Ev {
     c_other: u32,
 }
 
+/// A heap entry: a ball and its earliest event's time, kept beside it so that the
+/// heap's comparisons read one array.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    t: f64,
+    i: u32,
+}
+
+/// The table a [`Grow`] holds between intervals (an empty one before the first).
+#[derive(Debug, Clone, Copy)]
+struct CellTable(Table);
+
+impl Default for CellTable {
+    fn default() -> CellTable {
+        CellTable(Table {
+            width: 0.0,
+            height: 0.0,
+            boundary: [boundary(true), boundary(true)],
+            shear_rate: 0.0,
+            shift: 0.0,
+        })
+    }
+}
+
 impl Ev {
     const NONE: Ev = Ev {
         t: f64::INFINITY,
@@ -114,7 +138,9 @@ pub struct Grow {
     link_next: Vec<u32>,
     link_prev: Vec<u32>,
     /// The heap of balls by their earliest event's time.
-    heap: Vec<u32>,
+    heap: Vec<Slot>,
+    /// The table as the cells see it (set with the cells).
+    tab: CellTable,
     n_cells: [usize; 2],
     width: [f64; 2],
     side: [f64; 2],
@@ -173,6 +199,7 @@ impl Grow {
             self.width[a] = self.side[a] / count as f64;
         }
         self.n_cells = k;
+        self.tab = CellTable(self.table());
         self.head.clear();
         self.head.resize(k[0] * k[1], END);
         let n = b.len();
@@ -279,6 +306,9 @@ impl Grow {
         for i in 0..n {
             self.predict(b, i, t);
         }
+        for slot in &mut self.heap {
+            slot.t = self.next[slot.i as usize].t;
+        }
         for k in (0..n / 2).rev() {
             self.sift_down(k);
         }
@@ -333,17 +363,25 @@ impl Grow {
                 take(now + ((bound - p) / v).max(0.0), CROSS + side, 0);
             }
         }
-        let range = |c: usize, a: usize| -> [Option<usize>; 3] {
+        // The neighbour cells' coordinates along each axis, lowest first (a periodic
+        // axis has at least four cells, so the three are distinct).
+        let range = |c: usize, a: usize| -> ([usize; 3], usize, usize) {
             let n = k[a];
             if self.periodic[a] {
-                [Some((c + n - 1) % n), Some(c), Some((c + 1) % n)]
+                let low = if c == 0 { n - 1 } else { c - 1 };
+                let high = if c + 1 == n { 0 } else { c + 1 };
+                ([low, c, high], 0, 3)
             } else {
-                [c.checked_sub(1), Some(c), (c + 1 < n).then_some(c + 1)]
+                let from = usize::from(c == 0);
+                let to = if c + 1 < n { 3 } else { 2 };
+                ([c.wrapping_sub(1), c, c + 1], from, to)
             }
         };
-        let table = self.table();
-        for cy in range(cc[1], 1).into_iter().flatten() {
-            for cx in range(cc[0], 0).into_iter().flatten() {
+        let table = self.tab.0;
+        let (ys, y0, y1) = range(cc[1], 1);
+        let (xs, x0, x1) = range(cc[0], 0);
+        for &cy in &ys[y0..y1] {
+            for &cx in &xs[x0..x1] {
                 let mut j = self.head[cx + k[0] * cy];
                 while j != END {
                     let ju = j as usize;
@@ -370,60 +408,56 @@ impl Grow {
     }
 
     fn sift_up(&mut self, mut k: usize) {
-        let i = self.heap[k];
-        let t = self.next[i as usize].t;
+        let e = self.heap[k];
         while k > 0 {
             let p = (k - 1) / 2;
-            let pi = self.heap[p];
-            if self.next[pi as usize].t <= t {
+            let pe = self.heap[p];
+            if pe.t <= e.t {
                 break;
             }
-            self.heap[k] = pi;
-            self.pos[pi as usize] = k as u32;
+            self.heap[k] = pe;
+            self.pos[pe.i as usize] = k as u32;
             k = p;
         }
-        self.heap[k] = i;
-        self.pos[i as usize] = k as u32;
+        self.heap[k] = e;
+        self.pos[e.i as usize] = k as u32;
     }
 
     fn sift_down(&mut self, mut k: usize) {
         let n = self.heap.len();
-        let i = self.heap[k];
-        let t = self.next[i as usize].t;
+        let e = self.heap[k];
         loop {
             let l = 2 * k + 1;
             if l >= n {
                 break;
             }
             let mut c = l;
-            if l + 1 < n
-                && self.next[self.heap[l + 1] as usize].t < self.next[self.heap[l] as usize].t
-            {
+            if l + 1 < n && self.heap[l + 1].t < self.heap[l].t {
                 c = l + 1;
             }
-            let ci = self.heap[c];
-            if self.next[ci as usize].t >= t {
+            let ce = self.heap[c];
+            if ce.t >= e.t {
                 break;
             }
-            self.heap[k] = ci;
-            self.pos[ci as usize] = k as u32;
+            self.heap[k] = ce;
+            self.pos[ce.i as usize] = k as u32;
             k = c;
         }
-        self.heap[k] = i;
-        self.pos[i as usize] = k as u32;
+        self.heap[k] = e;
+        self.pos[e.i as usize] = k as u32;
     }
 
     /// Ball `i`'s event changed: restore the heap's order.
     fn update(&mut self, i: usize) {
         let k = self.pos[i] as usize;
+        self.heap[k].t = self.next[i].t;
         self.sift_up(k);
         self.sift_down(self.pos[i] as usize);
     }
 
     /// An impact of `i` and `j` at their common clock.
     fn impact(&mut self, b: &mut Balls, i: usize, j: usize) {
-        let table = self.table();
-        let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+        let (dx, dy) = self.tab.0.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
         let dist = (dx * dx + dy * dy).sqrt();
         let n = [dx / dist, dy / dist];
         let sd = (b.r[i] + b.r[j]) * self.s;
@@ -457,9 +491,12 @@ impl Grow {
             self.predict(b, i, 0.0);
         }
         self.heap.clear();
-        self.heap.extend(0..n as u32);
-        for (k, &i) in self.heap.iter().enumerate() {
-            self.pos[i as usize] = k as u32;
+        self.heap.extend((0..n as u32).map(|i| Slot {
+            t: self.next[i as usize].t,
+            i,
+        }));
+        for (k, slot) in self.heap.iter().enumerate() {
+            self.pos[slot.i as usize] = k as u32;
         }
         for k in (0..n / 2).rev() {
             self.sift_down(k);
@@ -478,7 +515,7 @@ impl Grow {
             .unwrap_or(1_000_000 + EVENTS_PER_BALL.saturating_mul(n as u64));
         let mut taken = 0u64;
         while let Some(&top) = self.heap.first() {
-            let i = top as usize;
+            let i = top.i as usize;
             let e = self.next[i];
             if e.t > len || e.t.is_nan() {
                 break;
@@ -632,14 +669,20 @@ fn boundary(periodic: bool) -> crate::table::Boundary {
 #[inline]
 fn pair_time(d: [f64; 2], w: [f64; 2], sigma: f64, sigma_dot: f64) -> Option<f64> {
     let c = d[0] * d[0] + d[1] * d[1] - sigma * sigma;
+    let b = d[0] * w[0] + d[1] * w[1] - sigma * sigma_dot;
+    let a = w[0] * w[0] + w[1] * w[1] - sigma_dot * sigma_dot;
     if c > 0.0 {
+        // Apart, separating in the growing frame and the separation outgrowing the
+        // growth: no root (the discriminant is at most b^2, so sqrt(disc) - b <= 0 also
+        // in rounded arithmetic), the same answer as `contact_time` without its root.
+        if b >= 0.0 && a >= 0.0 {
+            return None;
+        }
         return growth::contact_time(d, w, sigma, sigma_dot);
     }
-    let b = d[0] * w[0] + d[1] * w[1] - sigma * sigma_dot;
     if b < 0.0 {
         return Some(0.0);
     }
-    let a = w[0] * w[0] + w[1] * w[1] - sigma_dot * sigma_dot;
     let disc = b * b - a * c;
     (a < 0.0 && disc >= 0.0).then(|| (b + disc.sqrt()) / -a)
 }
