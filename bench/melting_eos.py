@@ -4,7 +4,7 @@ side^2 monodisperse disks in a periodic box at area fractions 0.700 to 0.720, fr
 crystal and from a liquid, against Engel et al. 2013.
 
     python3 bench/melting_eos.py [--side 64] [--time 5000] [--starts crystal melt]
-                                 [--jobs 2] [--out DIR]
+                                 [--seed 1] [--jobs 2] [--out DIR]
     python3 bench/melting_eos.py --analyse DIR      # the table and plot again
 
 Each (area fraction, start) is one run of `cargo run --release -p carom --example
@@ -239,7 +239,8 @@ def main():
 
     def one(job):
         phi, start = job
-        out = os.path.join(a.out, f"eos_{phi:.3f}_{start}.csv")
+        tag = "" if a.seed == 1 else f"_s{a.seed}"
+        out = os.path.join(a.out, f"eos_{phi:.3f}_{start}{tag}.csv")
         cmd = ["nice", "-n", "19", exe, f"{phi}", out, "--side", str(a.side),
                "--time", str(a.time), "--start", start, "--block", str(a.block),
                "--seed", str(a.seed), "--psi6-every", "25"]

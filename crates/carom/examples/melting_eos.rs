@@ -215,7 +215,7 @@ fn main() {
         blocks += 1;
         // psi6 takes a Delaunay triangulation, costly beside a block of a few
         // collisions per disk: every `psi6_every` blocks (NaN between).
-        let d = if blocks % psi6_every.max(1) == 0 {
+        let d = if blocks.is_multiple_of(psi6_every.max(1)) {
             w.with_order(d)
         } else {
             d
