@@ -3,22 +3,11 @@
 //! disks, and the slabs' stresses summing to the global stress the model itself
 //! accumulates.
 
+mod common;
 use carom::scenario::ModelKind;
 use carom::stress;
 use carom::{Ball, Boundary, Physics, Table, World};
-
-/// Deterministic numbers in [0, 1) (a 64-bit LCG's high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use common::Lcg;
 
 /// The area of a disk of radius `r` centred at `c` between the lines `a < b`, by the
 /// midpoint rule on its chord length `2 sqrt(r^2 - (y - c)^2)` (independent of the

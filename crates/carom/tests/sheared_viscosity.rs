@@ -2,28 +2,11 @@
 //! elastic contacts standing in for hard disks) against Enskog's theory, and the
 //! thermostat's action relative to the streaming profile in a sheared box.
 
+mod common;
 use carom::scenario::ModelKind;
 use carom::thermostat::Thermostat;
 use carom::{Ball, Physics, Table, World};
-
-/// Deterministic numbers in [0, 1) (a 64-bit LCG's high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A standard normal (Box-Muller).
-    fn normal(&mut self) -> f64 {
-        let (u1, u2) = (self.next(), self.next());
-        (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    }
-}
+use common::Lcg;
 
 /// `side^2` unit-mass disks of diameter 1 on a square lattice filling a box at area
 /// fraction `phi`, with Maxwell velocities at kT = 1 plus the streaming profile `u_x =

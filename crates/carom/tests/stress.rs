@@ -6,22 +6,11 @@
 //! The tensor is the pressure tensor `P_ab` (positive in compression):
 //! `P_ab A = <sum m (v - V)_a (v - V)_b> + <sum r_ij,a f_ij,b>`, walls excluded.
 
+mod common;
 use carom::parse::{load, Format};
 use carom::scenario::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
-
-/// Deterministic numbers in [0, 1) (a 64-bit LCG's high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use common::Lcg;
 
 /// `-sum_i x_i (x) F_i` over the forces of the table's walls on the balls (symmetric
 /// part), the elastic spring law `k s` with `s` the overlap: in a bounded steady motion

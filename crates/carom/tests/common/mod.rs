@@ -102,3 +102,23 @@ pub fn assert_in_flight(
         b.y[0]
     );
 }
+
+/// Deterministic numbers in [0, 1) (a 64-bit LCG's high bits): reproducible scenes
+/// with no dependency.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A standard normal (Box-Muller).
+    pub fn normal(&mut self) -> f64 {
+        let (u1, u2) = (self.next(), self.next());
+        (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+}
