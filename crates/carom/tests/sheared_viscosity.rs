@@ -6,7 +6,7 @@ mod common;
 use carom::scenario::ModelKind;
 use carom::thermostat::Thermostat;
 use carom::{Ball, Physics, Table, World};
-use common::Lcg;
+use common::{mean_and_error, Lcg};
 
 /// `side^2` unit-mass disks of diameter 1 on a square lattice filling a box at area
 /// fraction `phi`, with Maxwell velocities at kT = 1 plus the streaming profile `u_x =
@@ -60,13 +60,6 @@ fn kinetic_xy(w: &World, peculiar: bool) -> f64 {
         s += b.m[i] * (b.vx[i] - u(i) - cx) * (b.vy[i] - cy);
     }
     s / t.area()
-}
-
-fn mean_and_error(v: &[f64]) -> (f64, f64) {
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
 }
 
 #[test]

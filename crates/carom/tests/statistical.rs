@@ -16,8 +16,10 @@
 //! - P. K. Haff, J. Fluid Mech. 134 (1983) 401: a homogeneous granular gas cools as
 //!   `T(t) = T0 / (1 + t / t0)^2`; `t0` for disks is derived below.
 
+mod common;
 use carom::parse::{load, Format};
 use carom::World;
+use common::mean_and_error;
 use std::f64::consts::PI;
 
 /// Henderson's compressibility factor of hard disks at area fraction `eta`.
@@ -60,13 +62,6 @@ seed = 11
 
 /// Mean and standard error of block values (blocks long compared with the collision
 /// time, so nearly independent).
-fn mean_and_error(v: &[f64]) -> (f64, f64) {
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
-}
-
 /// Compressibility factor `P / (n kT)` and collisions per disk per unit time, each as
 /// (mean, standard error) over `blocks` blocks of `steps` steps.
 fn measure(w: &mut World, blocks: usize, steps: u64) -> ((f64, f64), (f64, f64)) {

@@ -10,7 +10,7 @@ mod common;
 use carom::parse::{load, Format};
 use carom::scenario::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
-use common::Lcg;
+use common::{mean_and_error, Lcg};
 
 /// `-sum_i x_i (x) F_i` over the forces of the table's walls on the balls (symmetric
 /// part), the elastic spring law `k s` with `s` the overlap: in a bounded steady motion
@@ -160,13 +160,6 @@ seed = 5
 "#
     );
     load(&text, Format::Toml).expect("gas loads").1
-}
-
-fn mean_and_error(v: &[f64]) -> (f64, f64) {
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
 }
 
 #[test]

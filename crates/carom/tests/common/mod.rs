@@ -122,3 +122,12 @@ impl Lcg {
         (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
     }
 }
+
+/// The mean of `v` and its standard error (sample variance over n, square root),
+/// for independent samples such as block means.
+pub fn mean_and_error(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
