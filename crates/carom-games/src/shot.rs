@@ -154,7 +154,7 @@ pub struct Position {
     world: carom::World,
 }
 
-fn build_error(e: carom::parse::ScenarioError) -> ShotError {
+fn build_error(e: carom::ScenarioError) -> ShotError {
     ShotError::new(
         e.field.unwrap_or_else(|| "position".into()),
         carom::load::one_line(&e.message),

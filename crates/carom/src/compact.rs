@@ -8,7 +8,7 @@
 
 use crate::balls::Balls;
 use crate::compress::{Compress, StopReason, Until};
-use crate::parse::ScenarioError;
+use crate::error::ScenarioError;
 use crate::physics::Physics;
 use crate::scenario::ModelKind;
 use crate::table::Table;

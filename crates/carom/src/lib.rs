@@ -56,6 +56,7 @@ pub mod cue;
 pub mod cushion;
 pub mod diagnostics;
 pub mod elliptic;
+pub mod error;
 pub mod events;
 pub mod friction;
 pub mod generators;
@@ -87,8 +88,9 @@ pub mod world;
 
 pub use balls::{Ball, Balls, Rgb};
 pub use diagnostics::Diagnostics;
+pub use error::ScenarioError;
 pub use models::StepError;
-pub use parse::{Format, ScenarioError};
+pub use parse::Format;
 pub use physics::{BuildError, ContactFriction, Physics};
 pub use scenario::{Friction, Integrator, ModelKind, Scenario};
 pub use table::{Boundary, Table};

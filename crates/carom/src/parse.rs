@@ -3,6 +3,7 @@
 //! gives one, the line.
 
 use crate::balls::{Ball, Balls, Rgb};
+pub use crate::error::ScenarioError;
 use crate::generators;
 use crate::models::ContactHistory;
 use crate::physics::Physics;
@@ -28,41 +29,6 @@ impl Format {
         }
     }
 }
-
-/// One problem with a scenario. Displayed as `line L: field: message`, the parts that
-/// are known; the caller puts the file name in front.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScenarioError {
-    pub line: Option<usize>,
-    pub field: Option<String>,
-    pub message: String,
-}
-
-impl ScenarioError {
-    pub fn field(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError {
-            line: None,
-            field: Some(field.into()),
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Some(line) = self.line {
-            write!(f, "line {line}: ")?;
-        }
-        if let Some(field) = &self.field {
-            write!(f, "{field}: ")?;
-        }
-        // Messages from the format libraries can span lines; the contract is one line.
-        let one_line: Vec<&str> = self.message.split_whitespace().collect();
-        write!(f, "{}", one_line.join(" "))
-    }
-}
-
-impl std::error::Error for ScenarioError {}
 
 fn line_of(text: &str, byte: usize) -> usize {
     text[..byte.min(text.len())]

@@ -5,9 +5,9 @@
 //! and their failures are the same.
 
 use crate::balls::Balls;
+use crate::error::ScenarioError;
 use crate::load::Loaded;
 use crate::models::StepError;
-use crate::parse::ScenarioError;
 use crate::scenario::short_number as short;
 use crate::scenario::Scenario;
 use crate::state;

@@ -11,8 +11,8 @@
 use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls};
+use crate::error::ScenarioError;
 use crate::generators::SplitMix64;
-use crate::parse::ScenarioError;
 use crate::scenario::RadiiSpec;
 use crate::table::Table;
 
