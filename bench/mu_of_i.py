@@ -6,6 +6,7 @@ volume, fitted to the linear and the saturating laws and set beside da Cruz et a
 2005 and GDR MiDi 2004.
 
     python3 bench/mu_of_i.py [--n 1000] [--jobs 2] [--out target/mu_of_i]
+    python3 bench/mu_of_i.py --phi 0.82 --rate 0.012 0.005   # set rates (below)
     python3 bench/mu_of_i.py --analyse target/mu_of_i    # table, fits, plot again
 
 The grains: N disks of radii uniform in [0.4, 0.6] (mean diameter d = 1), mass r^2
@@ -18,7 +19,9 @@ a fixed phi fixes I, and P grows as G^2 (Bagnold), so G only sets the pressure s
 a pilot strain of 1 measures P, and G is rescaled so that the pressure is near P* = k
 / (kappa d) with kappa = 2000 (overlaps about 1/kappa of a diameter: the quasi-rigid
 regime). The run then shears to a strain of 3 (transient, dropped) and samples the
-stress 300 times over a strain of 6.
+stress 300 times over a strain of 6. With --rate the rate is set instead of chosen:
+above the frictional jamming point the contacts' overlap holds a pressure as G -> 0,
+so a small set rate reaches I below 4e-3 (soft packings, kappa about 1000).
 
 The stress is the pressure tensor of `carom.profiles` averaged over 8 slabs: the
 contact part at the sampled instant plus the kinetic part about each slab's mean
@@ -123,7 +126,7 @@ def batches(x, k=10):
 
 
 def run_one(args):
-    n, phi, seed = args
+    n, phi, seed, fixed_g = args
     import carom
 
     t0 = time.process_time()
@@ -146,6 +149,10 @@ def run_one(args):
     # Floored at 2e-3 (I ~ 5e-4 at P*): a jammed packing's pressure does not fall
     # with G, and the run's cost grows as 1 / G.
     g = max(g * math.sqrt(p_star / max(p_pilot, 1e-12)), 2e-3)
+    if fixed_g is not None:
+        # A set rate (--rate): at an area fraction above the frictional jamming point
+        # the contacts' elasticity holds a pressure as G -> 0, so I falls with G.
+        g = fixed_g
     w = sheared(w.state(), g, dt, g_pilot)
     w.run(time=STRAIN_TRANSIENT / g)
     samples, vel, centers = [], [], None
@@ -177,6 +184,7 @@ def run_one(args):
         "mu_batch_mean": float(np.mean(mu_t)),
         "I": i_num,
         "kappa": K / (pm * D),
+        "fixed_G": fixed_g is not None,
         "profile_slope_over_G": slope / g,
         "steps": w.steps,
         "cpu_s": time.process_time() - t0,
@@ -233,19 +241,25 @@ def analyse(folder):
     ]
     for r in rows:
         lines.append(
-            f"| {r['phi']:.3f} | {r['G']:.4g} | {r['P']:.4g} ± {r['P_err']:.2g} | "
+            f"| {r['phi']:.3f} | {r['G']:.4g}{' (set)' if r.get('fixed_G') else ''} | "
+            f"{r['P']:.4g} ± {r['P_err']:.2g} | "
             f"{r['kappa']:.0f} | {r['I']:.3g} | {r['mu']:.4f} ± {r['mu_err']:.4f} | "
             f"{r['profile_slope_over_G']:.3f} | {r['steps']} | {r['cpu_s']:.0f} |"
         )
     low = i < 0.1
+    # Runs at a set rate hold their area fraction above the rigid grains' jamming
+    # point by the contacts' elastic overlap: a (phi, I) pair of soft grains, left out
+    # of the fit of phi(I), which describes the rigid limit.
+    free = low & ~np.array([bool(r.get("fixed_G")) for r in rows])
     out = "\n".join(lines) + "\n\n"
-    if low.sum() >= 3:
+    if low.sum() >= 3 and free.sum() >= 3:
         (ms, b), (ems, eb) = fit_linear(i[low], mu[low])
-        (pmax, ma), (epmax, ema) = fit_linear(i[low], phi[low])
+        (pmax, ma), (epmax, ema) = fit_linear(i[free], phi[free])
         out += (
             f"Linear fits over I < 0.1 ({low.sum()} points): mu = {ms:.3f} (±{ems:.3f})"
             f" + {b:.2f} (±{eb:.2f}) I; phi = {pmax:.3f} (±{epmax:.3f}) - "
-            f"{-ma:.2f} (±{ema:.2f}) I.\n"
+            f"{-ma:.2f} (±{ema:.2f}) I ({free.sum()} points at a pressure-chosen "
+            "rate).\n"
         )
     else:
         ms = b = pmax = ma = float("nan")
@@ -270,8 +284,11 @@ def analyse(folder):
         print("matplotlib is not installed: no plot", file=sys.stderr)
         return
     fig, (a, c) = plt.subplots(1, 2, figsize=(9, 3.6))
+    fixed = np.array([bool(r.get("fixed_G")) for r in rows])
     err = np.array([r["mu_err"] for r in rows])
     a.errorbar(i, mu, yerr=err, fmt="o", ms=4, label="carom (spring, mu_p = 0.4)")
+    if fixed.any():
+        a.plot(i[fixed], mu[fixed], "o", ms=7, mfc="none", mec="k", label="set rate")
     x = np.logspace(math.log10(min(i.min(), 1e-3)), math.log10(max(i.max(), 0.3)), 100)
     if not math.isnan(ms):
         a.plot(x[x < 0.1], ms + b * x[x < 0.1], "-", label="linear fit")
@@ -285,7 +302,9 @@ def analyse(folder):
     a.set_xlabel("inertial number I")
     a.set_ylabel("mu = tau / P")
     a.legend(fontsize=7)
-    c.plot(i, phi, "o", ms=4, label="carom")
+    c.plot(i[~fixed], phi[~fixed], "o", ms=4, label="carom")
+    if fixed.any():
+        c.plot(i[fixed], phi[fixed], "o", ms=4, mfc="none", label="set rate (soft)")
     if not math.isnan(pmax):
         c.plot(x[x < 0.1], pmax + ma * x[x < 0.1], "-", label="linear fit")
     c.plot(x[x < 0.2], DA_CRUZ["phi_max"] - DA_CRUZ["a"] * x[x < 0.2], ":",
@@ -308,6 +327,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="target/mu_of_i")
     ap.add_argument("--phi", type=float, nargs="*", help="area fractions to run")
+    ap.add_argument(
+        "--rate", type=float, nargs="*",
+        help="shear rates to run at each --phi instead of the one that puts P near P*",
+    )
     ap.add_argument("--analyse", metavar="DIR", help="only the table, fits and plot")
     a = ap.parse_args()
     if a.analyse:
@@ -318,11 +341,12 @@ def main():
     path = os.path.join(a.out, "runs.jsonl")
     t0 = time.time()
     with ProcessPoolExecutor(max_workers=a.jobs) as pool:
-        for r in pool.map(run_one, [(a.n, phi, a.seed) for phi in fractions]):
+        jobs = [(a.n, phi, a.seed, g) for phi in fractions for g in (a.rate or [None])]
+        for r in pool.map(run_one, jobs):
             with open(path, "a") as f:
                 f.write(json.dumps(r) + "\n")
             print(json.dumps(r), flush=True)
-    print(f"{len(fractions)} runs in {time.time() - t0:.0f} s of wall time")
+    print(f"{len(jobs)} runs in {time.time() - t0:.0f} s of wall time")
     analyse(a.out)
 
 
