@@ -249,7 +249,11 @@ fn bad_motion_keys_are_one_line_errors_naming_the_key() {
             "angular_velocity = 1.0\npivot = [50.0, 80.0]",
             "walls[0].angular_velocity",
         ),
-        ("simultaneous", "velocity = [1.0, 0.0]", "walls[0].velocity"),
+        (
+            "simultaneous",
+            "pressure = 1.0\naxis = \"y\"",
+            "walls[0].pressure",
+        ),
     ] {
         let e = build_error(&scene(model, wall));
         assert!(e.contains(needle), "{model} {wall}: {e}");

@@ -314,8 +314,9 @@ pub fn create(
 
 /// Whether model `kind` runs the moving walls of `walls` under `physics`: each refusal
 /// names the first wall concerned and its key. Every model translates walls (`event`
-/// without gravity, exactly); walls turn in the stepping models and servos run in
-/// `spring` only; no moving wall runs on cloth.
+/// without gravity, exactly); walls turn in the stepping models (`impulse`, `spring`,
+/// `simultaneous`) and servos run in `spring` only (a servo reads the contacts' spring
+/// forces); no moving wall runs on cloth.
 fn refuse_moving_walls(kind: ModelKind, physics: &Physics, walls: &Walls) -> Result<(), StepError> {
     let motions = || {
         walls
@@ -360,23 +361,14 @@ fn refuse_moving_walls(kind: ModelKind, physics: &Physics, walls: &Walls) -> Res
         }
     }
     if let Some((k, _)) = motions().find(|(_, m)| m.angular_velocity != 0.0) {
-        if matches!(kind, ModelKind::Event | ModelKind::Simultaneous) {
+        if kind == ModelKind::Event {
             return refuse(
                 k,
                 "angular_velocity",
-                format!(
-                    "a turning wall runs in the impulse and spring models (got {})",
-                    kind.name()
-                ),
+                "a turning wall runs in the impulse, spring and simultaneous models (got event)"
+                    .into(),
             );
         }
-    }
-    if kind == ModelKind::Simultaneous {
-        return refuse(
-            k,
-            key_of(&m),
-            "moving walls run in the impulse, spring and event models (got simultaneous)".into(),
-        );
     }
     if kind == ModelKind::Event && physics.gravity != [0.0, 0.0] {
         return refuse(

@@ -10,7 +10,12 @@
 //!    point, see [`crate::walls::geometry`]; a concave corner is two contacts of one
 //!    cluster), which takes that wall's own restitution.
 //!    A contact is active when it approaches: its normal relative velocity `g < 0`
-//!    (beyond round-off, see [`APPROACH`]).
+//!    (beyond round-off, see [`APPROACH`]). At a moving wall `g` is relative to the
+//!    wall's material at the contact, `(v - v_wall(q)) . n` (a translation, or a turn
+//!    about a pivot, see [`crate::walls::motion`]): the cluster problem below takes it
+//!    unchanged, as a bias in that wall's row, and the friction pass measures the slip
+//!    against the wall's material plus its `surface_velocity`. The world moves the walls
+//!    on after each step, as for the other stepping models.
 //! 2. Active contacts are grouped into clusters (connected through dynamic balls: a wall
 //!    or a kinematic ball has infinite mass, its velocity never changes, so it does not
 //!    couple the contacts that share it). Each cluster is solved exactly as the
@@ -105,7 +110,9 @@ pub fn iteration_cap(contacts: usize) -> usize {
 /// `d <= r_i + r_j` up to round-off, and balls touching a wall), approaching or not;
 /// the solver decides which are active. Velocities in `balls` are updated in place,
 /// positions are not touched. Kinematic balls (`inv_m = 0`) are infinite masses and
-/// keep their velocity; walls are static. Contacts with no dynamic ball, and pairs with
+/// keep their velocity; so do walls, the table's fixed and those inside it moving at
+/// the speeds given beside their contacts ([`ContactSolver::pieces_and_speeds_mut`]).
+/// Contacts with no dynamic ball, and pairs with
 /// coincident centres, are ignored.
 ///
 /// The resolution is the model's step 2 and 3: every cluster of approaching contacts
@@ -114,11 +121,12 @@ pub fn iteration_cap(contacts: usize) -> usize {
 /// touching contact approaches, with the all-contacts fallback after
 /// [`iteration_cap`] passes. Afterwards no contact approaches faster than
 /// [`APPROACH`] times the largest speed involved (unless a moving kinematic ball
-/// crushes a ball against walls or other kinematic balls, where nothing can stop it). Impulses conserve momentum (pairs),
+/// or a moving wall crushes a ball against walls or other kinematic balls, where nothing
+/// can stop it). Impulses conserve momentum (pairs),
 /// never add kinetic energy (static walls and kinematic balls at rest included), and
 /// keep it exactly when `e = 1`.
 ///
-/// `table` is not needed today (walls are static, their normals fixed); it is part of
+/// `table` is not needed today (the table's walls are static, their normals fixed); it is part of
 /// the signature so that callers need not know that. Returns how many contacts received
 /// a positive impulse (each counted once, however many passes it took part in).
 /// `solver` keeps scratch buffers between calls: nothing is allocated once they have
@@ -244,6 +252,9 @@ pub fn touching_contacts(
 /// [`Contact::Piece`] indexing `pieces` (cleared first). Each takes its wall's
 /// restitution, friction and surface velocity, or the scene's `e` and `friction`. A
 /// contact is a piece within `slack` (the model's touching slack) of the ball's surface.
+/// When some wall moves, `speeds` (cleared first) gets one value per piece contact: the
+/// velocity of its wall's material at the contact point along the normal (towards the
+/// ball), 0 for a fixed wall; otherwise it stays empty.
 #[allow(clippy::too_many_arguments)]
 pub fn touching_pieces(
     balls: &Balls,
@@ -253,9 +264,12 @@ pub fn touching_pieces(
     friction: &ContactFriction,
     slack: f64,
     pieces: &mut Vec<PieceContact>,
+    speeds: &mut Vec<f64>,
     out: &mut Vec<Contact>,
 ) {
     pieces.clear();
+    speeds.clear();
+    let moving = walls.moves();
     for i in 0..balls.len() {
         if balls.inv_m[i] == 0.0 {
             continue;
@@ -264,6 +278,14 @@ pub fn touching_pieces(
         let reach = balls.r[i] + slack;
         walls.touches(cells.near(p[0], p[1]), p, reach, |t| {
             let (restitution, f, surface) = walls.law_at(&t, e, friction);
+            if moving {
+                let n = t.normal;
+                speeds.push(
+                    walls
+                        .wall_velocity(t.wall, t.point)
+                        .map_or(0.0, |v| v[0] * n[0] + v[1] * n[1]),
+                );
+            }
             out.push(Contact::Piece(i as u32, pieces.len() as u32));
             pieces.push(PieceContact {
                 normal: t.normal,
@@ -321,6 +343,7 @@ impl CollisionModel for Simultaneous {
                 self.wall_cells = Some(walls.cells(table.width, table.height, reach));
             }
             if let Some(cells) = &self.wall_cells {
+                let (pieces, speeds) = self.solver.pieces_and_speeds_mut();
                 touching_pieces(
                     balls,
                     walls,
@@ -328,7 +351,8 @@ impl CollisionModel for Simultaneous {
                     physics.restitution,
                     &physics.contact_friction,
                     slack,
-                    self.solver.pieces_mut(),
+                    pieces,
+                    speeds,
                     &mut self.contacts,
                 );
             }

@@ -42,6 +42,10 @@ pub(super) struct ContactSet {
     w_b: Vec<f64>,
     /// Restitution of each contact: the scene's, or a wall's own.
     e: Vec<f64>,
+    /// Per contact, the velocity of side a's material along the normal: a moving
+    /// wall's at the contact, 0 for a pair or a fixed wall. Empty when no wall moves,
+    /// so a scene without moving walls takes the arithmetic it always took.
+    bias: Vec<f64>,
     /// Index of the contact in the caller's list.
     pub(super) source: Vec<u32>,
     /// Ball of each slot (the distinct balls that appear in contacts).
@@ -61,7 +65,8 @@ impl ContactSet {
         self.side_b.len()
     }
 
-    /// Normal relative velocity `g = (v_b - v_a) . n` (a wall does not move).
+    /// Normal relative velocity `g = (v_b - v_a) . n`; for a wall, `v_a . n` is its
+    /// material's normal velocity at the contact (0 for a fixed wall).
     #[inline]
     fn approach_speed(&self, k: usize, vx: &[f64], vy: &[f64]) -> f64 {
         let b = self.slot_ball[self.side_b[k] as usize] as usize;
@@ -72,7 +77,12 @@ impl ContactSet {
             dvx -= vx[a];
             dvy -= vy[a];
         }
-        dvx * self.nx[k] + dvy * self.ny[k]
+        let g = dvx * self.nx[k] + dvy * self.ny[k];
+        if self.bias.is_empty() {
+            g
+        } else {
+            g - self.bias[k]
+        }
     }
 }
 
@@ -117,6 +127,10 @@ pub struct ContactSolver {
     /// The contacts with walls inside the table that [`Contact::Piece`] indexes, set by
     /// the caller before a call ([`ContactSolver::pieces_mut`]).
     pub(super) pieces: Vec<PieceContact>,
+    /// Per entry of `pieces`, the normal velocity of the wall's material at the contact
+    /// (along the normal, from the wall towards the ball); empty when no wall moves
+    /// ([`ContactSolver::pieces_and_speeds_mut`]).
+    wall_speeds: Vec<f64>,
     /// For the event log: per contact given to the calls since
     /// [`ContactSolver::start_log`], the normal impulse it received (`None`: not kept).
     logged: Option<Vec<f64>>,
@@ -126,7 +140,15 @@ impl ContactSolver {
     /// The contacts with walls inside the table of the next call: a
     /// [`Contact::Piece`]`(i, k)` is ball `i` against `pieces[k]`.
     pub fn pieces_mut(&mut self) -> &mut Vec<PieceContact> {
+        self.wall_speeds.clear();
         &mut self.pieces
+    }
+
+    /// [`ContactSolver::pieces_mut`] with, beside it, the normal velocity of each
+    /// piece's wall at the contact (from the wall towards the ball): moving walls. Left
+    /// empty, the walls are fixed; filled, it holds one value per piece.
+    pub fn pieces_and_speeds_mut(&mut self) -> (&mut Vec<PieceContact>, &mut Vec<f64>) {
+        (&mut self.pieces, &mut self.wall_speeds)
     }
 
     /// The contacts with walls inside the table of the latest call.
@@ -188,6 +210,11 @@ impl ContactSolver {
         for &b in &self.set.slot_ball {
             let b = b as usize;
             speed = speed.max(balls.vx[b].hypot(balls.vy[b]));
+        }
+        // A moving wall's speed sets the scale of the round-off too (a ball at rest
+        // struck by it ends at the wall's speed, to round-off of that speed).
+        for &w in &self.set.bias {
+            speed = speed.max(w.abs());
         }
         let tol = APPROACH * speed;
 
@@ -328,8 +355,10 @@ impl ContactSolver {
         set.w_a.clear();
         set.w_b.clear();
         set.e.clear();
+        set.bias.clear();
         set.source.clear();
         set.slot_ball.clear();
+        let moving = !self.wall_speeds.is_empty();
         let ball_slot = &mut self.ball_slot;
         let periodic = self.periodic;
         let mut slot = |i: usize, slot_ball: &mut Vec<u32>| -> u32 {
@@ -364,6 +393,9 @@ impl ContactSolver {
                     set.w_a.push(wi);
                     set.w_b.push(wj);
                     set.e.push(restitution);
+                    if moving {
+                        set.bias.push(0.0);
+                    }
                 }
                 Contact::Wall(i, wall) => {
                     let i = i as usize;
@@ -381,6 +413,9 @@ impl ContactSolver {
                     set.w_a.push(0.0);
                     set.w_b.push(wi);
                     set.e.push(restitution);
+                    if moving {
+                        set.bias.push(0.0);
+                    }
                 }
                 Contact::Piece(i, k) => {
                     let i = i as usize;
@@ -400,6 +435,9 @@ impl ContactSolver {
                     set.w_a.push(0.0);
                     set.w_b.push(wi);
                     set.e.push(piece.restitution);
+                    if moving {
+                        set.bias.push(self.wall_speeds[k as usize]);
+                    }
                 }
             }
             set.source.push(c as u32);
@@ -723,7 +761,7 @@ impl ContactSolver {
     /// approaches, one perfectly inelastic solve over every touching contact removes it:
     /// it is the projection of the velocities onto the non-approaching ones. That
     /// projection exists whenever nothing moving crushes a ball against something that
-    /// cannot give way (walls are static; a moving kinematic ball pressing a ball into a
+    /// cannot give way (a moving kinematic ball or a moving wall pressing a ball into a
     /// corner is the exception, where no impulses can stop the approach: the solver then
     /// stops with finite impulses and the approach left over).
     fn fallback(&mut self, balls: &mut Balls, tol: f64, pool: Option<&rayon::ThreadPool>) {
