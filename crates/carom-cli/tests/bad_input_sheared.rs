@@ -5,7 +5,8 @@
 //! written "sheared", a sheared y beside a walled x, a shear rate on an axis that is
 //! not sheared, a missing, non-finite or mistyped rate, a shift off the width, an
 //! unknown key, the word "sheared" outside the map form, a model that does not run a
-//! sheared box (named), and walls or pockets reaching the sliding edge. The good scene
+//! sheared box (named), what the event model cannot shear (gravity, walls inside the
+//! table, a compression), and walls or pockets reaching the sliding edge. The good scene
 //! runs and its state file writes the map with the shift.
 
 mod common;
@@ -159,8 +160,8 @@ const FILE_CASES: &[(&str, &str, &[&str])] = &[
     // Models that do not run a sheared box, named.
     (
         "model",
-        r#"model = "event""#,
-        &["table.boundary.shear_rate", "event"],
+        r#"model = "simultaneous""#,
+        &["table.boundary.shear_rate", "simultaneous"],
     ),
     (
         "model",
@@ -168,6 +169,44 @@ const FILE_CASES: &[(&str, &str, &[&str])] = &[
         &["table.boundary.shear_rate", "impulse"],
     ),
 ];
+
+/// What the event model cannot run in a sheared box: each case the base scene in the
+/// event model with one more line under `[physics]`, or walls inside the table, and
+/// the key and words its error must name.
+const EVENT_CASES: &[(&str, &[&str])] = &[
+    (
+        "gravity = [0.0, 9.8]\n",
+        &["physics.gravity", "sheared box", "without gravity"],
+    ),
+    (
+        "\n[[walls]]\nkind = \"segment\"\npoints = [[15.0, 10.0], [25.0, 10.0]]\n",
+        &["physics.model", "sheared box", "walls inside the table"],
+    ),
+    (
+        "compress = { rate = 0.01, until = { area_fraction = 0.3 } }\n",
+        &["physics.compress", "sheared box"],
+    ),
+];
+
+#[test]
+fn what_the_event_model_cannot_shear_exits_2_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (event, _) = with_line("model", r#"model = "event""#);
+    for (extra, needles) in EVENT_CASES {
+        let text = if extra.starts_with('\n') {
+            format!("{event}{extra}")
+        } else {
+            event.replace("dt = 0.01\n", &format!("dt = 0.01\n{extra}"))
+        };
+        std::fs::write(dir.path().join("bad.toml"), text).unwrap();
+        let mut all = vec!["bad.toml"];
+        all.extend_from_slice(needles);
+        bad_input(dir.path(), &run_args("bad.toml", &["--steps", "3"]), &all);
+    }
+    // Without them the event model runs the box.
+    std::fs::write(dir.path().join("s.toml"), &event).unwrap();
+    run_ok(dir.path(), &run_args("s.toml", &["--steps", "30", "-q"]));
+}
 
 #[test]
 fn bad_sheared_boxes_exit_2_naming_file_line_and_key_writing_nothing() {

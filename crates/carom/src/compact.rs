@@ -59,7 +59,7 @@ pub fn compress_to(
         ..Physics::default()
     };
     // A sheared box at shift 0 has the images of a plain periodic box, so the gas is
-    // compressed in that box (the event model runs no sheared box) and the shear
+    // compressed in that box (the event model compresses no sheared box) and the shear
     // starts from the packing. At another shift the images across the sliding edge
     // would not be the ones the packing was made against.
     let place_table = if table.is_sheared() {

@@ -1,5 +1,8 @@
 //! Sheared periodic boxes (Lees-Edwards boundary conditions): what a scene must be for
 //! them. The geometry (images, wrapping, the shift) is the table's ([`Table`]); the
+//! `event` model runs them exactly (`models/event/sliding.rs`: pair times across the
+//! sliding edge are roots of the same quadratic, the neighbours across it a whole row
+//! of cells), without gravity, walls inside the table, pockets or a compression; the
 //! `spring` model runs them: its pair forces take the image's velocity across the
 //! sliding edge ([`Table::image_velocity`]), its neighbour search looks along the whole
 //! row of cells across that edge, and the world advances the shift by `G height dt`
@@ -20,7 +23,8 @@ pub const KEY: &str = "table.boundary.shear_rate";
 pub const SHIFT_KEY: &str = "table.boundary.shift";
 
 /// Refuses a sheared box that this physics cannot run: a rate that is not finite, a
-/// model other than `spring`, balls on cloth, or a shift off `[0, width)`.
+/// model other than `spring` or `event`, gravity in `event`, balls on cloth, or a shift
+/// off `[0, width)`.
 pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
     let g = table.shear_rate;
     if !g.is_finite() {
@@ -37,13 +41,19 @@ pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
                 .to_string(),
         ));
     }
-    if physics.model != ModelKind::Spring {
+    if !matches!(physics.model, ModelKind::Spring | ModelKind::Event) {
         return Err(bad(
             KEY,
             format!(
-                "a sheared box runs with the spring model, not {}",
+                "a sheared box runs with the spring or event model, not {}",
                 physics.model.name()
             ),
+        ));
+    }
+    if physics.model == ModelKind::Event && physics.gravity != [0.0, 0.0] {
+        return Err(bad(
+            "physics.gravity",
+            "a sheared box in the event model runs without gravity".to_string(),
         ));
     }
     if matches!(physics.friction, Friction::Cloth { .. }) {

@@ -221,10 +221,11 @@ fn a_box_sheared_at_rate_zero_is_the_periodic_box() {
 #[test]
 fn a_sheared_box_runs_only_where_it_is_modelled() {
     let balls = [Ball::new(5.0, 5.0, 0.0, 0.0, 1.0, 1.0)];
-    let mut event = spring(0.01, 100.0, 1.0);
-    event.model = ModelKind::Event;
-    let Err(e) = World::from_balls(Table::sheared(20.0, 20.0, 0.1, 0.0), event, &balls) else {
-        panic!("event refuses a sheared box")
+    let mut simultaneous = spring(0.01, 100.0, 1.0);
+    simultaneous.model = ModelKind::Simultaneous;
+    let Err(e) = World::from_balls(Table::sheared(20.0, 20.0, 0.1, 0.0), simultaneous, &balls)
+    else {
+        panic!("simultaneous refuses a sheared box")
     };
     assert_eq!(e.field, "table.boundary.shear_rate");
     let Err(bad) = World::from_balls(

@@ -454,9 +454,14 @@ pub fn approach_speed(balls: &Balls, table: &Table, c: Contact, pieces: &[PieceC
     match c {
         Contact::Pair(i, j) => {
             let (iu, ju) = (i as usize, j as usize);
-            let (dx, dy) = table.min_image(balls.x[ju] - balls.x[iu], balls.y[ju] - balls.y[iu]);
+            let ry = balls.y[ju] - balls.y[iu];
+            let (dx, dy) = table.min_image(balls.x[ju] - balls.x[iu], ry);
             let d = dx.hypot(dy);
-            let (a, b) = (v(i), v(j));
+            let (a, mut b) = (v(i), v(j));
+            if table.is_sheared() {
+                // Across a sliding edge, the image's velocity.
+                b[0] += table.image_velocity(ry, dy);
+            }
             ((a[0] - b[0]) * dx + (a[1] - b[1]) * dy) / d
         }
         Contact::Wall(i, w) => {

@@ -477,6 +477,36 @@ impl Cells {
         self.gather_record(self.head[c], out, k)
     }
 
+    /// Whether cell `c` is in the first or the last row (next to a y edge).
+    #[inline(always)]
+    pub fn on_y_edge(&self, c: u32) -> bool {
+        let (_, cy) = self.coords(c);
+        cy == 0 || cy + 1 == self.ny
+    }
+
+    /// In a sheared box (y periodic, at least four rows), for a cell `c` of the first
+    /// or last row: calls `f` for every ball of its own row and of the next row inward
+    /// (the three columns around it, wrapping in x), then of every cell of the row
+    /// across the sliding edge, whose cells are displaced by the shift.
+    pub fn for_sliding_block(&self, c: u32, mut f: impl FnMut(usize)) {
+        let (cx, cy) = self.coords(c);
+        debug_assert!(self.ny >= 4 && (cy == 0 || cy + 1 == self.ny));
+        let (inward, across) = if cy == 0 {
+            (1, self.ny - 1)
+        } else {
+            (self.ny - 2, 0)
+        };
+        let (xs, nxs) = self.around(cx, self.nx, 0);
+        for gy in [cy, inward] {
+            for &gx in &xs[..nxs] {
+                self.for_cell::<true>(self.index(gx, gy), &mut f);
+            }
+        }
+        for gx in 0..self.nx {
+            self.for_cell::<true>(self.index(gx, across), &mut f);
+        }
+    }
+
     /// Calls `f` for every ball in the 3x3 block of cells around `c` (itself included).
     #[inline(always)]
     pub fn for_block(&self, c: u32, f: impl FnMut(usize)) {

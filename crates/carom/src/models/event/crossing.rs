@@ -24,6 +24,9 @@ impl Event {
             Kind::Cross(d) => Dir::from_index(d),
             _ => return,
         };
+        if self.table.is_sheared() && self.cross_sliding(b, i, dir, ev.t) {
+            return;
+        }
         if self.cells.wraps(self.cells.cell_of(i), dir) {
             // Remembered for a failed step (the oldest record of a ball wins).
             self.remember(b, i);

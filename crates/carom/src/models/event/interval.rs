@@ -29,7 +29,16 @@ impl Event {
             )));
         }
         let dt = physics.dt;
-        if self.gravity != physics.gravity || self.table != *table || n != self.t.len() {
+        // A sheared box's shift is the model's own between rebuilds (`sliding.rs`).
+        let same_table = if table.is_sheared() {
+            Table {
+                shift: table.shift,
+                ..self.table
+            } == *table
+        } else {
+            self.table == *table
+        };
+        if self.gravity != physics.gravity || !same_table || n != self.t.len() {
             self.needs_rebuild = true;
         }
         self.gravity = physics.gravity;
@@ -95,6 +104,12 @@ impl Event {
             inner.on_undo.clear();
         }
 
+        if self.needs_rebuild {
+            // The epoch restarts at 0 with the shift the world holds.
+            self.shear_base = table.shift;
+        } else {
+            self.slide_to(self.step_start);
+        }
         if self.needs_rebuild {
             self.renumber(b);
             self.rebuild(b);
@@ -197,6 +212,7 @@ impl Event {
             return;
         }
         let shift = self.rebase_at;
+        self.slide_epoch(shift);
         self.queue.shift(shift);
         for t in &mut self.t {
             *t -= shift;

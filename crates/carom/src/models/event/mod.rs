@@ -151,6 +151,7 @@ mod queue;
 mod renumber;
 mod resolve;
 mod run;
+mod sliding;
 mod soft;
 mod strikes;
 /// The event times' root finders, shared with the walls' times of impact.
@@ -330,6 +331,12 @@ pub struct Event {
     /// shorter paths; set with the physics of each interval).
     flat: bool,
     table: Table,
+    /// A sheared box's shift at epoch time 0 (`sliding.rs`): the table's `shift` is
+    /// set from it to the shift at each event.
+    shear_base: f64,
+    /// Scratch of an impact across a sheared box's edge: each ball and the copy whose
+    /// velocity it takes (`sliding.rs`).
+    slide: Vec<(u32, i32)>,
     r_min: f64,
     /// Largest squared speed seen at the last rebuild or after a collision since.
     v2_max: f64,
@@ -392,6 +399,12 @@ impl Event {
         walls: &Walls,
     ) -> Result<Event, StepError> {
         guard::check_start(balls, table).map_err(StepError::Unsupported)?;
+        if table.is_sheared() && !walls.is_empty() {
+            return Err(StepError::Unsupported(
+                "a sheared box holds no walls inside the table or pockets in the event model"
+                    .to_string(),
+            ));
+        }
         let cloth = Event::cloth_of(&physics.friction, physics.gravity)?;
         let inner = (!walls.is_empty() || table.any_open()).then(|| {
             let open = [table.is_open(0), table.is_open(1)];
@@ -433,6 +446,8 @@ impl Event {
             gravity: [0.0, 0.0],
             flat: true,
             table: *table,
+            shear_base: table.shift,
+            slide: Vec::new(),
             r_min: 0.0,
             v2_max: 0.0,
             v2_epoch: 0.0,
@@ -616,7 +631,7 @@ impl Event {
     #[inline(always)]
     fn predict_pair(&mut self, b: &Balls, i: usize, j: usize, now: f64) {
         let kin = kin!(self, b);
-        if kin.flat {
+        if kin.flat && !kin.on_sliding_row(i) && !kin.on_sliding_row(j) {
             let (si, sj) = (kin.state(i, now), kin.state(j, now));
             let mut near_i = [0u32; cells::GATHER];
             let mut near_j = [0u32; cells::GATHER];
@@ -845,10 +860,12 @@ impl CollisionModel for Event {
     }
 
     fn applies_thermostat(&self, th: &crate::thermostat::Thermostat, physics: &Physics) -> bool {
-        strikes::as_events(th, physics)
+        // In a sheared box the world applies it, about the streaming profile.
+        strikes::as_events(th, physics) && !self.table.is_sheared()
     }
 
     fn set_thermostat(&mut self, th: Option<&crate::thermostat::Thermostat>) {
+        let th = th.filter(|_| !self.table.is_sheared());
         Event::set_thermostat(self, th);
     }
 

@@ -91,12 +91,18 @@ pub(super) fn wall_from_index(k: usize) -> Wall {
     Wall::ALL[k & 3]
 }
 
-/// Normal relative velocity of `j` with respect to `i` is negative: they approach.
+/// Normal relative velocity of `j` (its image's, across a sheared box's sliding edge)
+/// with respect to `i` is negative: they approach.
 /// (Always inlined: it runs at every event, where a call costs more than its body.)
 #[inline(always)]
 pub(super) fn approaching_pair(b: &Balls, table: &Table, i: usize, j: usize) -> bool {
-    let (dx, dy) = table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
-    let (dvx, dvy) = (b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]);
+    let ry = b.y[j] - b.y[i];
+    let (dx, dy) = table.min_image(b.x[j] - b.x[i], ry);
+    let (mut dvx, dvy) = (b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]);
+    if table.is_sheared() {
+        // Across a sliding edge, the image's velocity.
+        dvx += table.image_velocity(ry, dy);
+    }
     dx * dvx + dy * dvy < 0.0
 }
 

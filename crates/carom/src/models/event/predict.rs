@@ -463,6 +463,10 @@ impl Kin<'_> {
         scratch: &mut Vec<Ev>,
         mut ties: impl FnMut(Ev),
     ) -> Ev {
+        if self.on_sliding_row(i) {
+            // Next to a sheared box's sliding edge (`sliding.rs`).
+            return self.next_contact_sliding(i, si, now, slack, scratch, ties);
+        }
         if self.flat {
             if let Some(e) = self.next_contact_line(i, si, now, slack) {
                 return e;

@@ -317,6 +317,10 @@ impl Event {
             self.resolve_one_logged(b, c, e, t0);
             return;
         }
+        if self.table.is_sheared() {
+            self.resolve_sliding(b, std::slice::from_ref(&c), e, CLOTH);
+            return;
+        }
         self.collisions += resolve_cluster(
             b,
             &self.table,
@@ -351,17 +355,10 @@ impl Event {
             Contact::Piece(i, _) => (i as usize, [0.0, 0.0]),
         };
         let v0 = [b.vx[k], b.vy[k]];
-        let hits = resolve_cluster(
-            b,
-            &self.table,
-            std::slice::from_ref(&c),
-            e,
-            &self.friction,
-            self.cloth.is_some(),
-            &mut self.solver,
-            &mut self.pair_virial,
-        );
-        self.collisions += hits;
+        let before = self.collisions;
+        let cloth = self.cloth.is_some();
+        self.resolve_sliding(b, std::slice::from_ref(&c), e, cloth);
+        let hits = self.collisions - before;
         if hits > 0 {
             let dv = (b.vx[k] - v0[0]) * n[0] + (b.vy[k] - v0[1]) * n[1];
             let c = self.identified(c);
@@ -369,6 +366,40 @@ impl Event {
             if let Some(log) = self.log.as_mut() {
                 log.push(row);
             }
+        }
+    }
+
+    /// [`resolve_cluster`] on `contacts` with restitution `e`, in the frame common to
+    /// the cluster across a sheared box's sliding edge (`sliding.rs`; outside one, as
+    /// it is), counting the contacts that took an impulse.
+    fn resolve_sliding(&mut self, b: &mut Balls, contacts: &[Contact], e: f64, cloth: bool) {
+        self.in_common_frame(b, contacts, |s, b, cs| {
+            s.collisions += resolve_cluster(
+                b,
+                &s.table,
+                cs,
+                e,
+                &s.friction,
+                cloth,
+                &mut s.solver,
+                &mut s.pair_virial,
+            );
+        });
+    }
+
+    /// [`stop_approach`] in a sheared box: the approach judged with the images'
+    /// velocities, the projection made in the cluster's common frame.
+    fn stop_sliding_approach(&mut self, b: &mut Balls, contacts: &[Contact]) {
+        let table = self.table;
+        let approaching = contacts.iter().any(|c| match *c {
+            Contact::Pair(i, j) => approaching_pair(b, &table, i as usize, j as usize),
+            Contact::Wall(..) | Contact::Piece(..) => false,
+        });
+        if approaching {
+            self.in_common_frame(b, contacts, |s, b, cs| {
+                s.solver.set_table(&table);
+                s.solver.solve_all_active(b, cs, 0.0, None);
+            });
         }
     }
 
@@ -443,7 +474,12 @@ impl Event {
             if self.log.is_some() && end - start == 1 {
                 // A lone contact never reaches the solver: logged by its own path.
                 self.resolve_one_logged(b, self.contacts[start], e, t0);
-                stop_approach(b, &self.table, &self.contacts[start..end], &mut self.solver);
+                if self.table.is_sheared() {
+                    let c = self.contacts[start];
+                    self.stop_sliding_approach(b, std::slice::from_ref(&c));
+                } else {
+                    stop_approach(b, &self.table, &self.contacts[start..end], &mut self.solver);
+                }
                 start = end;
                 continue;
             }
@@ -455,17 +491,26 @@ impl Event {
             } else {
                 Vec::new()
             };
-            self.collisions += resolve_cluster(
-                b,
-                &self.table,
-                &self.contacts[start..end],
-                e,
-                &self.friction,
-                self.cloth.is_some(),
-                &mut self.solver,
-                &mut self.pair_virial,
-            );
-            stop_approach(b, &self.table, &self.contacts[start..end], &mut self.solver);
+            if self.table.is_sheared() {
+                // Across a sliding edge, in the cluster's common frame (`sliding.rs`).
+                let contacts = std::mem::take(&mut self.contacts);
+                let cloth = self.cloth.is_some();
+                self.resolve_sliding(b, &contacts[start..end], e, cloth);
+                self.stop_sliding_approach(b, &contacts[start..end]);
+                self.contacts = contacts;
+            } else {
+                self.collisions += resolve_cluster(
+                    b,
+                    &self.table,
+                    &self.contacts[start..end],
+                    e,
+                    &self.friction,
+                    self.cloth.is_some(),
+                    &mut self.solver,
+                    &mut self.pair_virial,
+                );
+                stop_approach(b, &self.table, &self.contacts[start..end], &mut self.solver);
+            }
             if self.log.is_some() {
                 self.log_cluster(start, &approach, t0);
             }

@@ -65,6 +65,8 @@ impl Event {
                 if far_apart {
                     self.fetch_neighbours(balls);
                 }
+                // A sheared box's images at the event's time (`sliding.rs`).
+                self.slide_to(ev.t);
                 if !self.due(balls, &ev, src) {
                     continue;
                 }
@@ -110,6 +112,7 @@ impl Event {
                     let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
                         break;
                     };
+                    self.slide_to(e.t);
                     if !self.due(balls, &e, src) {
                         continue;
                     }
@@ -133,6 +136,7 @@ impl Event {
                 if let Kind::Pair(j) = ev.kind() {
                     self.note_recent(j as u32);
                 }
+                self.slide_to(t0);
                 if self.cloth.is_some() {
                     self.resolve_group_on_cloth(balls, t0);
                 } else {
@@ -183,6 +187,7 @@ impl Event {
 
         // The balls stay at their local times until someone reads them.
         self.step_start = t_end;
+        self.slide_to(t_end);
         if self.audit {
             self.audit_at(balls, t_end);
         }
@@ -324,6 +329,7 @@ impl Event {
         for i in 0..balls.len() {
             self.advance(balls, i, now);
         }
+        self.slide_to(now);
         // A ball read just as it crosses a periodic edge can come out a round-off
         // beyond it (`y == height`); what is read is what a state file holds, and its
         // load wraps it, so wrap it here and the file loads to the same text.
