@@ -3,12 +3,16 @@
 event model on the plain gas, while compressing, and under Andersen's heat bath, and
 the time to jam a bidisperse packing.
 
-    python3 bench/dense_bench.py [--exe target/release/carom] [--n 10000 1000000]
-        [--runs 3] [--jam-n 10000 100000] [--jam-runs 1]
+    python3 bench/dense_bench.py [--exe target/release/carom [OTHER ...]]
+        [--n 10000 1000000] [--runs 3] [--rows plain compress andersen]
+        [--jam-n 10000 100000] [--jam-runs 1]
 
 Each gas row (per N in `--n`) is `--runs` runs of `carom run` (under `nice -n 19`) of
 a scene written to a temporary folder; the CPU time is the child's user plus system
 time, the collisions the summary's count, and the row gives the median of the runs.
+The runs are interleaved: round k runs every row (and every binary given to `--exe`,
+for a before/after comparison) once, so that load on the machine hits all alike.
+`--jam-n 0` skips the jamming rows.
 
 - plain: N unit disks on the jittered grid at area fraction 0.3, periodic box, event
   model, 4 * 10^6 / N time units (400 at 10^4, 4 at 10^6; about 0.69 collisions per
@@ -61,32 +65,45 @@ def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--exe", default="target/release/carom")
+    ap.add_argument("--exe", nargs="+", default=["target/release/carom"])
     ap.add_argument("--n", type=int, nargs="+", default=[10000])
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument(
+        "--rows",
+        nargs="+",
+        default=["plain", "compress", "andersen"],
+        choices=["plain", "compress", "andersen"],
+    )
     ap.add_argument("--jam-n", type=int, nargs="+", default=[10000])
     ap.add_argument("--jam-runs", type=int, default=1)
     args = ap.parse_args()
     rows = [
-        ("plain", ""),
-        ("compress", "compress = { rate = 0.0001 }"),
-        (
-            "andersen",
-            'thermostat = { kind = "andersen", temperature = 0.3333333333333333, '
-            "rate = 0.07, seed = 1 }",
-        ),
+        (name, extra)
+        for name, extra in [
+            ("plain", ""),
+            ("compress", "compress = { rate = 0.0001 }"),
+            (
+                "andersen",
+                'thermostat = { kind = "andersen", temperature = 0.3333333333333333, '
+                "rate = 0.07, seed = 1 }",
+            ),
+        ]
+        if name in args.rows
     ]
     load = os.getloadavg()[0]
     print(f"load average at the start: {load:.1f}")
-    print("| scene | N | runs | collisions | CPU s (median) | collisions per CPU-s |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "| scene | binary | N | runs | collisions | CPU s (median) "
+        "| collisions per CPU-s |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as d:
         for n in args.n:
             duration = 4e6 / n
-            plain = None
+            paths = {}
             for name, extra in rows:
-                path = os.path.join(d, name + ".toml")
-                with open(path, "w") as f:
+                paths[name] = os.path.join(d, name + ".toml")
+                with open(paths[name], "w") as f:
                     f.write(
                         GAS.format(
                             name=name,
@@ -97,18 +114,28 @@ def main():
                             radii="",
                         )
                     )
-                # Interleaved would be fairer still; the runs of a row follow each
-                # other, and the rows run in turn.
-                cmd = ["nice", "-n", "19", args.exe, "run", path, "--threads", "1"]
-                res = [cpu_run(cmd) for _ in range(args.runs)]
-                rate = statistics.median(c / t for t, c, _ in res)
-                cpu = statistics.median(t for t, _, _ in res)
-                plain = plain or rate
-                print(
-                    f"| {name} | {n} | {args.runs} | {res[0][1]} | {cpu:.2f} | "
-                    f"{rate / 1e3:.0f} k ({rate / plain:.2f} of plain) |"
-                )
-        for n in args.jam_n:
+            res = {}
+            for _ in range(args.runs):
+                for name, _ in rows:
+                    for exe in args.exe:
+                        cmd = ["nice", "-n", "19", exe, "run", paths[name]]
+                        cmd += ["--threads", "1"]
+                        res.setdefault((name, exe), []).append(cpu_run(cmd))
+            # Each binary's rates against its own plain gas (the first row's, if
+            # plain was not asked for).
+            plain = {}
+            for name, _ in rows:
+                for exe in args.exe:
+                    r = res[(name, exe)]
+                    rate = statistics.median(c / t for t, c, _ in r)
+                    cpu = statistics.median(t for t, _, _ in r)
+                    plain.setdefault(exe, rate)
+                    print(
+                        f"| {name} | {exe} | {n} | {args.runs} | {r[0][1]} "
+                        f"| {cpu:.2f} | {rate / 1e3:.0f} k "
+                        f"({rate / plain[exe]:.2f} of plain) |"
+                    )
+        for n in (n for n in args.jam_n if n > 0):
             path = os.path.join(d, "jam.toml")
             with open(path, "w") as f:
                 f.write(
@@ -121,7 +148,7 @@ def main():
                         radii=BIDISPERSE,
                     ).replace("dt = 1.0", "dt = 0.5")
                 )
-            cmd = ["nice", "-n", "19", args.exe, "run", path, "--threads", "1"]
+            cmd = ["nice", "-n", "19", args.exe[0], "run", path, "--threads", "1"]
             res = [cpu_run(cmd) for _ in range(args.jam_runs)]
             phi = re.search(r"area fraction ([0-9.]+) at t", res[0][2])
             print(

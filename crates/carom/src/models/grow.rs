@@ -11,13 +11,18 @@
 //! the growth speed to the separation speed.
 //!
 //! Machinery: a grid of cells at least one largest diameter (as it is at the
-//! interval's end) wide, kept by cell-crossing events; each ball's earliest event
-//! (contact, wall or crossing) in an indexed binary heap; a per-ball counter of
-//! velocity changes that tells a stale pair prediction (its partner has changed
-//! course) when it comes due. Every interval starts from fresh predictions (the world
-//! rescales the velocities between intervals) and ends with every ball moved to its
-//! end and its radius grown, so nothing but the balls carries over: a resumed run
-//! continues bit for bit. One thread, so every thread count gives the same bits.
+//! interval's end) wide, kept by cell-crossing events (`cells.rs`); each ball's
+//! earliest contact (a ball or a wall) and next crossing (`predict.rs`), the balls in
+//! an indexed binary heap by the earlier of the two; a per-ball counter of velocity
+//! changes that tells a stale pair prediction (its partner has changed course) when it
+//! comes due.
+//!
+//! Every interval starts from fresh predictions, and so must: the world puts the
+//! temperature back between intervals (every velocity changes, and with it every
+//! predicted time). The interval ends with every ball moved to its end and its radius
+//! grown, and the cells are laid out afresh from the balls, so nothing but the balls
+//! carries over: a resumed run continues bit for bit. One thread, so every thread
+//! count gives the same bits.
 
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
@@ -26,16 +31,19 @@ use crate::scenario::ModelKind;
 use crate::stress::{self, Virial};
 use crate::table::Table;
 
-/// `other` of an event: a ball index below `WALL`; `WALL + side` a wall (side 0: x = 0,
-/// 1: x = width, 2: y = 0, 3: y = height); `CROSS + side` a crossing of the cell's side
-/// (same numbering); `NONE`: no event.
+mod cells;
+mod predict;
+
+use cells::boundary;
+
+/// `other` of a contact: a ball index below `WALL`; `WALL + side` a wall (side 0: x =
+/// 0, 1: x = width, 2: y = 0, 3: y = height); `NONE`: no contact.
 const WALL: u32 = u32::MAX - 9;
-const CROSS: u32 = u32::MAX - 5;
 const NONE: u32 = u32::MAX;
 const END: u32 = u32::MAX;
 
-/// A ball's earliest event: its time (from the interval's start), what it meets, and
-/// the partner's counter when it was predicted.
+/// A ball's earliest contact: its time (from the interval's start), what it meets,
+/// and the partner's counter when it was predicted.
 #[derive(Debug, Clone, Copy)]
 struct Ev {
     t: f64,
@@ -127,17 +135,20 @@ pub struct Grow {
     kin_at: f64,
     /// What the last interval measured.
     grown: Option<Grown>,
-    /// Per ball: local time, velocity-change counter, earliest event, heap slot, cell.
+    /// Per ball: local time, velocity-change counter, earliest contact, next
+    /// crossing's time and side, heap slot, cell.
     t: Vec<f64>,
     counter: Vec<u32>,
     next: Vec<Ev>,
+    cross_t: Vec<f64>,
+    cross_side: Vec<u32>,
     pos: Vec<u32>,
     cell: Vec<u32>,
     /// Cell lists (doubly linked through the balls).
     head: Vec<u32>,
     link_next: Vec<u32>,
     link_prev: Vec<u32>,
-    /// The heap of balls by their earliest event's time.
+    /// The heap of balls by their earliest event's time (contact or crossing).
     heap: Vec<Slot>,
     /// The table as the cells see it (set with the cells).
     tab: CellTable,
@@ -162,101 +173,6 @@ impl Grow {
     /// Events processed so far (collisions, wall impacts, crossings).
     pub fn events(&self) -> u64 {
         self.events
-    }
-
-    /// Lays out the cells for this interval: at least one largest diameter at the
-    /// interval's end wide, at least four on a periodic axis (so that a neighbour cell
-    /// is one image only), at most about four per ball.
-    fn build_cells(&mut self, b: &Balls, table: &Table, len: f64) -> Result<(), StepError> {
-        let r_max = b.r.iter().copied().fold(0.0, f64::max);
-        let reach = 2.0 * r_max * (1.0 + self.s * len) * (1.0 + 1e-9);
-        let cap = (4 * b.len()).max(16) as f64;
-        self.side = [table.width, table.height];
-        self.periodic = [table.is_periodic(0), table.is_periodic(1)];
-        let mut k = self.side.map(|side| {
-            let fit = (side / reach).floor();
-            if fit.is_finite() && fit >= 1.0 {
-                fit.min(cap) as usize
-            } else {
-                1
-            }
-        });
-        while (k[0] * k[1]) as f64 > cap && k[0].max(k[1]) > 4 {
-            let a = usize::from(k[1] > k[0]);
-            k[a] = (k[a] / 2).max(4);
-        }
-        for (a, &count) in k.iter().enumerate() {
-            if self.periodic[a] && count < 4 {
-                return Err(StepError::Unfit(
-                    "physics.compress",
-                    format!(
-                        "the periodic side {} is narrower than four largest diameters ({})",
-                        self.side[a],
-                        4.0 * reach
-                    ),
-                ));
-            }
-            self.width[a] = self.side[a] / count as f64;
-        }
-        self.n_cells = k;
-        self.tab = CellTable(self.table());
-        self.head.clear();
-        self.head.resize(k[0] * k[1], END);
-        let n = b.len();
-        self.cell.resize(n, 0);
-        self.link_next.resize(n, END);
-        self.link_prev.resize(n, END);
-        for i in 0..n {
-            let c = self.cell_at(b.x[i], b.y[i]);
-            self.insert(i, c);
-        }
-        Ok(())
-    }
-
-    /// The table as the cells see it.
-    fn table(&self) -> Table {
-        Table {
-            width: self.side[0],
-            height: self.side[1],
-            boundary: [boundary(self.periodic[0]), boundary(self.periodic[1])],
-            shear_rate: 0.0,
-            shift: 0.0,
-        }
-    }
-
-    fn cell_at(&self, x: f64, y: f64) -> usize {
-        let coord = |p: f64, a: usize| {
-            let c = (p / self.width[a]).floor();
-            if c >= 0.0 {
-                (c as usize).min(self.n_cells[a] - 1)
-            } else {
-                0
-            }
-        };
-        coord(x, 0) + self.n_cells[0] * coord(y, 1)
-    }
-
-    fn insert(&mut self, i: usize, c: usize) {
-        self.cell[i] = c as u32;
-        let h = self.head[c];
-        self.link_next[i] = h;
-        self.link_prev[i] = END;
-        if h != END {
-            self.link_prev[h as usize] = i as u32;
-        }
-        self.head[c] = i as u32;
-    }
-
-    fn remove(&mut self, i: usize) {
-        let (p, n) = (self.link_prev[i], self.link_next[i]);
-        if p == END {
-            self.head[self.cell[i] as usize] = n;
-        } else {
-            self.link_next[p as usize] = n;
-        }
-        if n != END {
-            self.link_prev[n as usize] = p;
-        }
     }
 
     /// `sum m |v|^2` and `sum m v` afresh from the balls.
@@ -303,15 +219,11 @@ impl Grow {
         for c in &mut self.counter {
             *c = c.wrapping_add(1);
         }
-        for i in 0..n {
-            self.predict(b, i, t);
+        self.predict_all(b, t);
+        for k in 0..self.heap.len() {
+            self.heap[k].t = self.key(self.heap[k].i as usize);
         }
-        for slot in &mut self.heap {
-            slot.t = self.next[slot.i as usize].t;
-        }
-        for k in (0..n / 2).rev() {
-            self.sift_down(k);
-        }
+        self.heapify();
     }
 
     /// Moves ball `i` along its line to time `t`.
@@ -323,94 +235,12 @@ impl Grow {
         self.t[i] = t;
     }
 
-    /// Ball `i`'s earliest event from time `now` (its own clock is `now`).
-    fn predict(&mut self, b: &Balls, i: usize, now: f64) {
-        let s = self.s;
-        let (xi, yi, vxi, vyi, ri) = (b.x[i], b.y[i], b.vx[i], b.vy[i], b.r[i]);
-        let mut best = Ev::NONE;
-        let mut take = |t: f64, other: u32, c_other: u32| {
-            if t < best.t {
-                best = Ev { t, other, c_other };
-            }
-        };
-        let k = self.n_cells;
-        let c = self.cell[i] as usize;
-        let cc = [c % k[0], c / k[0]];
-        for (a, p, v) in [(0usize, xi, vxi), (1, yi, vyi)] {
-            let side = a as u32 * 2;
-            if !self.periodic[a] {
-                // The wall's gap closes at the speed of the centre plus the growth.
-                let (rr, rd) = (ri * (1.0 + s * now), ri * s);
-                let low = v - rd;
-                if low < 0.0 {
-                    take(now + (p - rr).max(0.0) / -low, WALL + side, 0);
-                }
-                let high = -v - rd;
-                if high < 0.0 {
-                    take(
-                        now + (self.side[a] - p - rr).max(0.0) / -high,
-                        WALL + side + 1,
-                        0,
-                    );
-                }
-            }
-            let last = cc[a] + 1 == k[a];
-            if v > 0.0 && (self.periodic[a] || !last) {
-                let bound = (cc[a] + 1) as f64 * self.width[a];
-                take(now + ((bound - p) / v).max(0.0), CROSS + side + 1, 0);
-            } else if v < 0.0 && (self.periodic[a] || cc[a] > 0) {
-                let bound = cc[a] as f64 * self.width[a];
-                take(now + ((bound - p) / v).max(0.0), CROSS + side, 0);
-            }
-        }
-        // The neighbour cells' coordinates along each axis, lowest first (a periodic
-        // axis has at least four cells, so the three are distinct).
-        let range = |c: usize, a: usize| -> ([usize; 3], usize, usize) {
-            let n = k[a];
-            if self.periodic[a] {
-                let low = if c == 0 { n - 1 } else { c - 1 };
-                let high = if c + 1 == n { 0 } else { c + 1 };
-                ([low, c, high], 0, 3)
-            } else {
-                let from = usize::from(c == 0);
-                let to = if c + 1 < n { 3 } else { 2 };
-                ([c.wrapping_sub(1), c, c + 1], from, to)
-            }
-        };
-        let table = self.tab.0;
-        let (ys, y0, y1) = range(cc[1], 1);
-        let (xs, x0, x1) = range(cc[0], 0);
-        for &cy in &ys[y0..y1] {
-            for &cx in &xs[x0..x1] {
-                let mut j = self.head[cx + k[0] * cy];
-                while j != END {
-                    let ju = j as usize;
-                    j = self.link_next[ju];
-                    if ju == i {
-                        continue;
-                    }
-                    let lag = now - self.t[ju];
-                    let (dx, dy) = table
-                        .min_image(b.x[ju] + b.vx[ju] * lag - xi, b.y[ju] + b.vy[ju] * lag - yi);
-                    let r_sum = ri + b.r[ju];
-                    if let Some(tau) = pair_time(
-                        [dx, dy],
-                        [b.vx[ju] - vxi, b.vy[ju] - vyi],
-                        r_sum * (1.0 + s * now),
-                        r_sum * s,
-                    ) {
-                        take(now + tau, ju as u32, self.counter[ju]);
-                    }
-                }
-            }
-        }
-        self.next[i] = best;
-    }
-
+    /// The heap has four children per node (`4k + 1` to `4k + 4`): half the depth of a
+    /// binary one, and a node's children share a cache line.
     fn sift_up(&mut self, mut k: usize) {
         let e = self.heap[k];
         while k > 0 {
-            let p = (k - 1) / 2;
+            let p = (k - 1) / 4;
             let pe = self.heap[p];
             if pe.t <= e.t {
                 break;
@@ -427,18 +257,22 @@ impl Grow {
         let n = self.heap.len();
         let e = self.heap[k];
         loop {
-            let l = 2 * k + 1;
-            if l >= n {
+            let first = 4 * k + 1;
+            if first >= n {
                 break;
             }
-            let mut c = l;
-            if l + 1 < n && self.heap[l + 1].t < self.heap[l].t {
-                c = l + 1;
+            let mut c = first;
+            let mut ct = self.heap[first].t;
+            for l in first + 1..(first + 4).min(n) {
+                let t = self.heap[l].t;
+                if t < ct {
+                    (c, ct) = (l, t);
+                }
+            }
+            if ct >= e.t {
+                break;
             }
             let ce = self.heap[c];
-            if ce.t >= e.t {
-                break;
-            }
             self.heap[k] = ce;
             self.pos[ce.i as usize] = k as u32;
             k = c;
@@ -447,10 +281,17 @@ impl Grow {
         self.pos[e.i as usize] = k as u32;
     }
 
+    /// Orders the whole heap.
+    fn heapify(&mut self) {
+        for k in (0..self.heap.len().div_ceil(4)).rev() {
+            self.sift_down(k);
+        }
+    }
+
     /// Ball `i`'s event changed: restore the heap's order.
     fn update(&mut self, i: usize) {
         let k = self.pos[i] as usize;
-        self.heap[k].t = self.next[i].t;
+        self.heap[k].t = self.key(i);
         self.sift_up(k);
         self.sift_down(self.pos[i] as usize);
     }
@@ -486,21 +327,21 @@ impl Grow {
         self.counter.resize(n, 0);
         self.next.clear();
         self.next.resize(n, Ev::NONE);
+        self.cross_t.clear();
+        self.cross_t.resize(n, f64::INFINITY);
+        self.cross_side.resize(n, 0);
         self.pos.resize(n, 0);
-        for i in 0..n {
-            self.predict(b, i, 0.0);
-        }
+        self.predict_all(b, 0.0);
         self.heap.clear();
+        let (next, cross_t) = (&self.next, &self.cross_t);
         self.heap.extend((0..n as u32).map(|i| Slot {
-            t: self.next[i as usize].t,
+            t: next[i as usize].t.min(cross_t[i as usize]),
             i,
         }));
         for (k, slot) in self.heap.iter().enumerate() {
             self.pos[slot.i as usize] = k as u32;
         }
-        for k in (0..n / 2).rev() {
-            self.sift_down(k);
-        }
+        self.heapify();
         self.measure(b);
         (self.kin_integral, self.kin_at) = (0.0, 0.0);
         let virial_start = self.virial.sum;
@@ -517,7 +358,9 @@ impl Grow {
         while let Some(&top) = self.heap.first() {
             let i = top.i as usize;
             let e = self.next[i];
-            if e.t > len || e.t.is_nan() {
+            let cross_t = self.cross_t[i];
+            let now = e.t.min(cross_t);
+            if now > len || now.is_nan() {
                 break;
             }
             taken += 1;
@@ -528,7 +371,14 @@ impl Grow {
                 )));
             }
             self.events += 1;
-            if e.other < WALL {
+            if cross_t < e.t {
+                // Into the next cell; the contact kept stands.
+                self.advance(b, i, now);
+                let side = self.cross_side[i] as usize;
+                self.cross(b, i, side);
+                self.after_cross(b, i, side, now);
+                self.update(i);
+            } else if e.other < WALL {
                 let j = e.other as usize;
                 if self.counter[j] != e.c_other {
                     // The partner changed course since: predict afresh from now.
@@ -549,7 +399,7 @@ impl Grow {
                 self.predict(b, j, e.t);
                 self.update(j);
                 since_rescale += 1;
-            } else if e.other < CROSS {
+            } else {
                 self.advance(b, i, e.t);
                 let side = (e.other - WALL) as usize;
                 let rd = b.r[i] * self.s;
@@ -576,14 +426,9 @@ impl Grow {
                 self.predict(b, i, e.t);
                 self.update(i);
                 since_rescale += 1;
-            } else {
-                self.advance(b, i, e.t);
-                self.cross(b, i, (e.other - CROSS) as usize);
-                self.predict(b, i, e.t);
-                self.update(i);
             }
             if since_rescale >= rescale_every {
-                self.integrate_to(e.t);
+                self.integrate_to(now);
                 // Jammed: the reduced pressure over the stretch is past the bound
                 // (the growth cannot go on past jamming: the collisions would pile up
                 // without end before the interval's end).
@@ -591,13 +436,13 @@ impl Grow {
                 if dk > 0.0 {
                     let z = 1.0 + (self.virial.sum - w_mark) / dk;
                     if z > self.bound {
-                        end = e.t;
+                        end = now;
                         jam_z = Some(z);
                         break;
                     }
                 }
                 if self.temperature > 0.0 {
-                    self.rescale_all(b, e.t);
+                    self.rescale_all(b, now);
                 }
                 (w_mark, k_mark) = (self.virial.sum, self.kin_integral);
                 since_rescale = 0;
@@ -620,71 +465,6 @@ impl Grow {
         }
         Ok(())
     }
-
-    /// Ball `i` crosses its cell's `side` (numbered as walls), wrapping across a
-    /// periodic edge.
-    fn cross(&mut self, b: &mut Balls, i: usize, side: usize) {
-        let (a, up) = (side / 2, side % 2 == 1);
-        let k = self.n_cells;
-        let c = self.cell[i] as usize;
-        let mut cc = [c % k[0], c / k[0]];
-        let (p, img) = if a == 0 {
-            (&mut b.x[i], &mut b.ix[i])
-        } else {
-            (&mut b.y[i], &mut b.iy[i])
-        };
-        if up {
-            if cc[a] + 1 == k[a] {
-                cc[a] = 0;
-                *p -= self.side[a];
-                *img += 1;
-            } else {
-                cc[a] += 1;
-            }
-        } else if cc[a] == 0 {
-            cc[a] = k[a] - 1;
-            *p += self.side[a];
-            *img -= 1;
-        } else {
-            cc[a] -= 1;
-        }
-        self.remove(i);
-        self.insert(i, cc[0] + k[0] * cc[1]);
-    }
-}
-
-fn boundary(periodic: bool) -> crate::table::Boundary {
-    if periodic {
-        crate::table::Boundary::Periodic
-    } else {
-        crate::table::Boundary::Walls
-    }
-}
-
-/// The time until a pair meets ([`growth::contact_time`]), also for a pair that
-/// round-off leaves touching or a hair inside contact right after an impact: one
-/// closing in the growing frame meets now; one separating meets again only if the
-/// contact distance grows faster than the pair separates (`a < 0`), at the quadratic's
-/// larger root.
-#[inline]
-fn pair_time(d: [f64; 2], w: [f64; 2], sigma: f64, sigma_dot: f64) -> Option<f64> {
-    let c = d[0] * d[0] + d[1] * d[1] - sigma * sigma;
-    let b = d[0] * w[0] + d[1] * w[1] - sigma * sigma_dot;
-    let a = w[0] * w[0] + w[1] * w[1] - sigma_dot * sigma_dot;
-    if c > 0.0 {
-        // Apart, separating in the growing frame and the separation outgrowing the
-        // growth: no root (the discriminant is at most b^2, so sqrt(disc) - b <= 0 also
-        // in rounded arithmetic), the same answer as `contact_time` without its root.
-        if b >= 0.0 && a >= 0.0 {
-            return None;
-        }
-        return growth::contact_time(d, w, sigma, sigma_dot);
-    }
-    if b < 0.0 {
-        return Some(0.0);
-    }
-    let disc = b * b - a * c;
-    (a < 0.0 && disc >= 0.0).then(|| (b + disc.sqrt()) / -a)
 }
 
 impl CollisionModel for Grow {
