@@ -2,7 +2,8 @@
 //! independent expectations: a meeting across the sliding edge happens at the root of
 //! the pair's quadratic in the image's frame and leaves the velocities of the
 //! two-disk collision law, including through an image that was not the nearest when
-//! the pair was last predicted; a dense elastic gas sheared over many widths of slide
+//! the pair was last predicted; a simultaneous impact with a copy across the edge is
+//! the plain box's in the copy's frame; a dense elastic gas sheared over many widths of slide
 //! never overlaps through any image and changes its x momentum exactly by the edge
 //! crossings' jumps; a gas started at rest develops the streaming profile
 //! `u_x = G (y - H/2)`; a run resumed from its state file continues bit for bit; what
@@ -102,6 +103,65 @@ fn an_image_that_was_not_the_nearest_is_met_when_it_slides_round() {
     // the first, both at a fixed x), so nothing but the prediction made at the start
     // can find this meeting: a search through the nearest image alone misses it.
     meet_across_the_edge(10.0, 5.0, -1.0, [0.0, 0.1], [0.0, -0.1], 18.6, 2.0);
+}
+
+#[test]
+fn a_simultaneous_impact_across_the_sliding_edge_is_the_unsheared_one_in_the_images_frame() {
+    // Ball B at rest at (10, 1.5) next to the top edge is struck at t = 1 from below by
+    // A and, at the same instant, from above by the image of C (C near the bottom edge,
+    // its copy above the box at (x - shift, y - 20) moving at vx - 2): both contacts
+    // oblique, so the image's x velocity enters the impact. One cluster of two
+    // contacts, resolved together. In a plain periodic box the same three balls with
+    // C given its image's place and velocity make the same impact: A and B must end
+    // alike to round-off, C with its image's velocity plus G H and its x on the shift.
+    let (g, h, w, s0) = (0.1, 20.0, 20.0, 5.0);
+    let u = g * h;
+    let root = (4.0f64 - 0.64).sqrt();
+    let a = Ball::new(8.9, 1.5 + root + 1.0, 0.3, -1.0, 1.0, 1.0);
+    let b = Ball::new(10.0, 1.5, 0.0, 0.0, 1.0, 1.0);
+    let image = Ball::new(11.1, 1.5 - root - 1.0 + h, -0.3, 1.0, 1.0, 1.0);
+    let c = Ball {
+        x: image.x + s0,
+        vx: image.vx + u,
+        ..image
+    };
+    let mut sheared =
+        World::from_balls(Table::sheared(w, h, g, s0), event(1.0, 1.0), &[a, b, c]).unwrap();
+    let mut plain =
+        World::from_balls(Table::periodic(w, h), event(1.0, 1.0), &[a, b, image]).unwrap();
+    sheared.run_steps(2).unwrap();
+    plain.run_steps(2).unwrap();
+    assert_eq!(plain.collisions(), 2);
+    assert_eq!(sheared.collisions(), 2);
+    let (s, p) = (sheared.balls(), plain.balls());
+    // The impact turned A and C back (B, struck symmetrically, stays nearly at rest).
+    assert!(p.vy[0] > 0.5 && p.vy[2] < -0.5, "{:?} {:?}", p.vx, p.vy);
+    let tol = 1e-11;
+    for i in 0..2 {
+        for (got, want) in [
+            (s.x[i], p.x[i]),
+            (s.y[i], p.y[i]),
+            (s.vx[i], p.vx[i]),
+            (s.vy[i], p.vy[i]),
+        ] {
+            assert!((got - want).abs() < tol, "ball {i}: {got} against {want}");
+        }
+    }
+    let shift = (s0 + u * sheared.time).rem_euclid(w);
+    assert!(
+        (s.vx[2] - (p.vx[2] + u)).abs() < tol,
+        "{} {}",
+        s.vx[2],
+        p.vx[2]
+    );
+    assert!((s.vy[2] - p.vy[2]).abs() < tol);
+    assert!((s.y[2] - p.y[2]).abs() < tol);
+    assert!(
+        (s.x[2] - (p.x[2] + shift).rem_euclid(w)).abs() < tol,
+        "{} {}",
+        s.x[2],
+        p.x[2]
+    );
 }
 
 /// `n_side^2` disks of radius `r` on a lattice in a `side`-square box sheared at `g`,
