@@ -5,7 +5,7 @@ the time to jam a bidisperse packing.
 
     python3 bench/dense_bench.py [--exe target/release/carom [OTHER ...]]
         [--n 10000 1000000] [--runs 3] [--rows plain compress andersen]
-        [--jam-n 10000 100000] [--jam-runs 1]
+        [--jam-n 10000 100000] [--jam-runs 1] [--instructions]
 
 Each gas row (per N in `--n`) is `--runs` runs of `carom run` (under `nice -n 19`) of
 a scene written to a temporary folder; the CPU time is the child's user plus system
@@ -13,6 +13,13 @@ time, the collisions the summary's count, and the row gives the median of the ru
 The runs are interleaved: round k runs every row (and every binary given to `--exe`,
 for a before/after comparison) once, so that load on the machine hits all alike.
 `--jam-n 0` skips the jamming rows.
+
+`--instructions` counts instructions instead of timing (valgrind's callgrind, one run
+per row and binary at a twentieth and at a tenth of the duration; the difference of
+the two runs, instructions over collisions, leaves out building the gas): the same
+count on a loaded machine as on an idle one, where the timings of a shared machine
+move by a third. It leaves out what memory costs (the misses that grow with N), so
+it is the figure for 10^4, where the balls fit in the cache.
 
 - plain: N unit disks on the jittered grid at area fraction 0.3, periodic box, event
   model, 4 * 10^6 / N time units (400 at 10^4, 4 at 10^6; about 0.69 collisions per
@@ -61,6 +68,32 @@ def cpu_run(cmd):
     return cpu, int(m.group(1)) if m else 0, out
 
 
+def instructions(exe, path, time):
+    """Instructions and collisions of `carom run path --time time` under callgrind."""
+    cmd = ["nice", "-n", "19", "valgrind", "--tool=callgrind"]
+    cmd += ["--callgrind-out-file=/dev/null", exe, "run", path]
+    cmd += ["--threads", "1", "--time", repr(time)]
+    p = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    ins = re.search(r"Collected : (\d+)", p.stderr)
+    col = re.search(r"^collisions\s+(\d+)", p.stdout, re.M)
+    return int(ins.group(1)), int(col.group(1))
+
+
+def count_rows(args, rows, paths, n, duration):
+    """The `--instructions` table for one N."""
+    plain = {}
+    for name, _ in rows:
+        for exe in args.exe:
+            i1, c1 = instructions(exe, paths[name], duration / 20)
+            i2, c2 = instructions(exe, paths[name], duration / 10)
+            per = (i2 - i1) / max(c2 - c1, 1)
+            plain.setdefault(exe, per)
+            print(
+                f"| {name} | {exe} | {n} | {c2 - c1} | {per:.0f} "
+                f"| {plain[exe] / per:.2f} |"
+            )
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -76,6 +109,7 @@ def main():
     )
     ap.add_argument("--jam-n", type=int, nargs="+", default=[10000])
     ap.add_argument("--jam-runs", type=int, default=1)
+    ap.add_argument("--instructions", action="store_true")
     args = ap.parse_args()
     rows = [
         (name, extra)
@@ -92,11 +126,18 @@ def main():
     ]
     load = os.getloadavg()[0]
     print(f"load average at the start: {load:.1f}")
-    print(
-        "| scene | binary | N | runs | collisions | CPU s (median) "
-        "| collisions per CPU-s |"
-    )
-    print("|---|---|---:|---:|---:|---:|---:|")
+    if args.instructions:
+        print(
+            "| scene | binary | N | collisions counted | instructions per collision "
+            "| rate against plain |"
+        )
+        print("|---|---|---:|---:|---:|---:|")
+    else:
+        print(
+            "| scene | binary | N | runs | collisions | CPU s (median) "
+            "| collisions per CPU-s |"
+        )
+        print("|---|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as d:
         for n in args.n:
             duration = 4e6 / n
@@ -114,6 +155,9 @@ def main():
                             radii="",
                         )
                     )
+            if args.instructions:
+                count_rows(args, rows, paths, n, duration)
+                continue
             res = {}
             for _ in range(args.runs):
                 for name, _ in rows:

@@ -46,6 +46,9 @@ pub enum Engine {
     /// temperature, striking each ball at a tenth of its collision frequency
     /// (`child::andersen`): the bath's strikes as events of their own.
     EventAndersen,
+    /// The event model (one thread) on the gas while it compresses (`physics.compress`,
+    /// `child::compressing`): the growing model.
+    EventCompress,
     Rapier,
 }
 
@@ -59,6 +62,9 @@ impl Engine {
         }
         if s == "event-andersen/1" {
             return Some(Engine::EventAndersen);
+        }
+        if s == "event-compress/1" {
+            return Some(Engine::EventCompress);
         }
         if let Some(p) = s.strip_prefix("event/1@") {
             return Some(Engine::EventAt {
@@ -103,6 +109,7 @@ impl Engine {
             Engine::EventAt { percent } => format!("event/1@{percent}"),
             Engine::Lorentz => "lorentz/1".to_string(),
             Engine::EventAndersen => "event-andersen/1".to_string(),
+            Engine::EventCompress => "event-compress/1".to_string(),
             Engine::Rapier => "rapier2d".to_string(),
         }
     }
@@ -132,6 +139,7 @@ impl Engine {
             }
             Engine::Lorentz => "carom event, among fixed pegs: walls (1 thread)".to_string(),
             Engine::EventAndersen => "carom event, Andersen heat bath (1 thread)".to_string(),
+            Engine::EventCompress => "carom event, compressing (1 thread)".to_string(),
             Engine::Rapier => format!("rapier2d {} (1 thread)", peer::VERSION),
         }
     }
@@ -146,6 +154,7 @@ impl Engine {
             } | Engine::EventAt { .. }
                 | Engine::Lorentz
                 | Engine::EventAndersen
+                | Engine::EventCompress
         )
     }
 }
@@ -248,7 +257,7 @@ impl Options {
 const USAGE: &str = "usage: carom-bench [--quick] [--n 10000,100000,1000000] [--blocks 3] \
 [--block-seconds 2] [--warmup-seconds 1] [--warmup-steps 200] [--rapier-max 1000000] [--drift-steps 10000] \
 [--identity-steps 100] [--portable] \
-[--only spring/1,spring/2,spring-rough/2,hopper/2,impulse/2,simultaneous/2,event/1,event-andersen/1,event/1@60,lorentz/1,spring/1/periodic,rapier2d]";
+[--only spring/1,spring/2,spring-rough/2,hopper/2,impulse/2,simultaneous/2,event/1,event-andersen/1,event-compress/1,event/1@60,lorentz/1,spring/1/periodic,rapier2d]";
 
 /// Set (by `--portable`) to run the event loop's portable version even where the
 /// processor could run the one compiled for AVX-512 (the results are the same).
@@ -434,6 +443,8 @@ fn engines(n: u64, o: &Options) -> Vec<Engine> {
         },
         // The same gas under Andersen's heat bath: what its strikes cost the events.
         Engine::EventAndersen,
+        // The same gas while it compresses: what growing disks cost the events.
+        Engine::EventCompress,
         // The same gas in a periodic box: what the periodic boundaries cost the step.
         Engine::Carom {
             model: Spring,

@@ -13,9 +13,9 @@
 //! Machinery: a grid of cells at least one largest diameter (as it is at the
 //! interval's end) wide, kept by cell-crossing events (`cells.rs`); each ball's
 //! earliest contact (a ball or a wall) and next crossing (`predict.rs`), the balls in
-//! an indexed binary heap by the earlier of the two; a per-ball counter of velocity
-//! changes that tells a stale pair prediction (its partner has changed course) when it
-//! comes due.
+//! an indexed heap (four children per node) by the earlier of the two; a per-ball
+//! counter of velocity changes that tells a stale pair prediction (its partner has
+//! changed course) when it comes due.
 //!
 //! Every interval starts from fresh predictions, and so must: the world puts the
 //! temperature back between intervals (every velocity changes, and with it every
