@@ -1,5 +1,5 @@
 //! The `shear` preset's steady velocity profile: runs the preset for its duration and
-//! averages every grain's x velocity over the second half, sampled every 500 steps, in
+//! averages every free grain's x velocity over the second half, sampled every 500 steps, in
 //! bins one mean diameter (1.1) high measured up from the fixed bottom plate (y = 50).
 //! Prints `height mean_vx/U samples` per bin, with U = 1 the top plate's speed, and the
 //! lid's mean height; `bench/shear_profile.py` plots it:
@@ -29,7 +29,8 @@ fn main() {
         lid += 20.0 + w.walls().motion(0).unwrap().offset[1];
         lids += 1;
         let b = w.balls();
-        for i in 0..b.len() {
+        // The lid's glued grains (kinematic) ride on it; the grains are the rest.
+        for i in (0..b.len()).filter(|&i| b.inv_m[i] != 0.0) {
             let k = ((bottom - b.y[i]) / bin).floor();
             if (0.0..40.0).contains(&k) {
                 sums[k as usize] += b.vx[i];

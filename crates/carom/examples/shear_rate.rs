@@ -29,11 +29,19 @@ fn main() {
     wall.axis = None;
     wall.offset = None;
     wall.points = Some(vec![[0.0, 20.0 + lid], [40.0, 20.0 + lid]]);
+    // The lid's grains, glued to it, become plain kinematic balls moving at their own
+    // velocity (U along x): the fixed lid's belt.
+    for b in &mut fixed.balls {
+        b.glue = None;
+    }
     let still = rate(build_world(&fixed).unwrap(), steps);
     // The same fixed place, but a moving wall at zero velocity: the moving-wall
     // machinery without the servo.
     let mut idle = fixed.clone();
     idle.walls[0].velocity = Some([0.0, 0.0]);
+    for b in idle.balls.iter_mut().filter(|b| b.kinematic) {
+        b.glue = Some(0);
+    }
     let idle = rate(build_world(&idle).unwrap(), steps);
     println!("shear, servo lid:  {moving:.0} steps/s");
     println!("shear, fixed lid:  {still:.0} steps/s");

@@ -175,9 +175,11 @@ pub fn ball_from_spec(b: &BallSpec, field: &str, sphere: bool) -> Result<Ball, S
     } else {
         ball.inertia
     };
+    // A glued ball is kinematic: it moves with its wall.
+    let kinematic = b.kinematic || b.glue.is_some();
     let mut ball = Ball {
         color,
-        kinematic: b.kinematic,
+        kinematic,
         angle,
         omega,
         inertia: b.inertia.unwrap_or(default_inertia),
@@ -191,7 +193,7 @@ pub fn ball_from_spec(b: &BallSpec, field: &str, sphere: bool) -> Result<Ball, S
         if let Err((key, message)) = crate::cue::check(cue) {
             return Err(ScenarioError::field(format!("{field}.cue.{key}"), message));
         }
-        if b.kinematic {
+        if kinematic {
             return Err(ScenarioError::field(
                 format!("{field}.cue"),
                 "a kinematic ball moves as prescribed and takes no cue strike",
@@ -440,7 +442,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     let mut removed = Vec::new();
     for (i, b) in s.balls.iter().enumerate() {
         if let Some(spec) = &b.removed {
-            if b.kinematic {
+            if b.kinematic || b.glue.is_some() {
                 return Err(ScenarioError::field(
                     format!("balls[{i}].removed"),
                     "a kinematic ball moves as prescribed and cannot leave play",
@@ -474,6 +476,29 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         }
         world
             .set_walls(&s.walls, &s.pockets)
+            .map_err(|e| ScenarioError::field(e.field, e.message))?;
+    }
+    let glue: Vec<crate::walls::Glued> = s
+        .balls
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            b.glue.map(|wall| crate::walls::Glued {
+                ball: i as u32,
+                wall,
+                velocity: [b.vx, b.vy],
+            })
+        })
+        .collect();
+    if let Some(g) = glue.first() {
+        if walls.is_empty() {
+            return Err(ScenarioError::field(
+                format!("balls[{}].glue", g.ball),
+                format!("names walls[{}], but the scene has no walls", g.wall),
+            ));
+        }
+        world
+            .set_glue(glue)
             .map_err(|e| ScenarioError::field(e.field, e.message))?;
     }
     for (i, r) in removed {

@@ -44,7 +44,7 @@ pub const PRESETS: &[Preset] = &[
     preset!("hopper", "a silo of 3,000 frictional grains discharging through an orifice into an open bottom edge (spring)"),
     preset!("drum", "a rotating drum a third full of frictional grains, a layer flowing down the tilted bed (spring)"),
     preset!("pool", "a 9-foot pool table to scale on cloth: six pockets, cushions, a cue strike breaks the rack and pockets balls (event)"),
-    preset!("shear", "plane shear of 391 frictional disks between rough plates, periodic in x, the top plate sliding under a servo's pressure (spring)"),
+    preset!("shear", "plane shear of 391 frictional disks between plates with glued grains, periodic in x, the top plate sliding under a servo's pressure (spring)"),
     preset!("stadium", "the Bunimovich stadium, a chaotic billiard: four balls between two half circles and straight sides (event)"),
 ];
 

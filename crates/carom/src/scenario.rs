@@ -578,6 +578,10 @@ pub struct BallSpec {
     /// Set when the ball has left play (a pocket, an open edge): it starts out of play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<RemovedSpec>,
+    /// Glued to the moving wall `walls[K]` ([`crate::walls::glue`]): the ball is
+    /// kinematic and moves at the wall's translation velocity plus its own `vx`, `vy`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glue: Option<u32>,
 }
 
 /// `cue = { speed, aim, english, follow, elevation }`: the cue's speed, the direction
@@ -730,6 +734,7 @@ impl BallSpec {
             wy: None,
             cue: None,
             removed: None,
+            glue: None,
         }
     }
 }

@@ -115,6 +115,8 @@ impl<'a> BallsOf<'a> {
         let b = self.world.balls().get(i);
         let removed = self.world.removal(i);
         let rotation = self.rotation;
+        // A glued ball's velocity is its own, on top of its wall's.
+        let glued = self.world.walls().glue_of(i);
         BallSpec {
             angle: rotation.then_some(b.angle),
             omega: rotation.then_some(b.omega),
@@ -124,8 +126,8 @@ impl<'a> BallsOf<'a> {
             cue: None,
             x: b.x,
             y: b.y,
-            vx: b.vx,
-            vy: b.vy,
+            vx: glued.map_or(b.vx, |g| g.velocity[0]),
+            vy: glued.map_or(b.vy, |g| g.velocity[1]),
             r: b.r,
             m: b.m,
             color: b.color.map(|c| c.to_hex()),
@@ -137,6 +139,7 @@ impl<'a> BallsOf<'a> {
                 time: r.time,
                 by: r.by.name(),
             }),
+            glue: glued.map(|g| g.wall),
         }
     }
 }

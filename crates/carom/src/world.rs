@@ -423,7 +423,11 @@ impl World {
             // A servo's speed for this step, from the forces at its start.
             let in_play = (!self.in_play.is_empty()).then_some(&self.in_play[..]);
             let (k, dt) = (self.physics.stiffness, self.physics.dt);
-            Arc::make_mut(&mut self.walls).update_servos(&self.balls, k, dt, in_play);
+            Arc::make_mut(&mut self.walls).update_servos(&self.balls, &self.table, k, dt, in_play);
+        }
+        if moves && !self.walls.glued().is_empty() {
+            // Glued balls ride on their walls at this step's velocities.
+            self.walls.carry_glued(&mut self.balls);
         }
         // The step's length: `dt`, or less where a compression reaches its target.
         let len = if self.compressing.is_some() {
@@ -598,6 +602,28 @@ impl World {
         self.set_built_walls(built)?;
         self.specs = Arc::new((walls.to_vec(), pockets.to_vec()));
         Ok(())
+    }
+
+    /// Glues balls to the walls (see [`crate::walls::glue`]): `glue` in ball order, each
+    /// ball kinematic, each wall one that translates. Refused, naming the ball's `glue`
+    /// key, when a check fails or the model does not run glued balls.
+    pub fn set_glue(&mut self, glue: Vec<crate::walls::Glued>) -> Result<(), BuildError> {
+        self.synchronise();
+        if let Some(g) = glue.iter().find(|g| g.ball as usize >= self.balls.len()) {
+            return Err(bad(
+                "glue",
+                format!("names ball {}, but there are {}", g.ball, self.balls.len()),
+            ));
+        }
+        crate::walls::glue::check(&glue, &self.walls, &self.balls)
+            .map_err(|(field, message)| BuildError { field, message })?;
+        if let Some(refusal) = crate::walls::glue::refuse(self.physics.model, &glue) {
+            return Err(refusal);
+        }
+        let mut walls = (*self.walls).clone();
+        walls.set_glued(glue);
+        walls.carry_glued(&mut self.balls);
+        self.set_built_walls(walls)
     }
 
     fn set_built_walls(&mut self, walls: Walls) -> Result<(), BuildError> {

@@ -286,6 +286,9 @@ pub fn create(
     physics: &Physics,
     walls: &Walls,
 ) -> Result<Box<dyn CollisionModel>, StepError> {
+    if let Some(e) = crate::walls::glue::refuse(kind, walls.glued()) {
+        return Err(StepError::Unfit("physics.model", e.to_string()));
+    }
     if kind == ModelKind::Spring
         && walls.any_own_friction()
         && physics.integrator != crate::scenario::Integrator::SemiImplicitEuler

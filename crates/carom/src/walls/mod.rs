@@ -12,10 +12,12 @@
 //! A pocket is a disk: a ball whose centre comes within its radius leaves play.
 
 pub mod geometry;
+pub mod glue;
 pub mod impact;
 pub mod motion;
 
 pub use geometry::{Feature, Touch};
+pub use glue::Glued;
 pub use motion::{Motion, Servo};
 
 /// The curve of one piece.
@@ -136,6 +138,8 @@ pub struct Walls {
     /// piece is listed in every cell, so [`Walls::touches`] first skips the balls
     /// farther than the reach from its box); empty when no wall moves.
     boxes: Vec<[f64; 4]>,
+    /// Balls glued to moving walls, by ball (see [`glue`]); empty when none is.
+    glued: Vec<Glued>,
 }
 
 impl Walls {
@@ -148,6 +152,7 @@ impl Walls {
             motions: Vec::new(),
             base: Vec::new(),
             boxes: Vec::new(),
+            glued: Vec::new(),
         }
     }
 
@@ -227,7 +232,8 @@ impl Walls {
             && self.boxes.len() == other.boxes.len()
             && self.base.len() == other.base.len()
             && self.surfaces == other.surfaces
-            && self.pockets == other.pockets;
+            && self.pockets == other.pockets
+            && self.glued == other.glued;
         if !same {
             self.clone_from(other);
             return;
@@ -259,11 +265,13 @@ impl Walls {
     /// Sets every servo's speed from the balls' overlaps with it now: the normal force
     /// `F = sum k s (n . push)` over the contacts (`s` the overlap, `n` from the wall
     /// to the ball) of balls that respond (finite mass, in play), and the speed towards
-    /// the balls `(P L - F) / (k tau)` (see [`motion`]).
+    /// the balls `(P L - F) / (k tau)` (see [`motion`]). `F` includes the free balls'
+    /// overlaps with the balls glued to the wall ([`glue`]).
     /// The servo's time `tau` is its `servo_time`, or 100 steps of `dt` by default.
     pub fn update_servos(
         &mut self,
         balls: &crate::balls::Balls,
+        table: &crate::table::Table,
         k: f64,
         dt: f64,
         in_play: Option<&[bool]>,
@@ -295,6 +303,9 @@ impl Walls {
                             k * (r - t.distance) * (n[0] * servo.push[0] + n[1] * servo.push[1]);
                     }
                 }
+            }
+            if !self.glued.is_empty() {
+                force += self.glued_force(w as u32, servo.push, balls, table, k, in_play);
             }
             let tau = if servo.time > 0.0 {
                 servo.time
