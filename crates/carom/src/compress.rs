@@ -111,6 +111,42 @@ impl Compress {
     pub fn growth_at(&self, t: f64) -> f64 {
         1.0 + self.rate * (t - self.origin.unwrap_or(0.0))
     }
+
+    /// The time until the target area fraction, from `phi` now, with every length
+    /// growing relative to the box as `1 + s tau` (the area fraction as its square):
+    /// `(sqrt(target / phi) - 1) / s`; `None` without a target. Both compressions,
+    /// the growing disks' and the shrinking box's, cut their step there.
+    pub fn time_to_target(&self, phi: f64, s: f64) -> Option<f64> {
+        self.until
+            .area_fraction
+            .map(|f| ((f / phi).sqrt() - 1.0) / s)
+    }
+
+    /// The stop at the end of a step: jammed if the model said so, else the target if
+    /// the step was cut at it, else jammed if the reduced pressure `z` passed its bound.
+    pub fn stop(&self, jammed: bool, at_target: bool, z: f64) -> Option<StopReason> {
+        if jammed {
+            Some(StopReason::Jammed)
+        } else if at_target {
+            Some(StopReason::AreaFraction)
+        } else if z > self.pressure_bound() {
+            Some(StopReason::Jammed)
+        } else {
+            None
+        }
+    }
+}
+
+/// The reduced pressure `Z = P A / (N k T)` over a step of length `len` from the
+/// virial `w` of its impacts or forces and the mean `kinetic = sum m |v - V|^2` of its
+/// ends: with `2 N k T = kinetic` and `P A = (kinetic + w / len) / 2`, `Z = 1 + w /
+/// (len kinetic)`; `previous` where the step is empty or the balls are at rest.
+pub fn reduced_pressure(w: f64, len: f64, kinetic: f64, previous: f64) -> f64 {
+    if len > 0.0 && kinetic > 0.0 {
+        1.0 + w / (len * kinetic)
+    } else {
+        previous
+    }
 }
 
 /// Why a compression stopped.

@@ -8,7 +8,7 @@
 //! the same area fraction `phi(t) = phi_0 g(t)^2`, the same stops.
 
 use super::World;
-use crate::compress::{Compress, Progress, StopReason};
+use crate::compress::{reduced_pressure, Compress, Progress};
 use crate::diagnostics;
 use crate::models::grow::{Grow, Growth};
 use crate::physics::{bad, BuildError, Physics};
@@ -181,14 +181,9 @@ impl World {
         let s = c.spec.rate / c.spec.growth_at(self.time);
         let mut len = dt;
         c.ending = false;
-        if let Some(f) = c.spec.until.area_fraction {
-            // The area fraction grows as (1 + s tau)^2: the target is reached at
-            // tau = (sqrt(f / phi) - 1) / s.
-            let tau = ((f / phi).sqrt() - 1.0) / s;
-            if tau <= dt {
-                len = tau.max(0.0);
-                c.ending = true;
-            }
+        if let Some(tau) = c.spec.time_to_target(phi, s).filter(|&tau| tau <= dt) {
+            len = tau.max(0.0);
+            c.ending = true;
         }
         c.kinetic_start = mv2;
         c.virial_start = virial;
@@ -225,31 +220,19 @@ impl World {
             return;
         }
         let (phi, mv2, _) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
-        // Z = P A / (N k T) with 2 N k T = sum m |v - V|^2 (its mean over the step's
-        // ends) and P A = (sum m |v - V|^2 + W / len) / 2: Z = 1 + W / (len sum m v^2).
         let kinetic = 0.5 * (c.kinetic_start + mv2);
         let grown = self.model.grown();
         let z = if let Some(z) = grown.and_then(|g| g.reduced_pressure).filter(|_| len > 0.0) {
             // Measured by the model over the step, the temperature's rises included.
             z
-        } else if len > 0.0 && kinetic > 0.0 {
-            1.0 + (virial - c.virial_start) / (len * kinetic)
         } else {
-            c.progress.reduced_pressure
+            let w = virial - c.virial_start;
+            reduced_pressure(w, len, kinetic, c.progress.reduced_pressure)
         };
         if let Some(t) = c.spec.temperature {
             Thermostat::Rescale { temperature: t }.apply(&mut self.balls, &self.in_play, 0, len);
         }
-        let jammed = grown.is_some_and(|g| g.jammed);
-        let stopped = if jammed {
-            Some(StopReason::Jammed)
-        } else if c.ending {
-            Some(StopReason::AreaFraction)
-        } else if z > c.spec.pressure_bound() {
-            Some(StopReason::Jammed)
-        } else {
-            None
-        };
+        let stopped = c.spec.stop(grown.is_some_and(|g| g.jammed), c.ending, z);
         c.progress = Progress {
             stopped,
             time: self.time,

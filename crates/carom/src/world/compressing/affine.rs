@@ -22,7 +22,7 @@
 
 use super::FIELD;
 use crate::balls::Balls;
-use crate::compress::{Compress, Progress, StopReason};
+use crate::compress::{reduced_pressure, Compress, Progress};
 use crate::diagnostics;
 use crate::physics::{bad, BuildError};
 use crate::table::Table;
@@ -76,9 +76,12 @@ impl World {
         }
         let g = c.spec.growth_at(self.time);
         let s = c.spec.rate / g;
+        // Without a target the box shrinks until jammed, or at most to area fraction 1.
         let target = c.spec.until.area_fraction.unwrap_or(1.0);
-        // The area fraction grows as (1 + s tau)^2 over the step.
-        let tau = ((target / phi).sqrt() - 1.0) / s;
+        let tau = c
+            .spec
+            .time_to_target(phi, s)
+            .unwrap_or(((1.0 / phi).sqrt() - 1.0) / s);
         let len = if tau <= dt {
             c.ending = true;
             c.scale = (phi / target).sqrt();
@@ -103,14 +106,9 @@ impl World {
             return;
         }
         let (_, mv2, _) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
-        // Z = P A / (N k T), 2 N k T = sum m |v - V|^2 (its mean over the step's ends),
-        // P A = (sum m |v - V|^2 + W / len) / 2.
         let kinetic = 0.5 * (c.kinetic_start + mv2);
-        let z = if len > 0.0 && kinetic > 0.0 {
-            1.0 + (virial - c.virial_start) / (len * kinetic)
-        } else {
-            c.progress.reduced_pressure
-        };
+        let w = virial - c.virial_start;
+        let z = reduced_pressure(w, len, kinetic, c.progress.reduced_pressure);
         scale_box(&mut self.balls, &mut self.table, c.scale);
         // The neighbour list and any force history belong to the old positions.
         self.model.invalidate();
@@ -118,13 +116,7 @@ impl World {
             Thermostat::Rescale { temperature: t }.apply(&mut self.balls, &self.in_play, 0, len);
         }
         let (phi, _, _) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
-        let stopped = if c.ending {
-            Some(StopReason::AreaFraction)
-        } else if z > c.spec.pressure_bound() {
-            Some(StopReason::Jammed)
-        } else {
-            None
-        };
+        let stopped = c.spec.stop(false, c.ending, z);
         c.progress = Progress {
             stopped,
             time: self.time,
