@@ -8,6 +8,8 @@
 //! that comes to rest on a wall inside the table) ends the run where it failed, which
 //! is deterministic too.
 
+mod common;
+
 use carom::parse::build_world;
 use carom::presets::PRESETS;
 use carom::scenario::ModelKind;
@@ -15,23 +17,13 @@ use carom::World;
 
 /// FNV-1a over the bits of every position, velocity and spin, then the collision count.
 fn state_hash(w: &World) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |v: u64| {
-        for byte in v.to_le_bytes() {
-            h ^= u64::from(byte);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
     let b = w.balls();
-    for i in 0..b.len() {
-        for v in [
+    let balls = (0..b.len()).flat_map(|i| {
+        [
             b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i], b.wx[i], b.wy[i],
-        ] {
-            eat(v.to_bits());
-        }
-    }
-    eat(w.collisions());
-    h
+        ]
+    });
+    common::fnv1a(balls.map(f64::to_bits).chain([w.collisions()]))
 }
 
 const MODELS: [ModelKind; 4] = [

@@ -5,6 +5,8 @@
 //! the final state must hash to the value recorded from the code before contact friction
 //! and rotation existed (the foundation commit 5f36346 on main, with these same runs).
 
+mod common;
+
 use carom::parse::build_world;
 use carom::presets::PRESETS;
 use carom::scenario::ModelKind;
@@ -12,21 +14,9 @@ use carom::{ContactFriction, World};
 
 /// FNV-1a over the bits of every position and velocity, then the collision count.
 fn state_hash(w: &World) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |v: u64| {
-        for byte in v.to_le_bytes() {
-            h ^= u64::from(byte);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
     let b = w.balls();
-    for i in 0..b.len() {
-        for v in [b.x[i], b.y[i], b.vx[i], b.vy[i]] {
-            eat(v.to_bits());
-        }
-    }
-    eat(w.collisions());
-    h
+    let balls = (0..b.len()).flat_map(|i| [b.x[i], b.y[i], b.vx[i], b.vy[i]]);
+    common::fnv1a(balls.map(f64::to_bits).chain([w.collisions()]))
 }
 
 const MODELS: [ModelKind; 4] = [

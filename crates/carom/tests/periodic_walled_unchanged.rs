@@ -4,22 +4,16 @@
 //! periodic-boundary code existed. A changed hash means a walled run no longer
 //! reproduces today's results bit for bit.
 
+mod common;
+
 use carom::parse::build_world;
 use carom::scenario::{Generator, ModelKind};
 
 /// FNV-1a over the bit patterns of every position and velocity, in ball order.
 fn state_hash(w: &carom::World) -> u64 {
     let b = w.balls();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for i in 0..b.len() {
-        for v in [b.x[i], b.y[i], b.vx[i], b.vy[i]] {
-            for byte in v.to_bits().to_le_bytes() {
-                h ^= byte as u64;
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-    }
-    h
+    let balls = (0..b.len()).flat_map(|i| [b.x[i], b.y[i], b.vx[i], b.vy[i]]);
+    common::fnv1a(balls.map(f64::to_bits))
 }
 
 fn run(preset: &str, model: ModelKind, steps: u64, threads: usize) -> u64 {

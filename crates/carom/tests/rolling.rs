@@ -1,26 +1,17 @@
 //! Rolling resistance, `physics.contact_friction.rolling_mu` (spring model): a torque
 //! `|M| <= rolling_mu r_eff F_n` opposing the relative rolling of each contact.
 
+mod common;
+
 use carom::parse::{load, Format};
 use carom::World;
 
 /// FNV-1a over the bits of every position, velocity and spin, then the collisions.
 fn state_hash(w: &World) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |v: u64| {
-        for byte in v.to_le_bytes() {
-            h ^= u64::from(byte);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
     let b = w.balls();
-    for i in 0..b.len() {
-        for v in [b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i], b.angle[i]] {
-            eat(v.to_bits());
-        }
-    }
-    eat(w.collisions());
-    h
+    let balls =
+        (0..b.len()).flat_map(|i| [b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i], b.angle[i]]);
+    common::fnv1a(balls.map(f64::to_bits).chain([w.collisions()]))
 }
 
 /// A frictional heap: 300 polydisperse disks poured in a walled box under gravity.

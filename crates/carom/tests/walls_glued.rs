@@ -268,16 +268,9 @@ fn a_glued_lid_resumes_bit_for_bit_and_runs_the_same_on_two_threads() {
 /// FNV-1a over the bit patterns of every position and velocity, and the walls' places.
 fn state_hash(w: &carom::World) -> u64 {
     let b = w.balls();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let walls = w.walls().motions().iter().flatten().flat_map(|m| m.offset);
     let balls = (0..b.len()).flat_map(|i| [b.x[i], b.y[i], b.vx[i], b.vy[i]]);
-    for v in balls.chain(walls) {
-        for byte in v.to_bits().to_le_bytes() {
-            h ^= byte as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
+    let walls = w.walls().motions().iter().flatten().flat_map(|m| m.offset);
+    common::fnv1a(balls.chain(walls).map(f64::to_bits))
 }
 
 /// The cell without its glued grains (the lid rough by friction, as the `shear` preset

@@ -390,16 +390,8 @@ fn servos_and_moving_walls_on_cloth_are_refused_naming_the_key() {
 /// FNV-1a over the bit patterns of every position, velocity and spin, in ball order.
 fn state_hash(w: &World) -> u64 {
     let b = w.balls();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for i in 0..b.len() {
-        for v in [b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i]] {
-            for byte in v.to_bits().to_le_bytes() {
-                h ^= byte as u64;
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-    }
-    h
+    let balls = (0..b.len()).flat_map(|i| [b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i]]);
+    common::fnv1a(balls.map(f64::to_bits))
 }
 
 /// Scenes with walls inside the table and none moving, run by `simultaneous`, reach

@@ -131,3 +131,17 @@ pub fn mean_and_error(v: &[f64]) -> (f64, f64) {
     let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
     (mean, (var / n).sqrt())
 }
+
+/// FNV-1a over the little-endian bytes of `words`: the fingerprint the bit-for-bit
+/// tests pin (a state's positions, velocities and spins as `f64::to_bits`, and
+/// counters), so that one changed bit anywhere changes it.
+pub fn fnv1a(words: impl IntoIterator<Item = u64>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for w in words {
+        for byte in w.to_le_bytes() {
+            h ^= u64::from(byte);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
