@@ -6,7 +6,7 @@ volume, fitted to the linear and the saturating laws and set beside da Cruz et a
 2005 and GDR MiDi 2004.
 
     python3 bench/mu_of_i.py [--n 1000] [--jobs 2] [--out target/mu_of_i]
-    python3 bench/mu_of_i.py --phi 0.82 --rate 0.012 0.005   # set rates (below)
+    python3 bench/mu_of_i.py --phi 0.82 --rate 0.012 0.005   # only these set rates
     python3 bench/mu_of_i.py --analyse target/mu_of_i    # table, fits, plot again
 
 The grains: N disks of radii uniform in [0.4, 0.6] (mean diameter d = 1), mass r^2
@@ -21,7 +21,8 @@ a pilot strain of 1 measures P, and G is rescaled so that the pressure is near P
 regime). The run then shears to a strain of 3 (transient, dropped) and samples the
 stress 300 times over a strain of 6. With --rate the rate is set instead of chosen:
 above the frictional jamming point the contacts' overlap holds a pressure as G -> 0,
-so a small set rate reaches I below 4e-3 (soft packings, kappa about 1000).
+so a small set rate reaches I below 4e-3 (soft packings, kappa about 1000). The
+default run adds three such points (SET_RATES) to the area fractions.
 
 The stress is the pressure tensor of `carom.profiles` averaged over 8 slabs: the
 contact part at the sampled instant plus the kinetic part about each slab's mean
@@ -44,6 +45,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 FRACTIONS = [0.60, 0.66, 0.70, 0.74, 0.77, 0.79, 0.80, 0.805, 0.81, 0.815, 0.82, 0.825]
+# (phi, G) run at a set rate by default as well: below I = 4e-3 (see --rate).
+SET_RATES = [(0.82, 0.012), (0.82, 0.005), (0.818, 0.006)]
 STRAIN_TRANSIENT = 3.0
 STRAIN_SAMPLED = 6.0
 SAMPLES = 300
@@ -342,6 +345,8 @@ def main():
     t0 = time.time()
     with ProcessPoolExecutor(max_workers=a.jobs) as pool:
         jobs = [(a.n, phi, a.seed, g) for phi in fractions for g in (a.rate or [None])]
+        if not (a.phi or a.rate):
+            jobs += [(a.n, phi, a.seed, g) for phi, g in SET_RATES]
         for r in pool.map(run_one, jobs):
             with open(path, "a") as f:
                 f.write(json.dumps(r) + "\n")
