@@ -461,7 +461,7 @@ impl Kin<'_> {
         now: f64,
         slack: f64,
         scratch: &mut Vec<Ev>,
-        mut ties: impl FnMut(Ev),
+        ties: impl FnMut(Ev),
     ) -> Ev {
         if self.on_sliding_row(i) {
             // Next to a sheared box's sliding edge (`sliding.rs`).
@@ -508,21 +508,7 @@ impl Kin<'_> {
                 }
             });
         }
-        let mut first = Ev::NONE;
-        for e in scratch.iter() {
-            if e.t < first.t {
-                first = *e;
-            }
-        }
-        if scratch.len() > 1 {
-            let limit = first.t + slack.max(16.0 * f64::EPSILON * first.t.abs());
-            for e in scratch.iter() {
-                if e.t <= limit && (e.t, e.other) != (first.t, first.other) {
-                    ties(*e);
-                }
-            }
-        }
-        first
+        earliest(scratch, slack, ties)
     }
 
     /// [`Kin::next_contact`] along straight lines when no other collision comes near
@@ -710,4 +696,25 @@ fn earlier(ex: Exit, ey: Exit) -> Option<(f64, usize, bool)> {
     } else {
         (ey.tau, 1, ey.hi)
     })
+}
+
+/// The earliest of the candidate events in `scratch`, and every other one within
+/// `slack` of it (at least a few ulps of its time) handed to `ties`: contacts that
+/// close together are resolved as one simultaneous impact.
+pub(super) fn earliest(scratch: &[Ev], slack: f64, mut ties: impl FnMut(Ev)) -> Ev {
+    let mut first = Ev::NONE;
+    for e in scratch.iter() {
+        if e.t < first.t {
+            first = *e;
+        }
+    }
+    if scratch.len() > 1 {
+        let limit = first.t + slack.max(16.0 * f64::EPSILON * first.t.abs());
+        for e in scratch.iter() {
+            if e.t <= limit && (e.t, e.other) != (first.t, first.other) {
+                ties(*e);
+            }
+        }
+    }
+    first
 }

@@ -160,7 +160,7 @@ impl Kin<'_> {
         now: f64,
         slack: f64,
         scratch: &mut Vec<Ev>,
-        mut ties: impl FnMut(Ev),
+        ties: impl FnMut(Ev),
     ) -> Ev {
         scratch.clear();
         self.cells.for_sliding_block(self.cells.cell_of(i), |j| {
@@ -170,21 +170,7 @@ impl Kin<'_> {
                 }
             }
         });
-        let mut first = Ev::NONE;
-        for e in scratch.iter() {
-            if e.t < first.t {
-                first = *e;
-            }
-        }
-        if scratch.len() > 1 {
-            let limit = first.t + slack.max(16.0 * f64::EPSILON * first.t.abs());
-            for e in scratch.iter() {
-                if e.t <= limit && (e.t, e.other) != (first.t, first.other) {
-                    ties(*e);
-                }
-            }
-        }
-        first
+        super::predict::earliest(scratch, slack, ties)
     }
 }
 
