@@ -5,14 +5,17 @@ the time to jam a bidisperse packing.
 
     python3 bench/dense_bench.py [--exe target/release/carom [OTHER ...]]
         [--n 10000 1000000] [--runs 3] [--rows plain compress andersen]
-        [--jam-n 10000 100000] [--jam-runs 1] [--instructions]
+        [--jam-n 10000 100000] [--jam-runs 1] [--instructions] [--dt 1]
+        [--time T]
 
 Each gas row (per N in `--n`) is `--runs` runs of `carom run` (under `nice -n 19`) of
 a scene written to a temporary folder; the CPU time is the child's user plus system
 time, the collisions the summary's count, and the row gives the median of the runs.
 The runs are interleaved: round k runs every row (and every binary given to `--exe`,
 for a before/after comparison) once, so that load on the machine hits all alike.
-`--jam-n 0` skips the jamming rows.
+`--jam-n 0` skips the jamming rows. `--dt` sets the gas rows' output interval (default
+1): the compression puts the temperature back at each interval's end and so predicts
+every ball afresh there, a cost per interval rather than per collision.
 
 `--instructions` counts instructions instead of timing (valgrind's callgrind, one run
 per row and binary at a twentieth and at a tenth of the duration; the difference of
@@ -23,7 +26,7 @@ it is the figure for 10^4, where the balls fit in the cache.
 
 - plain: N unit disks on the jittered grid at area fraction 0.3, periodic box, event
   model, 4 * 10^6 / N time units (400 at 10^4, 4 at 10^6; about 0.69 collisions per
-  disk per time, Enskog's rate).
+  disk per time, Enskog's rate), or `--time T`.
 - compress: the same, `physics.compress = { rate = 0.0001 }` (the area fraction rises
   from 0.300 to 0.325 over 400 time units, to 0.3002 over 4).
 - andersen: the same, `physics.thermostat = { kind = "andersen", temperature = 1/3,
@@ -49,7 +52,7 @@ duration = {duration}
 boundary = "periodic"
 [physics]
 model = "event"
-dt = 1.0
+dt = {dt}
 {extra}
 [[generators]]
 kind = "gas"
@@ -110,6 +113,8 @@ def main():
     ap.add_argument("--jam-n", type=int, nargs="+", default=[10000])
     ap.add_argument("--jam-runs", type=int, default=1)
     ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--dt", type=float, default=1.0)
+    ap.add_argument("--time", type=float, default=0.0)
     args = ap.parse_args()
     rows = [
         (name, extra)
@@ -140,7 +145,7 @@ def main():
         print("|---|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as d:
         for n in args.n:
-            duration = 4e6 / n
+            duration = args.time if args.time else 4e6 / n
             paths = {}
             for name, extra in rows:
                 paths[name] = os.path.join(d, name + ".toml")
@@ -153,6 +158,7 @@ def main():
                             n=n,
                             phi=0.3,
                             radii="",
+                            dt=args.dt,
                         )
                     )
             if args.instructions:
@@ -190,7 +196,8 @@ def main():
                         n=n,
                         phi=0.5,
                         radii=BIDISPERSE,
-                    ).replace("dt = 1.0", "dt = 0.5")
+                        dt=0.5,
+                    )
                 )
             cmd = ["nice", "-n", "19", args.exe[0], "run", path, "--threads", "1"]
             res = [cpu_run(cmd) for _ in range(args.jam_runs)]

@@ -20,7 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::parse::ScenarioError;
+use crate::error::ScenarioError;
 
 /// The reduced pressure `Z` past which a compression counts as jammed, unless
 /// `until.pressure` says otherwise.

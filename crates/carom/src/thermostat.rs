@@ -31,7 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::balls::Balls;
-use crate::parse::ScenarioError;
+use crate::error::ScenarioError;
 use crate::table::Table;
 
 /// `physics.thermostat = { kind = "andersen", temperature, rate, seed }` or

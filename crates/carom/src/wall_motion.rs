@@ -2,7 +2,7 @@
 //! `pressure` with `axis` and `servo_time`, and a state file's `offset` and `angle`) to
 //! the wall's [`Motion`], every bad combination a one-line error naming its key.
 
-use crate::parse::ScenarioError;
+use crate::error::ScenarioError;
 use crate::scenario::{ServoAxis, WallSpec};
 use crate::table::Table;
 use crate::walls::{Motion, Piece, Servo};

@@ -2,7 +2,7 @@
 //! entry a one-line error naming it (`walls[2].points: ...`).
 
 use crate::balls::Balls;
-use crate::parse::ScenarioError;
+use crate::error::ScenarioError;
 use crate::scenario::{PocketSpec, RemovedSpec, WallKind, WallSpec};
 use crate::table::Table;
 use crate::walls::{Exit, Pocket, Removal, Surface, Walls};

@@ -13,7 +13,7 @@
 //! Machinery: a grid of cells at least one largest diameter (as it is at the
 //! interval's end) wide, kept by cell-crossing events (`cells.rs`); each ball's
 //! earliest contact (a ball or a wall) and next crossing (`predict.rs`), the balls in
-//! an indexed heap (four children per node) by the earlier of the two; a per-ball
+//! a calendar of time buckets (`calendar.rs`) by the earlier of the two; a per-ball
 //! counter of velocity changes that tells a stale pair prediction (its partner has
 //! changed course) when it comes due.
 //!
@@ -31,6 +31,7 @@ use crate::scenario::ModelKind;
 use crate::stress::{self, Virial};
 use crate::table::Table;
 
+mod calendar;
 mod cells;
 mod predict;
 
@@ -49,14 +50,6 @@ struct Ev {
     t: f64,
     other: u32,
     c_other: u32,
-}
-
-/// A heap entry: a ball and its earliest event's time, kept beside it so that the
-/// heap's comparisons read one array.
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    t: f64,
-    i: u32,
 }
 
 /// The table a [`Grow`] holds between intervals (an empty one before the first).
@@ -136,20 +129,19 @@ pub struct Grow {
     /// What the last interval measured.
     grown: Option<Grown>,
     /// Per ball: local time, velocity-change counter, earliest contact, next
-    /// crossing's time and side, heap slot, cell.
+    /// crossing's time and side, cell.
     t: Vec<f64>,
     counter: Vec<u32>,
     next: Vec<Ev>,
     cross_t: Vec<f64>,
     cross_side: Vec<u32>,
-    pos: Vec<u32>,
     cell: Vec<u32>,
     /// Cell lists (doubly linked through the balls).
     head: Vec<u32>,
     link_next: Vec<u32>,
     link_prev: Vec<u32>,
-    /// The heap of balls by their earliest event's time (contact or crossing).
-    heap: Vec<Slot>,
+    /// The balls by their earliest event's time (contact or crossing).
+    cal: calendar::Calendar,
     /// The table as the cells see it (set with the cells).
     tab: CellTable,
     n_cells: [usize; 2],
@@ -205,8 +197,8 @@ impl Grow {
     }
 
     /// Every ball to time `t`, its velocity scaled about the centre of mass to the
-    /// temperature held, and every prediction made afresh.
-    fn rescale_all(&mut self, b: &mut Balls, t: f64) {
+    /// temperature held, and every prediction made afresh up to the interval's `end`.
+    fn rescale_all(&mut self, b: &mut Balls, t: f64, end: f64) {
         let n = b.len();
         for i in 0..n {
             self.advance(b, i, t);
@@ -220,10 +212,14 @@ impl Grow {
             *c = c.wrapping_add(1);
         }
         self.predict_all(b, t);
-        for k in 0..self.heap.len() {
-            self.heap[k].t = self.key(self.heap[k].i as usize);
-        }
-        self.heapify();
+        self.schedule_all(t, end);
+    }
+
+    /// Every ball filed afresh under its earliest event, from `now` to `end`.
+    fn schedule_all(&mut self, now: f64, end: f64) {
+        let (next, cross_t) = (&self.next, &self.cross_t);
+        let keys = next.iter().zip(cross_t).map(|(e, &c)| e.t.min(c));
+        self.cal.build(keys, now, end);
     }
 
     /// Moves ball `i` along its line to time `t`.
@@ -235,65 +231,11 @@ impl Grow {
         self.t[i] = t;
     }
 
-    /// The heap has four children per node (`4k + 1` to `4k + 4`): half the depth of a
-    /// binary one, and a node's children share a cache line.
-    fn sift_up(&mut self, mut k: usize) {
-        let e = self.heap[k];
-        while k > 0 {
-            let p = (k - 1) / 4;
-            let pe = self.heap[p];
-            if pe.t <= e.t {
-                break;
-            }
-            self.heap[k] = pe;
-            self.pos[pe.i as usize] = k as u32;
-            k = p;
-        }
-        self.heap[k] = e;
-        self.pos[e.i as usize] = k as u32;
-    }
-
-    fn sift_down(&mut self, mut k: usize) {
-        let n = self.heap.len();
-        let e = self.heap[k];
-        loop {
-            let first = 4 * k + 1;
-            if first >= n {
-                break;
-            }
-            let mut c = first;
-            let mut ct = self.heap[first].t;
-            for l in first + 1..(first + 4).min(n) {
-                let t = self.heap[l].t;
-                if t < ct {
-                    (c, ct) = (l, t);
-                }
-            }
-            if ct >= e.t {
-                break;
-            }
-            let ce = self.heap[c];
-            self.heap[k] = ce;
-            self.pos[ce.i as usize] = k as u32;
-            k = c;
-        }
-        self.heap[k] = e;
-        self.pos[e.i as usize] = k as u32;
-    }
-
-    /// Orders the whole heap.
-    fn heapify(&mut self) {
-        for k in (0..self.heap.len().div_ceil(4)).rev() {
-            self.sift_down(k);
-        }
-    }
-
-    /// Ball `i`'s event changed: restore the heap's order.
+    /// Ball `i`'s event changed: file it under its new time.
+    #[inline]
     fn update(&mut self, i: usize) {
-        let k = self.pos[i] as usize;
-        self.heap[k].t = self.key(i);
-        self.sift_up(k);
-        self.sift_down(self.pos[i] as usize);
+        let t = self.key(i);
+        self.cal.set(i, t);
     }
 
     /// An impact of `i` and `j` at their common clock.
@@ -330,18 +272,8 @@ impl Grow {
         self.cross_t.clear();
         self.cross_t.resize(n, f64::INFINITY);
         self.cross_side.resize(n, 0);
-        self.pos.resize(n, 0);
         self.predict_all(b, 0.0);
-        self.heap.clear();
-        let (next, cross_t) = (&self.next, &self.cross_t);
-        self.heap.extend((0..n as u32).map(|i| Slot {
-            t: next[i as usize].t.min(cross_t[i as usize]),
-            i,
-        }));
-        for (k, slot) in self.heap.iter().enumerate() {
-            self.pos[slot.i as usize] = k as u32;
-        }
-        self.heapify();
+        self.schedule_all(0.0, len);
         self.measure(b);
         (self.kin_integral, self.kin_at) = (0.0, 0.0);
         let virial_start = self.virial.sum;
@@ -355,8 +287,7 @@ impl Grow {
             .cap
             .unwrap_or(1_000_000 + EVENTS_PER_BALL.saturating_mul(n as u64));
         let mut taken = 0u64;
-        while let Some(&top) = self.heap.first() {
-            let i = top.i as usize;
+        while let Some((i, _)) = self.cal.first() {
             let e = self.next[i];
             let cross_t = self.cross_t[i];
             let now = e.t.min(cross_t);
@@ -442,7 +373,7 @@ impl Grow {
                     }
                 }
                 if self.temperature > 0.0 {
-                    self.rescale_all(b, now);
+                    self.rescale_all(b, now, len);
                 }
                 (w_mark, k_mark) = (self.virial.sum, self.kin_integral);
                 since_rescale = 0;

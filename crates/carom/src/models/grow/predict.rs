@@ -1,5 +1,5 @@
 //! The growing model's predictions. Each ball keeps two: its earliest contact (a ball
-//! or a wall) and its next cell crossing; the heap orders the balls by the earlier of
+//! or a wall) and its next cell crossing; the calendar files the balls by the earlier of
 //! the two.
 //!
 //! - After an impact the ball's contact is found afresh among the balls of the 3x3

@@ -1,0 +1,351 @@
+//! The growing model's schedule: a calendar of time buckets over the balls, each ball
+//! filed once under its key (the earlier of its contact and its crossing).
+//!
+//! A binary or four-ary heap pays `log N` levels per change, and at 10^6 balls each
+//! level is a trip to memory: the heap took 38% of a compression's time there. Filing
+//! a ball in the bucket of its time is O(1) (unlink, link), and the next event is the
+//! least key of the first non-empty bucket, a list of about one ball.
+//!
+//! An interval only needs its own events: a key past the interval's end is not filed
+//! (nothing is kept across intervals, see `grow.rs`). The buckets are laid out from the
+//! keys when the schedule is built (each interval's start, each rescale): `BUCKETS`
+//! per ball at most, as wide as the keys nearest in time are apart on average, so that
+//! the front buckets hold about one ball each. Keys beyond the last bucket wait in a
+//! list of their own until the cursor reaches the end; then the buckets are laid out
+//! afresh from the present time over the balls waiting.
+//!
+//! The next event is the least `(key, ball)`: ties go to the lower ball index, so the
+//! order of events does not depend on the layout of the buckets.
+
+/// No ball (list ends).
+const END: u32 = u32::MAX;
+/// Where a ball is filed: a bucket below `FAR`, the list beyond the buckets, or not
+/// at all (its key is past the interval's end).
+const FAR: u32 = u32::MAX - 1;
+const UNFILED: u32 = u32::MAX;
+
+/// At most this many buckets per ball.
+const BUCKETS: usize = 2;
+
+/// A bucket holding more balls than this when its turn comes means the layout no
+/// longer fits the keys (the events have crowded in time): it is laid out afresh.
+const CROWDED: usize = 32;
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct Calendar {
+    /// The first bucket's start, the buckets' width and its inverse.
+    origin: f64,
+    width: f64,
+    inv_width: f64,
+    /// The interval's end: later keys are not filed.
+    end: f64,
+    /// The first bucket that may hold a ball.
+    cursor: usize,
+    /// Per bucket: its first ball.
+    first: Vec<u32>,
+    /// Per ball: its key, where it is filed, its neighbours in that list.
+    key: Vec<f64>,
+    place: Vec<u32>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    /// The balls beyond the last bucket.
+    far: u32,
+    /// Scratch for choosing the width.
+    sample: Vec<f64>,
+    /// The bucket last found crowded since the last layout (`usize::MAX`: none).
+    crowd_checked: usize,
+}
+
+impl Calendar {
+    /// Files every ball under `keys[i]`, from time `now` to the interval's `end`.
+    pub(super) fn build(&mut self, keys: impl Iterator<Item = f64>, now: f64, end: f64) {
+        self.key.clear();
+        self.key.extend(keys);
+        let n = self.key.len();
+        self.place.clear();
+        self.place.resize(n, UNFILED);
+        self.next.resize(n, END);
+        self.prev.resize(n, END);
+        self.end = end;
+        let width = self.fit_width(now);
+        self.layout(now, width);
+    }
+
+    /// The buckets' width for keys from `now`: the span of the earliest half of the
+    /// keys over their number, so that the buckets near the front hold about one ball
+    /// each; the span to the end over the buckets when that says nothing (no keys, or
+    /// half of them at `now`).
+    fn fit_width(&mut self, now: f64) -> f64 {
+        self.sample.clear();
+        let end = self.end;
+        self.sample
+            .extend(self.key.iter().copied().filter(|&t| t <= end));
+        let m = self.sample.len();
+        let mut width = 0.0;
+        if m > 1 {
+            let q = m / 2;
+            let (_, t_q, _) = self.sample.select_nth_unstable_by(q, f64::total_cmp);
+            width = (*t_q - now) / q as f64;
+        }
+        if !(width.is_finite() && width > 0.0) {
+            width = (self.end - now) / (BUCKETS * self.key.len()).max(1) as f64;
+        }
+        if !(width.is_finite() && width > 0.0) {
+            width = 1.0;
+        }
+        width
+    }
+
+    /// Lays the buckets out from `now`, `width` wide, and files every ball whose key is
+    /// not past the end.
+    fn layout(&mut self, now: f64, width: f64) {
+        let n = self.key.len();
+        let buckets = (BUCKETS * n).max(1);
+        self.crowd_checked = usize::MAX;
+        self.origin = now;
+        self.width = width;
+        self.inv_width = 1.0 / width;
+        // No more buckets than reach the end.
+        let reach = ((self.end - now) * self.inv_width).ceil() + 1.0;
+        let count = if reach.is_finite() && reach < buckets as f64 {
+            (reach as usize).max(1)
+        } else {
+            buckets
+        };
+        self.first.clear();
+        self.first.resize(count, END);
+        self.cursor = 0;
+        self.far = END;
+        for i in 0..n {
+            self.place[i] = UNFILED;
+            self.file(i);
+        }
+    }
+
+    /// The bucket of time `t`: monotone in `t` (a later time never gets an earlier
+    /// bucket), `FAR` beyond the last, the cursor's for a time that is not a number
+    /// (so that it comes out next and the model stops on it).
+    #[inline]
+    fn bucket(&self, t: f64) -> u32 {
+        if t.is_nan() {
+            return self.cursor as u32;
+        }
+        let b = ((t - self.origin) * self.inv_width).floor();
+        if b < self.first.len() as f64 {
+            // A key a hair before the origin (it cannot be before the cursor's time)
+            // goes to the first bucket.
+            (b.max(0.0) as usize).max(self.cursor) as u32
+        } else {
+            FAR
+        }
+    }
+
+    #[inline]
+    fn file(&mut self, i: usize) {
+        let t = self.key[i];
+        if t > self.end {
+            self.place[i] = UNFILED;
+            return;
+        }
+        let p = self.bucket(t);
+        let head = if p == FAR {
+            &mut self.far
+        } else {
+            &mut self.first[p as usize]
+        };
+        let h = *head;
+        *head = i as u32;
+        self.next[i] = h;
+        self.prev[i] = END;
+        if h != END {
+            self.prev[h as usize] = i as u32;
+        }
+        self.place[i] = p;
+    }
+
+    #[inline]
+    fn unfile(&mut self, i: usize) {
+        let p = self.place[i];
+        if p == UNFILED {
+            return;
+        }
+        let (nx, pv) = (self.next[i], self.prev[i]);
+        if pv != END {
+            self.next[pv as usize] = nx;
+        } else if p == FAR {
+            self.far = nx;
+        } else {
+            self.first[p as usize] = nx;
+        }
+        if nx != END {
+            self.prev[nx as usize] = pv;
+        }
+        self.place[i] = UNFILED;
+    }
+
+    /// Ball `i`'s key is now `t`.
+    #[inline]
+    pub(super) fn set(&mut self, i: usize, t: f64) {
+        self.unfile(i);
+        self.key[i] = t;
+        self.file(i);
+    }
+
+    /// The ball with the least `(key, index)` among those filed, and its key; `None`
+    /// when every key is past the interval's end.
+    pub(super) fn first(&mut self) -> Option<(usize, f64)> {
+        loop {
+            while self.cursor < self.first.len() && self.first[self.cursor] == END {
+                self.cursor += 1;
+            }
+            if self.cursor == self.first.len() {
+                if self.far == END {
+                    return None;
+                }
+                // Past the last bucket: lay out afresh from the earliest waiting key.
+                let now = self.earliest_far();
+                let width = self.fit_width(now);
+                self.layout(now, width);
+                continue;
+            }
+            let mut j = self.first[self.cursor];
+            let (mut best, mut best_t) = (j as usize, self.key[j as usize]);
+            let mut seen = 0;
+            while j != END {
+                let ju = j as usize;
+                let t = self.key[ju];
+                // NaN first: the model stops on it.
+                if t < best_t || (t == best_t && ju < best) || t.is_nan() {
+                    (best, best_t) = (ju, t);
+                    if t.is_nan() {
+                        return Some((best, best_t));
+                    }
+                }
+                j = self.next[ju];
+                seen += 1;
+            }
+            if seen > CROWDED && self.crowd_checked != self.cursor {
+                // Crowded: the keys have drawn together since the layout. Lay out
+                // afresh from this bucket's earliest time if the keys ask for buckets
+                // less than half as wide; either way not again for this bucket (keys
+                // tied at one time stay crowded at any width).
+                self.crowd_checked = self.cursor;
+                let width = self.fit_width(best_t);
+                if width < 0.5 * self.width {
+                    self.layout(best_t, width);
+                    continue;
+                }
+            }
+            return Some((best, best_t));
+        }
+    }
+
+    fn earliest_far(&self) -> f64 {
+        let mut t = f64::INFINITY;
+        let mut j = self.far;
+        while j != END {
+            t = t.min(self.key[j as usize]);
+            j = self.next[j as usize];
+        }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small generator for the test (the model itself draws nothing).
+    fn lcg(s: &mut u64) -> f64 {
+        *s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*s >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// The least `(key, index)` at or before `end`, by looking at every ball.
+    fn brute(keys: &[f64], end: f64) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, &t) in keys.iter().enumerate() {
+            if t > end {
+                continue;
+            }
+            if best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b)) {
+                best = Some((i, t));
+            }
+        }
+        best
+    }
+
+    /// An event loop as the model runs it: take the first, move its key later (or
+    /// past the end), now and then a partner's too; the calendar agrees with a search
+    /// of every key at each step, through crowded stretches, ties, far keys and
+    /// rebuilds.
+    #[test]
+    fn agrees_with_a_full_search() {
+        for (n, end, spread) in [
+            (1, 1.0, 0.5),
+            (7, 1.0, 0.5),
+            (300, 2.0, 0.3),
+            (300, 50.0, 5.0),
+        ] {
+            let mut s = 12345u64 + n as u64;
+            let mut keys: Vec<f64> = (0..n).map(|_| lcg(&mut s) * 3.0 * spread).collect();
+            let mut cal = Calendar::default();
+            cal.build(keys.iter().copied(), 0.0, end);
+            let mut steps = 0;
+            while let Some((i, t)) = cal.first() {
+                assert_eq!(Some((i, t)), brute(&keys, end), "step {steps}");
+                steps += 1;
+                // Mostly a short hop, sometimes a tie with `t`, a crowd at one time,
+                // a far key, or past the end.
+                let u = lcg(&mut s);
+                let next = if u < 0.1 {
+                    t
+                } else if u < 0.2 {
+                    t + 1e-9 * lcg(&mut s)
+                } else if u < 0.25 {
+                    t + 100.0 * spread * lcg(&mut s)
+                } else if u < 0.27 {
+                    f64::INFINITY
+                } else {
+                    t + spread * lcg(&mut s)
+                };
+                keys[i] = next;
+                cal.set(i, next);
+                if n > 1 && lcg(&mut s) < 0.3 {
+                    let j = (lcg(&mut s) * n as f64) as usize;
+                    if keys[j] >= t {
+                        keys[j] = t + spread * lcg(&mut s);
+                        cal.set(j, keys[j]);
+                    }
+                }
+                assert!(steps < 1_000_000);
+            }
+            assert_eq!(brute(&keys, end), None);
+            assert!(steps > n || n == 1, "{steps} steps for {n} balls");
+        }
+    }
+
+    /// Many balls due at one instant come out in the order of their indices, each
+    /// once, whatever order they were filed in, and a crowd of distinct keys in a
+    /// sliver of time is spread by a finer layout.
+    #[test]
+    fn ties_and_crowds() {
+        let n = 200;
+        let mut cal = Calendar::default();
+        let keys: Vec<f64> = (0..n)
+            .map(|i| if i % 2 == 0 { 0.5 } else { 0.5 + 1e-12 * i as f64 })
+            .collect();
+        cal.build(keys.iter().rev().copied().chain([2.0]), 0.0, 1.0);
+        let mut out = vec![];
+        while let Some((i, t)) = cal.first() {
+            out.push((t, i));
+            cal.set(i, f64::INFINITY);
+        }
+        let mut want: Vec<(f64, usize)> = keys.iter().rev().copied().zip(0..n).collect();
+        want.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        assert_eq!(out, want);
+        assert!(cal.width < 1e-9, "width {}", cal.width);
+    }
+}
