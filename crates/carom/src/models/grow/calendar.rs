@@ -27,6 +27,9 @@ const UNFILED: u32 = u32::MAX;
 /// At most this many buckets per ball.
 const BUCKETS: usize = 2;
 
+/// Keys sampled to choose the buckets' width.
+const SAMPLE: usize = 4096;
+
 /// A bucket holding more balls than this when its turn comes means the layout no
 /// longer fits the keys (the events have crowded in time): it is laid out afresh.
 const CROWDED: usize = 32;
@@ -76,16 +79,26 @@ impl Calendar {
     /// each; the span to the end over the buckets when that says nothing (no keys, or
     /// half of them at `now`).
     fn fit_width(&mut self, now: f64) -> f64 {
+        // The median of a sample of the keys (every `stride`-th) stands for theirs:
+        // the layout only sets how fast the calendar runs, never what it returns.
+        let n = self.key.len();
+        let stride = (n / SAMPLE).max(1);
         self.sample.clear();
         let end = self.end;
-        self.sample
-            .extend(self.key.iter().copied().filter(|&t| t <= end));
+        self.sample.extend(
+            self.key
+                .iter()
+                .step_by(stride)
+                .copied()
+                .filter(|&t| t <= end),
+        );
         let m = self.sample.len();
         let mut width = 0.0;
         if m > 1 {
             let q = m / 2;
             let (_, t_q, _) = self.sample.select_nth_unstable_by(q, f64::total_cmp);
-            width = (*t_q - now) / q as f64;
+            // The sample's q-th key stands for the (q stride)-th of all.
+            width = (*t_q - now) / (q * stride) as f64;
         }
         if !(width.is_finite() && width > 0.0) {
             width = (self.end - now) / (BUCKETS * self.key.len()).max(1) as f64;
@@ -130,10 +143,12 @@ impl Calendar {
         if t.is_nan() {
             return self.cursor as u32;
         }
-        let b = ((t - self.origin) * self.inv_width).floor();
+        let b = (t - self.origin) * self.inv_width;
         if b < self.first.len() as f64 {
-            // A key a hair before the origin (it cannot be before the cursor's time)
-            // goes to the first bucket.
+            // Truncation is the floor here (a key a hair before the origin goes to the
+            // first bucket), and saves a call to the library's floor on targets
+            // without a rounding instruction. A key is never before the cursor's
+            // bucket; the clamp makes sure of it.
             (b.max(0.0) as usize).max(self.cursor) as u32
         } else {
             FAR
@@ -335,7 +350,13 @@ mod tests {
         let n = 200;
         let mut cal = Calendar::default();
         let keys: Vec<f64> = (0..n)
-            .map(|i| if i % 2 == 0 { 0.5 } else { 0.5 + 1e-12 * i as f64 })
+            .map(|i| {
+                if i % 2 == 0 {
+                    0.5
+                } else {
+                    0.5 + 1e-12 * i as f64
+                }
+            })
             .collect();
         cal.build(keys.iter().rev().copied().chain([2.0]), 0.0, 1.0);
         let mut out = vec![];
