@@ -13,7 +13,7 @@
 //! Machinery: a grid of cells at least one largest diameter (as it is at the
 //! interval's end) wide, kept by cell-crossing events (`cells.rs`); each ball's
 //! earliest contact (a ball or a wall) and next crossing (`predict.rs`), the balls in
-//! a calendar of time buckets (`calendar.rs`) by the earlier of the two; a per-ball
+//! a calendar of time buckets (`models/calendar.rs`) by the earlier of the two; a per-ball
 //! counter of velocity changes that tells a stale pair prediction (its partner has
 //! changed course) when it comes due.
 //!
@@ -31,7 +31,6 @@ use crate::scenario::ModelKind;
 use crate::stress::{self, Virial};
 use crate::table::Table;
 
-mod calendar;
 mod cells;
 mod predict;
 
@@ -141,7 +140,7 @@ pub struct Grow {
     link_next: Vec<u32>,
     link_prev: Vec<u32>,
     /// The balls by their earliest event's time (contact or crossing).
-    cal: calendar::Calendar,
+    cal: super::calendar::Calendar,
     /// The table as the cells see it (set with the cells).
     tab: CellTable,
     n_cells: [usize; 2],

@@ -2,6 +2,7 @@
 //! [`CollisionModel`]: advance the balls by one time step, report the energy stored in
 //! contacts, count collisions.
 
+pub(crate) mod calendar;
 pub mod cushions;
 pub mod event;
 pub mod grow;

@@ -11,9 +11,10 @@
 //! partners that predicted a contact with it find that stale). The rest of the
 //! schedule is untouched.
 //!
-//! The strikes wait in a binary heap of their own, one entry per ball, beside the
-//! collision schedule: the event loop takes events up to the earlier of the interval's
-//! end and the next strike, so without a heat bath nothing changes on its path.
+//! The strikes wait in a calendar of their own (`models/calendar.rs`), one entry per
+//! ball, beside the collision schedule: the event loop takes events up to the earlier
+//! of the interval's end and the next strike, so without a heat bath nothing changes
+//! on its path. The next strike is the earliest, ties to the lower index.
 //!
 //! What the run depends on is, per ball, how many strikes it has had and when its
 //! next one is due: the state file holds both (`thermostat_clock`, the wait measured
@@ -21,46 +22,12 @@
 //! keys are the balls' own indices, never the model's layout, so no layout, thread
 //! count or split of a run into resumed pieces changes a draw.
 
-use std::cmp::Ordering;
-use std::collections::binary_heap::PeekMut;
-use std::collections::BinaryHeap;
-
 use super::Event;
 use crate::balls::{gather, Balls};
+use crate::models::calendar::Calendar;
 use crate::physics::Physics;
 use crate::scenario::Friction;
 use crate::thermostat::{self, Thermostat};
-
-/// A ball's next strike in the heap, earliest on top (ties: the lower index first).
-#[derive(Debug, Clone, Copy)]
-struct Due {
-    t: f64,
-    i: u32,
-}
-
-impl PartialEq for Due {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Due {}
-
-impl PartialOrd for Due {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Due {
-    /// Reversed, so that the max-heap pops the earliest strike.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .t
-            .total_cmp(&self.t)
-            .then_with(|| other.i.cmp(&self.i))
-    }
-}
 
 /// The heat bath's parameters and clock.
 #[derive(Debug, Clone)]
@@ -73,7 +40,8 @@ pub(super) struct Strikes {
     /// the first interval (or a state's clock) sets them.
     count: Vec<u64>,
     at: Vec<f64>,
-    heap: BinaryHeap<Due>,
+    /// The balls by `at` (those with a strike to come).
+    due: Calendar,
     /// Each ball struck in the current interval as it was before (ball, count, at),
     /// for a failed step to put back.
     undo: Vec<(u32, u64, f64)>,
@@ -98,10 +66,17 @@ impl Strikes {
             seed,
             count: Vec::new(),
             at: Vec::new(),
-            heap: BinaryHeap::new(),
+            due: Calendar::default(),
             undo: Vec::new(),
             total: 0,
         }
+    }
+
+    /// Every ball with a strike to come filed afresh under its time.
+    fn file_all(&mut self) {
+        let now = self.at.iter().copied().fold(f64::INFINITY, f64::min);
+        let now = if now.is_finite() { now } else { 0.0 };
+        self.due.build(self.at.iter().copied(), now, f64::INFINITY);
     }
 
     /// Every ball's clock from the start: no strike yet, the first due one wait after
@@ -178,16 +153,16 @@ impl Event {
 
     /// The epoch time of the next strike (infinite: none, or no bath in this scene).
     #[inline]
-    pub(super) fn next_strike(&self) -> f64 {
-        match self.strikes.as_deref() {
-            Some(s) if self.flat => s.heap.peek().map_or(f64::INFINITY, |d| d.t),
+    pub(super) fn next_strike(&mut self) -> f64 {
+        match self.strikes.as_deref_mut() {
+            Some(s) if self.flat => s.due.first().map_or(f64::INFINITY, |(_, t)| t),
             _ => f64::INFINITY,
         }
     }
 
     /// At a rebuild, after the layout is settled: the clock set up if it is not (or
     /// the ball count changed), balls that cannot be struck given no strike and balls
-    /// that can given one, and the heap filled afresh. O(N).
+    /// that can given one, and the calendar filled afresh. O(N).
     pub(super) fn strikes_rebuild(&mut self, b: &Balls) {
         let n = b.len();
         let now = self.step_start;
@@ -206,19 +181,13 @@ impl Event {
                 s.at[i] = now + thermostat::strike_wait(s.seed, id(i) as u64, s.count[i], s.rate);
             }
         }
-        let mut v = std::mem::take(&mut s.heap).into_vec();
-        v.clear();
-        v.extend((0..n).filter(|&i| s.at[i] != f64::INFINITY).map(|i| Due {
-            t: s.at[i],
-            i: i as u32,
-        }));
-        s.heap = BinaryHeap::from(v);
+        s.file_all();
         s.undo.clear();
     }
 
-    /// Moves every strike time by `-shift` (a new epoch); `heap`: the heap is filled
-    /// afresh (a rebase within an interval; a rebuild fills it itself).
-    pub(super) fn strikes_shift(&mut self, shift: f64, heap: bool) {
+    /// Moves every strike time by `-shift` (a new epoch); `refile`: the calendar is
+    /// filled afresh (a rebase within an interval; a rebuild fills it itself).
+    pub(super) fn strikes_shift(&mut self, shift: f64, refile: bool) {
         let Some(s) = self.strikes.as_deref_mut() else {
             return;
         };
@@ -228,12 +197,8 @@ impl Event {
         for u in &mut s.undo {
             u.2 -= shift;
         }
-        if heap {
-            let mut v = std::mem::take(&mut s.heap).into_vec();
-            for d in &mut v {
-                d.t = s.at[d.i as usize];
-            }
-            s.heap = BinaryHeap::from(v);
+        if refile {
+            s.file_all();
         }
     }
 
@@ -244,8 +209,8 @@ impl Event {
         }
     }
 
-    /// A failed step: every clock struck in it put back (the heap is filled afresh at
-    /// the rebuild that follows).
+    /// A failed step: every clock struck in it put back (the calendar is filled afresh
+    /// at the rebuild that follows).
     pub(super) fn strikes_rewind(&mut self) {
         if let Some(s) = self.strikes.as_deref_mut() {
             for &(i, count, at) in s.undo.iter().rev() {
@@ -266,7 +231,7 @@ impl Event {
         }
     }
 
-    /// The strike on top of the heap, due now: the ball moved to it, a velocity from
+    /// The earliest strike, due now: the ball moved to it, a velocity from
     /// the Maxwell distribution, the ball's next strike filed, and the ball's own
     /// predictions redone.
     #[inline(never)]
@@ -275,15 +240,14 @@ impl Event {
         let Some(s) = self.strikes.as_deref_mut() else {
             return;
         };
-        let Some(mut top) = s.heap.peek_mut() else {
+        let Some((i, t)) = s.due.first() else {
             return;
         };
-        let (t, i) = (top.t, top.i as usize);
         s.undo.push((i as u32, s.count[i], s.at[i]));
         if b.inv_m[i] == 0.0 {
             // Left play (or was made kinematic) since it was filed.
             s.at[i] = f64::INFINITY;
-            PeekMut::pop(top);
+            s.due.set(i, f64::INFINITY);
             return;
         }
         let (key, k) = (id(&self.order, i), s.count[i]);
@@ -291,8 +255,7 @@ impl Event {
         // (A count read from a state file may be any u64: it wraps, as a counter.)
         s.count[i] = k.wrapping_add(1);
         s.at[i] = t + thermostat::strike_wait(s.seed, key, s.count[i], s.rate);
-        top.t = s.at[i];
-        drop(top);
+        s.due.set(i, s.at[i]);
         s.total += 1;
 
         if self.t[i] <= self.step_start {

@@ -1,26 +1,29 @@
-//! The growing model's schedule: a calendar of time buckets over the balls, each ball
-//! filed once under its key (the earlier of its contact and its crossing).
+//! A calendar of time buckets over the balls, each ball filed once under its key (the
+//! time of its next event of one kind): the growing model's events (the earlier of a
+//! ball's contact and crossing, `grow.rs`) and Andersen's strikes in the event model
+//! (`event/strikes.rs`).
 //!
 //! A binary or four-ary heap pays `log N` levels per change, and at 10^6 balls each
 //! level is a trip to memory: the heap took 38% of a compression's time there. Filing
 //! a ball in the bucket of its time is O(1) (unlink, link), and the next event is the
 //! least key of the first non-empty bucket, a list of about one ball.
 //!
-//! An interval only needs its own events: a key past the interval's end is not filed
-//! (nothing is kept across intervals, see `grow.rs`). The buckets are laid out from the
-//! keys when the schedule is built (each interval's start, each rescale): `BUCKETS`
-//! per ball at most, as wide as the keys nearest in time are apart on average, so that
-//! the front buckets hold about one ball each. Keys beyond the last bucket wait in a
-//! list of their own until the cursor reaches the end; then the buckets are laid out
-//! afresh from the present time over the balls waiting.
+//! Keys past an `end` are not filed (a compression's interval needs only its own
+//! events; nothing is kept across its intervals), nor infinite ones (no event). The
+//! buckets are laid out from the keys when the calendar is built: `BUCKETS` per ball at
+//! most, as wide as the keys nearest in time are apart on average, so that the front
+//! buckets hold about one ball each. Keys beyond the last bucket wait in a list of
+//! their own until the cursor reaches the end; then the buckets are laid out afresh
+//! from the earliest of them. A bucket found crowded is laid out afresh more finely.
 //!
 //! The next event is the least `(key, ball)`: ties go to the lower ball index, so the
-//! order of events does not depend on the layout of the buckets.
+//! order of events does not depend on the layout of the buckets. A key set must not be
+//! earlier than the last one returned (events come in time order).
 
 /// No ball (list ends).
 const END: u32 = u32::MAX;
 /// Where a ball is filed: a bucket below `FAR`, the list beyond the buckets, or not
-/// at all (its key is past the interval's end).
+/// at all (its key is past the end, or infinite).
 const FAR: u32 = u32::MAX - 1;
 const UNFILED: u32 = u32::MAX;
 
@@ -35,7 +38,7 @@ const SAMPLE: usize = 4096;
 const CROWDED: usize = 32;
 
 #[derive(Debug, Clone, Default)]
-pub(super) struct Calendar {
+pub(crate) struct Calendar {
     /// The first bucket's start, the buckets' width and its inverse.
     origin: f64,
     width: f64,
@@ -60,8 +63,9 @@ pub(super) struct Calendar {
 }
 
 impl Calendar {
-    /// Files every ball under `keys[i]`, from time `now` to the interval's `end`.
-    pub(super) fn build(&mut self, keys: impl Iterator<Item = f64>, now: f64, end: f64) {
+    /// Files every ball under `keys[i]`, from time `now` (no key earlier) to `end`
+    /// (infinite: no end).
+    pub(crate) fn build(&mut self, keys: impl Iterator<Item = f64>, now: f64, end: f64) {
         self.key.clear();
         self.key.extend(keys);
         let n = self.key.len();
@@ -158,7 +162,7 @@ impl Calendar {
     #[inline]
     fn file(&mut self, i: usize) {
         let t = self.key[i];
-        if t > self.end {
+        if t > self.end || t == f64::INFINITY {
             self.place[i] = UNFILED;
             return;
         }
@@ -200,15 +204,15 @@ impl Calendar {
 
     /// Ball `i`'s key is now `t`.
     #[inline]
-    pub(super) fn set(&mut self, i: usize, t: f64) {
+    pub(crate) fn set(&mut self, i: usize, t: f64) {
         self.unfile(i);
         self.key[i] = t;
         self.file(i);
     }
 
     /// The ball with the least `(key, index)` among those filed, and its key; `None`
-    /// when every key is past the interval's end.
-    pub(super) fn first(&mut self) -> Option<(usize, f64)> {
+    /// when no key is filed (each past the end or infinite).
+    pub(crate) fn first(&mut self) -> Option<(usize, f64)> {
         loop {
             while self.cursor < self.first.len() && self.first[self.cursor] == END {
                 self.cursor += 1;
@@ -282,7 +286,7 @@ mod tests {
     fn brute(keys: &[f64], end: f64) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
         for (i, &t) in keys.iter().enumerate() {
-            if t > end {
+            if t > end || t == f64::INFINITY {
                 continue;
             }
             if best.is_none_or(|(b, bt)| t < bt || (t == bt && i < b)) {
@@ -303,6 +307,7 @@ mod tests {
             (7, 1.0, 0.5),
             (300, 2.0, 0.3),
             (300, 50.0, 5.0),
+            (300, f64::INFINITY, 1.0),
         ] {
             let mut s = 12345u64 + n as u64;
             let mut keys: Vec<f64> = (0..n).map(|_| lcg(&mut s) * 3.0 * spread).collect();
@@ -330,7 +335,8 @@ mod tests {
                 cal.set(i, next);
                 if n > 1 && lcg(&mut s) < 0.3 {
                     let j = (lcg(&mut s) * n as f64) as usize;
-                    if keys[j] >= t {
+                    // (With no end, a key once infinite stays so, and the loop ends.)
+                    if keys[j] >= t && (end < f64::INFINITY || keys[j] < f64::INFINITY) {
                         keys[j] = t + spread * lcg(&mut s);
                         cal.set(j, keys[j]);
                     }
