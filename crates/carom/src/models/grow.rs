@@ -51,6 +51,28 @@ struct Ev {
     c_other: u32,
 }
 
+/// A ball as the interval's events read it, in one record of one cache line: a
+/// prediction reads every neighbour's position, velocity, radius, clock and counter
+/// and walks the cell list through `link`, and at 10^6 balls each of those arrays
+/// apart was a trip to memory per neighbour. Loaded from the balls at the interval's
+/// start, written back at its end (and around a rescale within it).
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Disk {
+    x: f64,
+    y: f64,
+    vx: f64,
+    vy: f64,
+    r: f64,
+    m: f64,
+    /// The ball's own clock (it sits at `x, y` at time `t`).
+    t: f64,
+    /// Velocity changes so far in the interval.
+    counter: u32,
+    /// The next ball in its cell's list.
+    link: u32,
+}
+
 /// The table a [`Grow`] holds between intervals (an empty one before the first).
 #[derive(Debug, Clone, Copy)]
 struct CellTable(Table);
@@ -127,17 +149,14 @@ pub struct Grow {
     kin_at: f64,
     /// What the last interval measured.
     grown: Option<Grown>,
-    /// Per ball: local time, velocity-change counter, earliest contact, next
-    /// crossing's time and side, cell.
-    t: Vec<f64>,
-    counter: Vec<u32>,
+    /// Per ball: its record, earliest contact, next crossing's time and side, cell.
+    d: Vec<Disk>,
     next: Vec<Ev>,
     cross_t: Vec<f64>,
     cross_side: Vec<u32>,
     cell: Vec<u32>,
-    /// Cell lists (doubly linked through the balls).
+    /// Cell lists (doubly linked through the balls: `Disk::link` forwards).
     head: Vec<u32>,
-    link_next: Vec<u32>,
     link_prev: Vec<u32>,
     /// The balls by their earliest event's time (contact or crossing).
     cal: super::calendar::Calendar,
@@ -186,9 +205,9 @@ impl Grow {
     }
 
     /// Ball `i`'s velocity changes by `dv`: the sums follow.
-    fn account(&mut self, b: &Balls, i: usize, dv: [f64; 2]) {
-        let (vx, vy) = (b.vx[i], b.vy[i]);
-        let m = b.m[i];
+    fn account(&mut self, i: usize, dv: [f64; 2]) {
+        let (vx, vy) = (self.d[i].vx, self.d[i].vy);
+        let m = self.d[i].m;
         // m |v + dv|^2 - m |v|^2, with v the velocity before.
         self.kin += m * (dv[0] * (2.0 * vx + dv[0]) + dv[1] * (2.0 * vy + dv[1]));
         self.mom[0] += m * dv[0];
@@ -200,17 +219,19 @@ impl Grow {
     fn rescale_all(&mut self, b: &mut Balls, t: f64, end: f64) {
         let n = b.len();
         for i in 0..n {
-            self.advance(b, i, t);
+            self.advance(i, t);
         }
+        self.store(b);
         let th = crate::thermostat::Thermostat::Rescale {
             temperature: self.temperature,
         };
         th.apply(b, &[], 0, 0.0);
         self.measure(b);
-        for c in &mut self.counter {
-            *c = c.wrapping_add(1);
+        for (d, (&vx, &vy)) in self.d.iter_mut().zip(b.vx.iter().zip(&b.vy)) {
+            (d.vx, d.vy) = (vx, vy);
+            d.counter = d.counter.wrapping_add(1);
         }
-        self.predict_all(b, t);
+        self.predict_all(t);
         self.schedule_all(t, end);
     }
 
@@ -221,13 +242,21 @@ impl Grow {
         self.cal.build(keys, now, end);
     }
 
+    /// The balls' positions and velocities from their records.
+    fn store(&self, b: &mut Balls) {
+        for (i, d) in self.d.iter().enumerate() {
+            (b.x[i], b.y[i], b.vx[i], b.vy[i]) = (d.x, d.y, d.vx, d.vy);
+        }
+    }
+
     /// Moves ball `i` along its line to time `t`.
     #[inline]
-    fn advance(&mut self, b: &mut Balls, i: usize, t: f64) {
-        let dt = t - self.t[i];
-        b.x[i] += b.vx[i] * dt;
-        b.y[i] += b.vy[i] * dt;
-        self.t[i] = t;
+    fn advance(&mut self, i: usize, t: f64) {
+        let d = &mut self.d[i];
+        let dt = t - d.t;
+        d.x += d.vx * dt;
+        d.y += d.vy * dt;
+        d.t = t;
     }
 
     /// Ball `i`'s event changed: file it under its new time.
@@ -238,20 +267,21 @@ impl Grow {
     }
 
     /// An impact of `i` and `j` at their common clock.
-    fn impact(&mut self, b: &mut Balls, i: usize, j: usize) {
-        let (dx, dy) = self.tab.0.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+    fn impact(&mut self, i: usize, j: usize) {
+        let (di, dj) = (self.d[i], self.d[j]);
+        let (dx, dy) = self.tab.0.min_image(dj.x - di.x, dj.y - di.y);
         let dist = (dx * dx + dy * dy).sqrt();
         let n = [dx / dist, dy / dist];
-        let sd = (b.r[i] + b.r[j]) * self.s;
-        let (vi, vj) = ([b.vx[i], b.vy[i]], [b.vx[j], b.vy[j]]);
-        let (mi, mj) = (b.m[i], b.m[j]);
+        let sd = (di.r + dj.r) * self.s;
+        let (vi, vj) = ([di.vx, di.vy], [dj.vx, dj.vy]);
+        let (mi, mj) = (di.m, dj.m);
         let (dvi, dvj) = growth::impact(n, vi, vj, mi, mj, 1.0, sd);
-        self.account(b, i, dvi);
-        self.account(b, j, dvj);
-        b.vx[i] += dvi[0];
-        b.vy[i] += dvi[1];
-        b.vx[j] += dvj[0];
-        b.vy[j] += dvj[1];
+        self.account(i, dvi);
+        self.account(j, dvj);
+        self.d[i].vx += dvi[0];
+        self.d[i].vy += dvi[1];
+        self.d[j].vx += dvj[0];
+        self.d[j].vy += dvj[1];
         // The normal impulse on j, pushing the pair apart: r_ij . J_ij = dist * jn.
         let jn = mj * (dvj[0] * n[0] + dvj[1] * n[1]);
         self.virial.sum += dist * jn;
@@ -261,17 +291,25 @@ impl Grow {
     /// One output interval: every event in it, then every ball to its end, grown.
     fn interval(&mut self, b: &mut Balls, table: &Table, len: f64) -> Result<(), StepError> {
         let n = b.len();
+        self.d.clear();
+        self.d.extend((0..n).map(|i| Disk {
+            x: b.x[i],
+            y: b.y[i],
+            vx: b.vx[i],
+            vy: b.vy[i],
+            r: b.r[i],
+            m: b.m[i],
+            t: 0.0,
+            counter: 0,
+            link: END,
+        }));
         self.build_cells(b, table, len)?;
-        self.t.clear();
-        self.t.resize(n, 0.0);
-        self.counter.clear();
-        self.counter.resize(n, 0);
         self.next.clear();
         self.next.resize(n, Ev::NONE);
         self.cross_t.clear();
         self.cross_t.resize(n, f64::INFINITY);
         self.cross_side.resize(n, 0);
-        self.predict_all(b, 0.0);
+        self.predict_all(0.0);
         self.schedule_all(0.0, len);
         self.measure(b);
         (self.kin_integral, self.kin_at) = (0.0, 0.0);
@@ -303,41 +341,41 @@ impl Grow {
             self.events += 1;
             if cross_t < e.t {
                 // Into the next cell; the contact kept stands.
-                self.advance(b, i, now);
+                self.advance(i, now);
                 let side = self.cross_side[i] as usize;
                 self.cross(b, i, side);
-                self.after_cross(b, i, side, now);
+                self.after_cross(i, side, now);
                 self.update(i);
             } else if e.other < WALL {
                 let j = e.other as usize;
-                if self.counter[j] != e.c_other {
+                if self.d[j].counter != e.c_other {
                     // The partner changed course since: predict afresh from now.
-                    self.advance(b, i, e.t);
-                    self.predict(b, i, e.t);
+                    self.advance(i, e.t);
+                    self.predict(i, e.t);
                     self.update(i);
                     continue;
                 }
-                self.advance(b, i, e.t);
-                self.advance(b, j, e.t);
+                self.advance(i, e.t);
+                self.advance(j, e.t);
                 self.integrate_to(e.t);
-                self.impact(b, i, j);
+                self.impact(i, j);
                 self.collisions += 1;
-                self.counter[i] = self.counter[i].wrapping_add(1);
-                self.counter[j] = self.counter[j].wrapping_add(1);
-                self.predict(b, i, e.t);
+                self.d[i].counter = self.d[i].counter.wrapping_add(1);
+                self.d[j].counter = self.d[j].counter.wrapping_add(1);
+                self.predict(i, e.t);
                 self.update(i);
-                self.predict(b, j, e.t);
+                self.predict(j, e.t);
                 self.update(j);
                 since_rescale += 1;
             } else {
-                self.advance(b, i, e.t);
+                self.advance(i, e.t);
                 let side = (e.other - WALL) as usize;
-                let rd = b.r[i] * self.s;
+                let rd = self.d[i].r * self.s;
                 self.integrate_to(e.t);
                 // The gap's rate of change reverses (elastic): v' = 2 rd - v at the
                 // low wall, -2 rd - v at the high one.
                 let a = side / 2;
-                let v = if a == 0 { b.vx[i] } else { b.vy[i] };
+                let v = if a == 0 { self.d[i].vx } else { self.d[i].vy };
                 let v_new = if side.is_multiple_of(2) {
                     2.0 * rd - v
                 } else {
@@ -345,15 +383,15 @@ impl Grow {
                 };
                 let mut dv = [0.0; 2];
                 dv[a] = v_new - v;
-                self.account(b, i, dv);
+                self.account(i, dv);
                 if a == 0 {
-                    b.vx[i] = v_new;
+                    self.d[i].vx = v_new;
                 } else {
-                    b.vy[i] = v_new;
+                    self.d[i].vy = v_new;
                 }
                 self.collisions += 1;
-                self.counter[i] = self.counter[i].wrapping_add(1);
-                self.predict(b, i, e.t);
+                self.d[i].counter = self.d[i].counter.wrapping_add(1);
+                self.predict(i, e.t);
                 self.update(i);
                 since_rescale += 1;
             }
@@ -389,10 +427,10 @@ impl Grow {
         });
         let grow = 1.0 + self.s * len;
         for i in 0..n {
-            self.advance(b, i, len);
-            self.t[i] = 0.0;
+            self.advance(i, len);
             b.r[i] *= grow;
         }
+        self.store(b);
         Ok(())
     }
 }

@@ -52,7 +52,6 @@ impl Grow {
         self.head.resize(k[0] * k[1], END);
         let n = b.len();
         self.cell.resize(n, 0);
-        self.link_next.resize(n, END);
         self.link_prev.resize(n, END);
         for i in 0..n {
             let c = self.cell_at(b.x[i], b.y[i]);
@@ -87,7 +86,7 @@ impl Grow {
     fn insert(&mut self, i: usize, c: usize) {
         self.cell[i] = c as u32;
         let h = self.head[c];
-        self.link_next[i] = h;
+        self.d[i].link = h;
         self.link_prev[i] = END;
         if h != END {
             self.link_prev[h as usize] = i as u32;
@@ -96,11 +95,11 @@ impl Grow {
     }
 
     fn remove(&mut self, i: usize) {
-        let (p, n) = (self.link_prev[i], self.link_next[i]);
+        let (p, n) = (self.link_prev[i], self.d[i].link);
         if p == END {
             self.head[self.cell[i] as usize] = n;
         } else {
-            self.link_next[p as usize] = n;
+            self.d[p as usize].link = n;
         }
         if n != END {
             self.link_prev[n as usize] = p;
@@ -146,9 +145,9 @@ impl Grow {
         let c = self.cell[i] as usize;
         let mut cc = [c % k[0], c / k[0]];
         let (p, img) = if a == 0 {
-            (&mut b.x[i], &mut b.ix[i])
+            (&mut self.d[i].x, &mut b.ix[i])
         } else {
-            (&mut b.y[i], &mut b.iy[i])
+            (&mut self.d[i].y, &mut b.iy[i])
         };
         if up {
             if cc[a] + 1 == k[a] {

@@ -17,7 +17,6 @@
 //! comes due (the partner's velocity-change counter differs) and predicted afresh then.
 
 use super::{Ev, Grow, END, WALL};
-use crate::balls::Balls;
 use crate::growth;
 
 impl Grow {
@@ -96,24 +95,17 @@ impl Grow {
     /// The time ball `i` (at `now`, position `p`, velocity `v`, radius `ri`) meets
     /// ball `j` (on its own clock, moved to `now`).
     #[inline(always)]
-    fn pair_from(
-        &self,
-        b: &Balls,
-        p: [f64; 2],
-        v: [f64; 2],
-        ri: f64,
-        j: usize,
-        now: f64,
-    ) -> Option<f64> {
-        let lag = now - self.t[j];
+    fn pair_from(&self, p: [f64; 2], v: [f64; 2], ri: f64, j: usize, now: f64) -> Option<f64> {
+        let d = &self.d[j];
+        let lag = now - d.t;
         let (dx, dy) = self
             .tab
             .0
-            .min_image(b.x[j] + b.vx[j] * lag - p[0], b.y[j] + b.vy[j] * lag - p[1]);
-        let r_sum = ri + b.r[j];
+            .min_image(d.x + d.vx * lag - p[0], d.y + d.vy * lag - p[1]);
+        let r_sum = ri + d.r;
         pair_time(
             [dx, dy],
-            [b.vx[j] - v[0], b.vy[j] - v[1]],
+            [d.vx - v[0], d.vy - v[1]],
             r_sum * (1.0 + self.s * now),
             r_sum * self.s,
         )
@@ -122,8 +114,9 @@ impl Grow {
 
     /// Ball `i`'s contact and crossing from time `now` (its own clock is `now`), its
     /// contact searched among the balls of the 3x3 cells around it.
-    pub(super) fn predict(&mut self, b: &Balls, i: usize, now: f64) {
-        let (p, v, ri) = ([b.x[i], b.y[i]], [b.vx[i], b.vy[i]], b.r[i]);
+    pub(super) fn predict(&mut self, i: usize, now: f64) {
+        let di = self.d[i];
+        let (p, v, ri) = ([di.x, di.y], [di.vx, di.vy], di.r);
         let mut best = self.wall(p, v, ri, now);
         let k = self.n_cells;
         let c = self.cell[i] as usize;
@@ -134,16 +127,16 @@ impl Grow {
                 let mut j = self.head[cx + k[0] * cy];
                 while j != END {
                     let ju = j as usize;
-                    j = self.link_next[ju];
+                    j = self.d[ju].link;
                     if ju == i {
                         continue;
                     }
-                    if let Some(t) = self.pair_from(b, p, v, ri, ju, now) {
+                    if let Some(t) = self.pair_from(p, v, ri, ju, now) {
                         if t < best.t {
                             best = Ev {
                                 t,
                                 other: ju as u32,
-                                c_other: self.counter[ju],
+                                c_other: self.d[ju].counter,
                             };
                         }
                     }
@@ -158,8 +151,9 @@ impl Grow {
     /// its contact is the earlier of the one it keeps and the earliest with the balls
     /// of the three cells beyond the new one in the direction it went; then its next
     /// crossing.
-    pub(super) fn after_cross(&mut self, b: &Balls, i: usize, side: usize, now: f64) {
-        let (p, v, ri) = ([b.x[i], b.y[i]], [b.vx[i], b.vy[i]], b.r[i]);
+    pub(super) fn after_cross(&mut self, i: usize, side: usize, now: f64) {
+        let di = self.d[i];
+        let (p, v, ri) = ([di.x, di.y], [di.vx, di.vy], di.r);
         let (a, up) = (side / 2, side % 2 == 1);
         let k = self.n_cells;
         let c = self.cell[i] as usize;
@@ -177,13 +171,13 @@ impl Grow {
                 let mut j = self.head[cell];
                 while j != END {
                     let ju = j as usize;
-                    j = self.link_next[ju];
-                    if let Some(t) = self.pair_from(b, p, v, ri, ju, now) {
+                    j = self.d[ju].link;
+                    if let Some(t) = self.pair_from(p, v, ri, ju, now) {
                         if t < best.t {
                             best = Ev {
                                 t,
                                 other: ju as u32,
-                                c_other: self.counter[ju],
+                                c_other: self.d[ju].counter,
                             };
                         }
                     }
@@ -198,11 +192,12 @@ impl Grow {
     /// each pair of balls in the same or neighbouring cells once (a cell with itself
     /// and with four of its eight neighbours, so that each neighbouring pair of cells
     /// comes once), its time offered to both balls.
-    pub(super) fn predict_all(&mut self, b: &Balls, now: f64) {
-        let n = b.len();
+    pub(super) fn predict_all(&mut self, now: f64) {
+        let n = self.d.len();
         for i in 0..n {
-            let (p, v) = ([b.x[i], b.y[i]], [b.vx[i], b.vy[i]]);
-            self.next[i] = self.wall(p, v, b.r[i], now);
+            let di = self.d[i];
+            let (p, v) = ([di.x, di.y], [di.vx, di.vy]);
+            self.next[i] = self.wall(p, v, di.r, now);
             (self.cross_t[i], self.cross_side[i]) = self.crossing(i, p, v, now);
         }
         let k = self.n_cells;
@@ -225,19 +220,19 @@ impl Grow {
                 }
                 while i != END {
                     let iu = i as usize;
-                    let mut j = self.link_next[iu];
+                    let mut j = self.d[iu].link;
                     while j != END {
-                        self.pair_both(b, iu, j as usize, now);
-                        j = self.link_next[j as usize];
+                        self.pair_both(iu, j as usize, now);
+                        j = self.d[j as usize].link;
                     }
                     for &cell in &ahead[..count] {
                         let mut j = self.head[cell];
                         while j != END {
-                            self.pair_both(b, iu, j as usize, now);
-                            j = self.link_next[j as usize];
+                            self.pair_both(iu, j as usize, now);
+                            j = self.d[j as usize].link;
                         }
                     }
-                    i = self.link_next[iu];
+                    i = self.d[iu].link;
                 }
             }
         }
@@ -245,12 +240,13 @@ impl Grow {
 
     /// Balls `i` and `j`, both at time `now`: their contact time offered to each.
     #[inline(always)]
-    fn pair_both(&mut self, b: &Balls, i: usize, j: usize, now: f64) {
-        let (dx, dy) = self.tab.0.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
-        let r_sum = b.r[i] + b.r[j];
+    fn pair_both(&mut self, i: usize, j: usize, now: f64) {
+        let (di, dj) = (&self.d[i], &self.d[j]);
+        let (dx, dy) = self.tab.0.min_image(dj.x - di.x, dj.y - di.y);
+        let r_sum = di.r + dj.r;
         let Some(tau) = pair_time(
             [dx, dy],
-            [b.vx[j] - b.vx[i], b.vy[j] - b.vy[i]],
+            [dj.vx - di.vx, dj.vy - di.vy],
             r_sum * (1.0 + self.s * now),
             r_sum * self.s,
         ) else {
@@ -261,14 +257,14 @@ impl Grow {
             self.next[i] = Ev {
                 t,
                 other: j as u32,
-                c_other: self.counter[j],
+                c_other: self.d[j].counter,
             };
         }
         if t < self.next[j].t {
             self.next[j] = Ev {
                 t,
                 other: i as u32,
-                c_other: self.counter[i],
+                c_other: self.d[i].counter,
             };
         }
     }
