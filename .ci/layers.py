@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Import cycles between source files, and imports that run up the engine's layers.
+
+Each Rust file of a crate is a node; an edge a -> b means a names something of b
+(`use crate::...`, `crate::x::y` in an expression, `super::...`). A cycle is a strongly
+connected set of more than one file. For the engine crate (`crates/carom`) every file
+also has a layer (the table below, DESIGN "Architecture"), and an edge from a lower
+layer to a higher one is reported. Exit status 1 when anything is reported.
+
+Usage: python3 .ci/layers.py [--graph]   (--graph prints every edge, for the picture)
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CRATES = sorted(p.parent for p in ROOT.glob("crates/*/src")) + [ROOT / "bench"]
+
+PATH_RE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
+USE_RE = re.compile(r"\buse\s+(crate|super|self)::([^;]*);", re.S)
+
+
+def modules(src: Path) -> dict[tuple[str, ...], Path]:
+    """Module path -> file, for every .rs file under src."""
+    out: dict[tuple[str, ...], Path] = {}
+    for f in src.rglob("*.rs"):
+        rel = f.relative_to(src).with_suffix("")
+        parts = tuple(rel.parts)
+        if parts in (("lib",), ("main",)):
+            parts = ()
+        elif parts[-1] == "mod":
+            parts = parts[:-1]
+        out[parts] = f
+    return out
+
+
+def strip(text: str) -> str:
+    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    # test modules may reach anywhere (they are not part of the layering)
+    return text
+
+
+def expand_use(tree: str) -> list[list[str]]:
+    """`a::{b, c::d}` -> [[a, b], [a, c, d]] (names only)."""
+    tree = re.sub(r"\s+", "", tree)
+    out: list[list[str]] = []
+
+    def walk(prefix: list[str], s: str) -> None:
+        if "{" not in s:
+            for part in split_top(s):
+                names = [n for n in part.split("::") if n]
+                names = [n.split(" as ")[0] for n in names]
+                out.append(prefix + names)
+            return
+        for part in split_top(s):
+            if "{" in part:
+                head, rest = part.split("{", 1)
+                inner = rest[: rest.rfind("}")]
+                walk(prefix + [n for n in head.split("::") if n], inner)
+            else:
+                walk(prefix, part)
+
+    walk([], tree)
+    return out
+
+
+def split_top(s: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        parts.append(cur)
+    return [p for p in parts if p]
+
+
+def resolve(mods, here: tuple[str, ...], is_dir_mod: bool, kind: str, names: list[str]):
+    if kind == "crate":
+        base: tuple[str, ...] = ()
+    else:
+        # a file's own module path; `super` from `a/b.rs` (module a::b) is `a`
+        base = here if kind == "self" else here[:-1]
+    names = [n.replace("r#", "") for n in names]
+    while names and names[0] == "super":
+        base = base[:-1]
+        names = names[1:]
+    path = base + tuple(names)
+    # the longest prefix that is a file
+    for k in range(len(path), -1, -1):
+        if path[:k] in mods:
+            return path[:k]
+    return None
+
+
+def graph(src: Path):
+    mods = modules(src)
+    edges: dict[tuple[str, ...], set[tuple[str, ...]]] = {m: set() for m in mods}
+    for m, f in mods.items():
+        text = strip(f.read_text())
+        # leave out #[cfg(test)] modules: tests may reach anywhere
+        text = re.split(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", text)[0]
+        is_dir_mod = f.name == "mod.rs"
+        refs: list[tuple[str, list[str]]] = []
+        for kind, tree in USE_RE.findall(text):
+            for names in expand_use(tree):
+                refs.append((kind, names))
+        for kind, tail in PATH_RE.findall(USE_RE.sub("", text)):
+            refs.append((kind, [n for n in tail.split("::") if n]))
+        for kind, names in refs:
+            t = resolve(mods, m, is_dir_mod, kind, names)
+            if t is None or t == m:
+                continue
+            # a parent module's file declares its children: naming a child is not
+            # depending on the parent, and the parent's `mod` lines are not edges
+            if m[: len(t)] == t and len(t) < len(m):
+                # child naming an ancestor: a real edge (it uses the ancestor's items)
+                pass
+            edges[m].add(t)
+    return mods, edges
+
+
+def sccs(edges):
+    index, low, on, stack, out, n = {}, {}, set(), [], [], [0]
+
+    def visit(v):
+        index[v] = low[v] = n[0]
+        n[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(comp)
+
+    sys.setrecursionlimit(10000)
+    for v in edges:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def name(m):
+    return "::".join(m) or "(root)"
+
+
+def main() -> int:
+    show = "--graph" in sys.argv
+    bad = 0
+    for crate in CRATES:
+        src = crate / "src"
+        mods, edges = graph(src)
+        # the crate root only declares and re-exports: it is no layer of its own
+        root_free = {m: {t for t in ts if t != ()} for m, ts in edges.items() if m != ()}
+        for comp in sccs(root_free):
+            if len(comp) > 1:
+                bad += 1
+                files = sorted(str(mods[m].relative_to(ROOT)) for m in comp)
+                print(f"cycle in {crate.name}: " + ", ".join(files))
+        if show:
+            for m in sorted(root_free):
+                for t in sorted(root_free[m]):
+                    print(f"{crate.name}: {name(m)} -> {name(t)}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
