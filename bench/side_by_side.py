@@ -1,0 +1,92 @@
+"""Two builds of `carom`, every benchmark row, side by side in one run.
+
+Each row is one `carom` command (the benchmark gas under the spring model at 10^5 and
+10^6 balls on one and two threads, the event gas at 10^4 and 10^6, the compressing and
+the Andersen-bathed event gas, the sheared periodic box, the nine-ball search player's
+shots). The two executables run that command alternately, `--rounds` times each, so that
+a drift of the shared machine's speed falls on both alike. The figure per run is the
+simulation's own clock from the summary's `wall time` line (building the scene and
+writing files excluded) or, for `carom play`, the whole process's wall time. Printed per
+row: both medians, and the median over rounds of the ratio old / new of each round's
+pair (above 1: the new build is faster).
+
+    python3 bench/side_by_side.py --old OLD/target/release/carom --new target/release/carom
+    python3 bench/side_by_side.py --old A --new B --only spring-1e5-1t,event-1e4 --rounds 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROWS: dict[str, list[str]] = {
+    "spring-1e5-1t": ["run", "gas", "--set", "generators.0.n=100000", "--steps", "200", "--threads", "1"],
+    "spring-1e5-2t": ["run", "gas", "--set", "generators.0.n=100000", "--steps", "200", "--threads", "2"],
+    "spring-1e6-1t": ["run", "gas", "--set", "generators.0.n=1000000", "--steps", "20", "--threads", "1"],
+    "spring-1e6-2t": ["run", "gas", "--set", "generators.0.n=1000000", "--steps", "20", "--threads", "2"],
+    "event-1e4": ["run", "gas", "--model", "event", "--set", "generators.0.n=10000", "--time", "20"],
+    "event-1e6": ["run", "gas", "--model", "event", "--set", "generators.0.n=1000000", "--time", "1"],
+    "event-compress-1e4": [
+        "run", "gas", "--model", "event", "--set", "generators.0.n=10000", "--dt", "1", "--time", "20",
+        "--set", "physics.compress={ rate = 1e-5 }",
+    ],
+    "event-andersen-1e4": [
+        "run", "gas", "--model", "event", "--set", "generators.0.n=10000", "--dt", "1", "--time", "20",
+        "--set", "physics.thermostat={ kind = \"andersen\", temperature = 0.33, rate = 0.05, seed = 1 }",
+    ],
+    "sheared-spring-1e4": [
+        "run", "gas", "--set", "generators.0.n=10000", "--steps", "400", "--threads", "1",
+        "--set", "table.boundary={ x = \"periodic\", y = \"sheared\", shear_rate = 0.01 }",
+    ],
+    "pool-agent": ["play", "nine-ball", "--agent", "--games", "2", "--noise", "none"],
+}
+
+WALL = re.compile(r"^wall time\s+([0-9.eE+-]+) s", re.M)
+
+
+def once(exe: str, args: list[str]) -> float:
+    t0 = time.perf_counter()
+    p = subprocess.run([exe, *args], capture_output=True, text=True)
+    whole = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"{exe} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    m = WALL.search(p.stdout)
+    return float(m.group(1)) if m else whole
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--old", required=True, help="the build before the change")
+    ap.add_argument("--new", required=True, help="the build after it")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", default="", help="comma-separated row names")
+    a = ap.parse_args()
+    rows = [r for r in ROWS if not a.only or r in a.only.split(",")]
+    print(f"{'row':<22} {'old (s)':>10} {'new (s)':>10} {'old/new':>8} {'min':>6} {'max':>6}")
+    for name in rows:
+        args = ROWS[name]
+        olds, news, ratios = [], [], []
+        for k in range(a.rounds):
+            # alternate which goes first, so neither always runs on a warmer machine
+            pair = [(a.old, olds), (a.new, news)]
+            if k % 2:
+                pair.reverse()
+            got = {}
+            for exe, into in pair:
+                t = once(exe, args)
+                into.append(t)
+                got[exe] = t
+            ratios.append(got[a.old] / got[a.new])
+        print(
+            f"{name:<22} {statistics.median(olds):>10.4g} {statistics.median(news):>10.4g} "
+            f"{statistics.median(ratios):>8.3f} {min(ratios):>6.3f} {max(ratios):>6.3f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
