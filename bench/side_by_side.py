@@ -10,8 +10,8 @@ writing files excluded) or, for `carom play`, the whole process's wall time. Pri
 row: both medians, and the median over rounds of the ratio old / new of each round's
 pair (above 1: the new build is faster).
 
-    python3 bench/side_by_side.py --old OLD/target/release/carom --new target/release/carom
-    python3 bench/side_by_side.py --old A --new B --only spring-1e5-1t,event-1e4 --rounds 7
+    python3 bench/side_by_side.py --old OLD/carom --new target/release/carom
+    python3 bench/side_by_side.py --old A --new B --only event-1e4 --rounds 7
 """
 
 from __future__ import annotations
@@ -24,23 +24,106 @@ import sys
 import time
 
 ROWS: dict[str, list[str]] = {
-    "spring-1e5-1t": ["run", "gas", "--set", "generators.0.n=100000", "--steps", "200", "--threads", "1"],
-    "spring-1e5-2t": ["run", "gas", "--set", "generators.0.n=100000", "--steps", "200", "--threads", "2"],
-    "spring-1e6-1t": ["run", "gas", "--set", "generators.0.n=1000000", "--steps", "20", "--threads", "1"],
-    "spring-1e6-2t": ["run", "gas", "--set", "generators.0.n=1000000", "--steps", "20", "--threads", "2"],
-    "event-1e4": ["run", "gas", "--model", "event", "--set", "generators.0.n=10000", "--time", "20"],
-    "event-1e6": ["run", "gas", "--model", "event", "--set", "generators.0.n=1000000", "--time", "1"],
+    "spring-1e5-1t": [
+        "run",
+        "gas",
+        "--set",
+        "generators.0.n=100000",
+        "--steps",
+        "200",
+        "--threads",
+        "1",
+    ],
+    "spring-1e5-2t": [
+        "run",
+        "gas",
+        "--set",
+        "generators.0.n=100000",
+        "--steps",
+        "200",
+        "--threads",
+        "2",
+    ],
+    "spring-1e6-1t": [
+        "run",
+        "gas",
+        "--set",
+        "generators.0.n=1000000",
+        "--steps",
+        "20",
+        "--threads",
+        "1",
+    ],
+    "spring-1e6-2t": [
+        "run",
+        "gas",
+        "--set",
+        "generators.0.n=1000000",
+        "--steps",
+        "20",
+        "--threads",
+        "2",
+    ],
+    "event-1e4": [
+        "run",
+        "gas",
+        "--model",
+        "event",
+        "--set",
+        "generators.0.n=10000",
+        "--time",
+        "20",
+    ],
+    "event-1e6": [
+        "run",
+        "gas",
+        "--model",
+        "event",
+        "--set",
+        "generators.0.n=1000000",
+        "--time",
+        "1",
+    ],
     "event-compress-1e4": [
-        "run", "gas", "--model", "event", "--set", "generators.0.n=10000", "--dt", "1", "--time", "20",
-        "--set", "physics.compress={ rate = 1e-5 }",
+        "run",
+        "gas",
+        "--model",
+        "event",
+        "--set",
+        "generators.0.n=10000",
+        "--dt",
+        "1",
+        "--time",
+        "20",
+        "--set",
+        "physics.compress={ rate = 1e-5 }",
     ],
     "event-andersen-1e4": [
-        "run", "gas", "--model", "event", "--set", "generators.0.n=10000", "--dt", "1", "--time", "20",
-        "--set", "physics.thermostat={ kind = \"andersen\", temperature = 0.33, rate = 0.05, seed = 1 }",
+        "run",
+        "gas",
+        "--model",
+        "event",
+        "--set",
+        "generators.0.n=10000",
+        "--dt",
+        "1",
+        "--time",
+        "20",
+        "--set",
+        "physics.thermostat={ kind = 'andersen', temperature = 0.33, rate = 0.05,"
+        " seed = 1 }",
     ],
     "sheared-spring-1e4": [
-        "run", "gas", "--set", "generators.0.n=10000", "--steps", "400", "--threads", "1",
-        "--set", "table.boundary={ x = \"periodic\", y = \"sheared\", shear_rate = 0.01 }",
+        "run",
+        "gas",
+        "--set",
+        "generators.0.n=10000",
+        "--steps",
+        "400",
+        "--threads",
+        "1",
+        "--set",
+        'table.boundary={ x = "periodic", y = "sheared", shear_rate = 0.01 }',
     ],
     "pool-agent": ["play", "nine-ball", "--agent", "--games", "2", "--noise", "none"],
 }
@@ -59,14 +142,23 @@ def once(exe: str, args: list[str]) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--old", required=True, help="the build before the change")
     ap.add_argument("--new", required=True, help="the build after it")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", default="", help="comma-separated row names")
     a = ap.parse_args()
     rows = [r for r in ROWS if not a.only or r in a.only.split(",")]
-    print(f"{'row':<22} {'old (s)':>10} {'new (s)':>10} {'old/new':>8} {'min':>6} {'max':>6}")
+    widths = (22, 10, 10, 8, 6, 6)
+    head = ("row", "old (s)", "new (s)", "old/new", "min", "max")
+    print(
+        " ".join(
+            h.rjust(w) if k else h.ljust(w)
+            for k, (h, w) in enumerate(zip(head, widths, strict=True))
+        )
+    )
     for name in rows:
         args = ROWS[name]
         olds, news, ratios = [], [], []
@@ -81,9 +173,11 @@ def main() -> None:
                 into.append(t)
                 got[exe] = t
             ratios.append(got[a.old] / got[a.new])
+        old, new = statistics.median(olds), statistics.median(news)
+        r = statistics.median(ratios)
         print(
-            f"{name:<22} {statistics.median(olds):>10.4g} {statistics.median(news):>10.4g} "
-            f"{statistics.median(ratios):>8.3f} {min(ratios):>6.3f} {max(ratios):>6.3f}",
+            f"{name:<22} {old:>10.4g} {new:>10.4g} "
+            f"{r:>8.3f} {min(ratios):>6.3f} {max(ratios):>6.3f}",
             flush=True,
         )
 
