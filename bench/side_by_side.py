@@ -164,15 +164,15 @@ def main() -> None:
         olds, news, ratios = [], [], []
         for k in range(a.rounds):
             # alternate which goes first, so neither always runs on a warmer machine
-            pair = [(a.old, olds), (a.new, news)]
+            pair = [(a.old, olds, "old"), (a.new, news, "new")]
             if k % 2:
                 pair.reverse()
             got = {}
-            for exe, into in pair:
+            for exe, into, which in pair:
                 t = once(exe, args)
                 into.append(t)
-                got[exe] = t
-            ratios.append(got[a.old] / got[a.new])
+                got[which] = t
+            ratios.append(got["old"] / got["new"])
         old, new = statistics.median(olds), statistics.median(news)
         r = statistics.median(ratios)
         print(
