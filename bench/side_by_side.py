@@ -18,114 +18,30 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import statistics
 import subprocess
 import sys
 import time
 
-ROWS: dict[str, list[str]] = {
-    "spring-1e5-1t": [
-        "run",
-        "gas",
-        "--set",
-        "generators.0.n=100000",
-        "--steps",
-        "200",
-        "--threads",
-        "1",
-    ],
-    "spring-1e5-2t": [
-        "run",
-        "gas",
-        "--set",
-        "generators.0.n=100000",
-        "--steps",
-        "200",
-        "--threads",
-        "2",
-    ],
-    "spring-1e6-1t": [
-        "run",
-        "gas",
-        "--set",
-        "generators.0.n=1000000",
-        "--steps",
-        "20",
-        "--threads",
-        "1",
-    ],
-    "spring-1e6-2t": [
-        "run",
-        "gas",
-        "--set",
-        "generators.0.n=1000000",
-        "--steps",
-        "20",
-        "--threads",
-        "2",
-    ],
-    "event-1e4": [
-        "run",
-        "gas",
-        "--model",
-        "event",
-        "--set",
-        "generators.0.n=10000",
-        "--time",
-        "20",
-    ],
-    "event-1e6": [
-        "run",
-        "gas",
-        "--model",
-        "event",
-        "--set",
-        "generators.0.n=1000000",
-        "--time",
-        "1",
-    ],
-    "event-compress-1e4": [
-        "run",
-        "gas",
-        "--model",
-        "event",
-        "--set",
-        "generators.0.n=10000",
-        "--dt",
-        "1",
-        "--time",
-        "20",
-        "--set",
-        "physics.compress={ rate = 1e-5 }",
-    ],
-    "event-andersen-1e4": [
-        "run",
-        "gas",
-        "--model",
-        "event",
-        "--set",
-        "generators.0.n=10000",
-        "--dt",
-        "1",
-        "--time",
-        "20",
-        "--set",
-        "physics.thermostat={ kind = 'andersen', temperature = 0.33, rate = 0.05,"
-        " seed = 1 }",
-    ],
-    "sheared-spring-1e4": [
-        "run",
-        "gas",
-        "--set",
-        "generators.0.n=10000",
-        "--steps",
-        "400",
-        "--threads",
-        "1",
-        "--set",
-        'table.boundary={ x = "periodic", y = "sheared", shear_rate = 0.01 }',
-    ],
-    "pool-agent": ["play", "nine-ball", "--agent", "--games", "2", "--noise", "none"],
+GAS = "run gas --set generators.0.n="
+EVENT = "run gas --model event --set generators.0.n="
+ROWS: dict[str, str] = {
+    "spring-1e5-1t": GAS + "100000 --steps 600 --threads 1",
+    "spring-1e5-2t": GAS + "100000 --steps 600 --threads 2",
+    "spring-1e6-1t": GAS + "1000000 --steps 60 --threads 1",
+    "spring-1e6-2t": GAS + "1000000 --steps 60 --threads 2",
+    "event-1e4": EVENT + "10000 --time 200",
+    "event-1e6": EVENT + "1000000 --time 2",
+    "event-compress-1e4": EVENT
+    + "10000 --dt 1 --time 200 --set 'physics.compress={ rate = 1e-5 }'",
+    "event-andersen-1e4": EVENT
+    + '10000 --dt 1 --time 200 --set \'physics.thermostat={ kind = "andersen",'
+    + " temperature = 0.33, rate = 0.05, seed = 1 }'",
+    "sheared-spring-1e4": GAS
+    + '10000 --steps 4000 --threads 1 --set \'table.boundary={ x = "periodic",'
+    + ' y = "sheared", shear_rate = 0.01 }\'',
+    "pool-agent": "play nine-ball --agent --games 10 --noise none",
 }
 
 WALL = re.compile(r"^wall time\s+([0-9.eE+-]+) s", re.M)
@@ -160,7 +76,7 @@ def main() -> None:
         )
     )
     for name in rows:
-        args = ROWS[name]
+        args = shlex.split(ROWS[name])
         olds, news, ratios = [], [], []
         for k in range(a.rounds):
             # alternate which goes first, so neither always runs on a warmer machine
