@@ -41,7 +41,7 @@ ROWS: dict[str, str] = {
     "sheared-spring-1e4": GAS
     + '10000 --steps 4000 --threads 1 --set \'table.boundary={ x = "periodic",'
     + ' y = "sheared", shear_rate = 0.01 }\'',
-    "pool-agent": "play nine-ball --agent --games 10 --noise none",
+    "pool-agent": "play nine-ball --agent --games 40 --noise none",
 }
 
 WALL = re.compile(r"^wall time\s+([0-9.eE+-]+) s", re.M)
