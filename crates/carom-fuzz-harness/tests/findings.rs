@@ -1,4 +1,4 @@
-//! One regression test per fuzzing finding (docs/reliability.md lists them): each
+//! One regression test per fuzzing finding (docs/history.md lists them): each
 //! builds the input the fuzzer found, reduced to its cause, and checks the clean
 //! behaviour the fix gives, against an expectation worked out by hand.
 

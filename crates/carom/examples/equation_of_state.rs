@@ -4,7 +4,7 @@
 //! over ten blocks (the error is the standard error of the block means). Theory:
 //! Henderson's `Z = (1 + eta^2/8) / (1 - eta)^2` and Enskog's rate
 //! `2 sigma n g(sigma) sqrt(pi kT / m)` with Henderson's contact value. Prints the
-//! Markdown table of the README:
+//! Markdown table of docs/statistical-physics.md:
 //!
 //! `cargo run --release -p carom --example equation_of_state`
 

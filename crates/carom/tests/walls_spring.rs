@@ -36,7 +36,7 @@ fn one_ball(ball: &str, walls: &str, extra: &str) -> World {
 /// degrees to its normal. The wall's force is along the segment's fixed normal, so
 /// the tangential velocity is kept to round-off, and the normal part comes back
 /// reversed and scaled by the restitution e. The spring model's rebound matches e to
-/// the splitting of the turning step (README: within 0.3% at 10 steps per contact;
+/// the splitting of the turning step (docs/models.md: within 0.3% at 10 steps per contact;
 /// here 60, so 0.2% is ample).
 #[test]
 fn an_oblique_segment_reflects_the_normal_part_and_keeps_the_tangential() {
