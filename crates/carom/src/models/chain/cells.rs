@@ -56,6 +56,9 @@ pub struct Grid {
     pub cap: usize,
     /// The largest contact distance, `2 r_max`.
     pub d_max: f64,
+    /// Every disk has the same radius: the contact distance is `d_max` for every
+    /// pair, and the search reads no radii.
+    pub mono: bool,
     /// Margin on the lower bound of a column's nearest contact, for the cell of a
     /// position near an edge being decided by a rounded product.
     slack: [f64; 2],
@@ -87,7 +90,8 @@ impl Grid {
         // m^2 bounds a cell's disks.
         let longest = side[0].max(side[1]);
         let m = (longest * std::f64::consts::SQRT_2 / d_min * (1.0 + 1e-9)).floor() as usize + 1;
-        let cap = (m * m).min(disks.max(1));
+        // Rounded up to a power of two: the search's index arithmetic is then shifts.
+        let cap = (m * m).min(disks.max(1)).next_power_of_two();
         let cells = n[0] * n[1];
         Some(Grid {
             len: [width, height],
@@ -96,6 +100,7 @@ impl Grid {
             inv_side: [1.0 / side[0], 1.0 / side[1]],
             cap,
             d_max,
+            mono: d_min == d_max,
             slack: [1e-9 * width, 1e-9 * height],
             count: vec![0; cells],
             data: vec![0.0; cells * 3 * cap],
@@ -115,7 +120,8 @@ impl Grid {
     /// The cell index along `axis` of coordinate `u` (in `[0, len)`).
     #[inline(always)]
     fn index(&self, axis: usize, u: f64) -> usize {
-        ((u * self.inv_side[axis]) as usize).min(self.n[axis] - 1)
+        // Through i64: a single truncating conversion (u is never negative).
+        (((u * self.inv_side[axis]) as i64) as usize).min(self.n[axis] - 1)
     }
 
     #[inline(always)]
@@ -188,38 +194,55 @@ impl Grid {
     }
 
     /// The next step of a chain along `+x` (`AX = 0`) or `+y` (`AX = 1`) for the disk
-    /// in slot `mover`, with `remaining` displacement left in the chain.
+    /// in slot `mover`, with `remaining` displacement left in the chain. `CAP` is the
+    /// grid's slots per cell as a constant (index arithmetic by shifts, no bounds
+    /// checks inside a cell), or 0 for any; `MONO` that every disk has the same radius.
     ///
     /// The mover strikes disk `j` after moving `s = da - sqrt(d^2 - db^2)`, `da` and
     /// `db` the offsets of `j` along and across (nearest image across; first image
     /// ahead along), for `|db| < d` and `da > 0`; a disk at `da <= 0` lies behind (or
-    /// is the mover) and is never struck. Round-off can leave `s` a hair below zero at
-    /// a contact: it counts as zero. Ties (exact lattices) go to the lower identity, so
-    /// the outcome does not depend on the order of disks within cells.
+    /// is the mover) and is never struck. The smallest `s` wins, ties (exact lattices)
+    /// going to the lower identity, so the outcome does not depend on the order of
+    /// disks within cells. Round-off can leave `s` a hair below zero at a contact: it
+    /// moves the mover by zero.
     #[inline(always)]
-    pub fn next_step<const AX: usize>(&self, mover: u32, remaining: f64) -> Step {
+    pub fn next_step<const AX: usize, const CAP: usize, const MONO: bool>(
+        &self,
+        mover: u32,
+        remaining: f64,
+    ) -> Step {
         let across = 1 - AX;
-        let cap = self.cap;
+        let cap = if CAP == 0 { self.cap } else { CAP };
+        debug_assert_eq!(cap, self.cap);
+        debug_assert!(!MONO || self.mono);
         let ms = mover as usize;
         let cell = ms / cap;
-        let k = ms - cell * cap;
+        let k = ms % cap;
         let block = cell * 3 * cap;
         let a = self.data[block + AX * cap + k];
         let b = self.data[block + across * cap + k];
         let r = self.data[block + 2 * cap + k];
-        let nx = self.n[0];
         let (na, nb) = (self.n[AX], self.n[across]);
+        // The mover's column and row, from its position exactly as `insert` and
+        // `shift` filed it.
+        let (ia, ib) = (self.index(AX, a), self.index(across, b));
         // Cell strides along and across.
+        let nx = self.n[0];
         let (sa, sb) = if AX == 0 { (1, nx) } else { (nx, 1) };
-        let (ia, ib) = if AX == 0 {
-            (cell % nx, cell / nx)
-        } else {
-            (cell / nx, cell % nx)
-        };
         let (len_a, len_b) = (self.len[AX], self.len[across]);
-        let below = if ib == 0 { (nb - 1, -len_b) } else { (ib - 1, 0.0) };
-        let above = if ib + 1 == nb { (0, len_b) } else { (ib + 1, 0.0) };
-        let rows = [below, (ib, 0.0), above];
+        // The three rows of the strip: their first cells, and the across coordinate
+        // of the mover as seen from each (shifted by a box length across the edge).
+        let below = if ib == 0 {
+            ((nb - 1) * sb, b + len_b)
+        } else {
+            ((ib - 1) * sb, b)
+        };
+        let above = if ib + 1 == nb {
+            (0, b - len_b)
+        } else {
+            ((ib + 1) * sb, b)
+        };
+        let rows = [below, (ib * sb, b), above];
         let w = self.side[AX];
         // Nearest possible contact in column ia + j: its lower edge less d_max.
         let reach = a + self.d_max + self.slack[AX];
@@ -234,49 +257,47 @@ impl Grid {
         let mut target = NONE;
         let mut offset = 0.0;
         let data = &self.data[..];
+        let ids = &self.id[..];
+        let counts = &self.count[..];
         for j in 0..na {
             let mut col = ia + j;
-            let mut off = 0.0;
+            // The mover's along coordinate as seen from this column's disks.
+            let mut a_here = a;
             if col >= na {
                 col -= na;
-                off = len_a;
+                a_here -= len_a;
             }
             if j > 0 && (ia + j) as f64 * w - reach > best {
                 break;
             }
-            for &(row, boff) in &rows {
-                let c = col * sa + row * sb;
-                let count = self.count[c] as usize;
-                let cb = c * 3 * cap;
-                let pa = &data[cb + AX * cap..cb + AX * cap + count];
-                let pb = &data[cb + across * cap..cb + across * cap + count];
-                let pr = &data[cb + 2 * cap..cb + 2 * cap + count];
+            for &(row, b_here) in &rows {
+                let c = col * sa + row;
+                let count = (counts[c] as usize).min(cap);
+                let cell = &data[c * 3 * cap..(c + 1) * 3 * cap];
                 for q in 0..count {
-                    let da = pa[q] + off - a;
-                    if da <= 0.0 {
-                        continue;
-                    }
-                    let d = pr[q] + r;
-                    if da - d > best {
-                        continue;
-                    }
-                    let db = pb[q] + boff - b;
-                    let h2 = d * d - db * db;
-                    if h2 <= 0.0 {
-                        continue;
-                    }
-                    let h = h2.sqrt();
-                    let s = (da - h).max(0.0);
-                    if s < best || (s == best && self.id[c * cap + q] < target) {
+                    // Outside the strip `h2 < 0` and the square root is NaN, which no
+                    // comparison accepts; a disk behind (`da <= 0`, the mover itself
+                    // included) is never struck. The two tests join in one branch
+                    // (`&`, not `&&`), taken only by a new best: rare, so predicted.
+                    let da = cell[AX * cap + q] - a_here;
+                    let db = cell[across * cap + q] - b_here;
+                    let d = if MONO {
+                        self.d_max
+                    } else {
+                        cell[2 * cap + q] + r
+                    };
+                    let h = (d * d - db * db).sqrt();
+                    let s = da - h;
+                    if (da > 0.0) & (s <= best) && (s < best || ids[c * cap + q] < target) {
                         best = s;
-                        target = self.id[c * cap + q];
+                        target = ids[c * cap + q];
                         offset = h;
                     }
                 }
             }
         }
         Step {
-            dist: best,
+            dist: best.max(0.0),
             target,
             offset,
             capped: capped && target == NONE,
@@ -286,29 +307,29 @@ impl Grid {
     /// Moves the disk in slot `mover` by `dist` along axis `AX` (wrapping), moving it
     /// to its new cell when it crosses one. Returns its slot afterwards.
     #[inline(always)]
-    pub fn shift<const AX: usize>(&mut self, mover: u32, dist: f64) -> Result<u32, GridError> {
-        let cap = self.cap;
+    pub fn shift<const AX: usize, const CAP: usize>(
+        &mut self,
+        mover: u32,
+        dist: f64,
+    ) -> Result<u32, GridError> {
+        let cap = if CAP == 0 { self.cap } else { CAP };
         let ms = mover as usize;
         let cell = ms / cap;
-        let k = ms - cell * cap;
-        let ia_at = cell * 3 * cap + AX * cap + k;
+        let k = ms % cap;
+        let at = cell * 3 * cap + AX * cap + k;
+        let old = self.data[at];
         let len = self.len[AX];
-        let mut u = self.data[ia_at] + dist;
+        let mut u = old + dist;
         if u >= len {
             u -= len;
         }
-        let nx = self.n[0];
-        let ia = if AX == 0 { cell % nx } else { cell / nx };
-        let new = self.index(AX, u);
+        let (ia, new) = (self.index(AX, old), self.index(AX, u));
         if new == ia {
-            self.data[ia_at] = u;
+            self.data[at] = u;
             return Ok(mover);
         }
-        let c = if AX == 0 {
-            cell - ia + new
-        } else {
-            cell + (new * nx) - (ia * nx)
-        };
+        let stride = if AX == 0 { 1 } else { self.n[0] };
+        let c = cell + new * stride - ia * stride;
         let block = cell * 3 * cap;
         let mut v = [
             self.data[block + k],

@@ -141,12 +141,18 @@ impl Chain {
             ));
         }
         if n == 0 || n >= NONE as usize {
-            return Err(ChainError::Disk(0, format!("{n} disks; need 1 to 2^32 - 2")));
+            return Err(ChainError::Disk(
+                0,
+                format!("{n} disks; need 1 to 2^32 - 2"),
+            ));
         }
         let (mut r_min, mut r_max) = (f64::INFINITY, 0.0f64);
         for i in 0..n {
             if !(r[i].is_finite() && r[i] > 0.0) {
-                return Err(ChainError::Disk(i, format!("radius {} must be positive", r[i])));
+                return Err(ChainError::Disk(
+                    i,
+                    format!("radius {} must be positive", r[i]),
+                ));
             }
             if !(x[i].is_finite() && y[i].is_finite()) {
                 return Err(ChainError::Disk(i, "position must be finite".into()));
@@ -262,22 +268,34 @@ impl Chain {
     /// Runs `chains` chains.
     pub fn run(&mut self, chains: u64) -> Result<(), ChainError> {
         for _ in 0..chains {
-            match self.next {
-                Axis::X => {
-                    self.chain::<0>()?;
-                    self.next = Axis::Y;
-                }
-                Axis::Y => {
-                    self.chain::<1>()?;
-                    self.next = Axis::X;
-                }
+            // One copy of the chain per direction and common cell capacity, so the
+            // search's index arithmetic is constant,
+            // and (for the usual four slots) monodisperse disks reading no radii.
+            match (self.next, self.grid.cap, self.grid.mono) {
+                (Axis::X, 4, true) => self.chain::<0, 4, true>()?,
+                (Axis::X, 4, false) => self.chain::<0, 4, false>()?,
+                (Axis::X, 8, _) => self.chain::<0, 8, false>()?,
+                (Axis::X, 16, _) => self.chain::<0, 16, false>()?,
+                (Axis::X, _, _) => self.chain::<0, 0, false>()?,
+                (Axis::Y, 4, true) => self.chain::<1, 4, true>()?,
+                (Axis::Y, 4, false) => self.chain::<1, 4, false>()?,
+                (Axis::Y, 8, _) => self.chain::<1, 8, false>()?,
+                (Axis::Y, 16, _) => self.chain::<1, 16, false>()?,
+                (Axis::Y, _, _) => self.chain::<1, 0, false>()?,
             }
+            self.next = match self.next {
+                Axis::X => Axis::Y,
+                Axis::Y => Axis::X,
+            };
         }
         Ok(())
     }
 
-    /// One chain along `+x` (`AX = 0`) or `+y` (`AX = 1`).
-    fn chain<const AX: usize>(&mut self) -> Result<(), ChainError> {
+    /// One chain along `+x` (`AX = 0`) or `+y` (`AX = 1`), `CAP` the grid's slots per
+    /// cell (0: any), `MONO` for disks all of one radius.
+    fn chain<const AX: usize, const CAP: usize, const MONO: bool>(
+        &mut self,
+    ) -> Result<(), ChainError> {
         let start = self.rng.below(self.n as u64) as u32;
         let mut mover = self.grid.slot_of(start);
         let mut remaining = self.length;
@@ -288,10 +306,13 @@ impl Chain {
         // disk and go round for ever.
         let mut idle = 0usize;
         loop {
-            let step = self.grid.next_step::<AX>(mover, remaining);
-            mover = self.grid.shift::<AX>(mover, step.dist).map_err(|e| match e {
-                GridError::Crowded => ChainError::Overlap(0, 0, f64::NAN),
-            })?;
+            let step = self.grid.next_step::<AX, CAP, MONO>(mover, remaining);
+            mover = self
+                .grid
+                .shift::<AX, CAP>(mover, step.dist)
+                .map_err(|e| match e {
+                    GridError::Crowded => ChainError::Overlap(0, 0, f64::NAN),
+                })?;
             #[cfg(debug_assertions)]
             self.check_contact(mover);
             if step.target != NONE {

@@ -101,7 +101,11 @@ fn distance_edges() -> Vec<f64> {
 
 /// Two disks, each sample from its own run: independent by construction, so the
 /// counts are multinomial and the chi-square statistic has its textbook distribution.
-fn two_disk_samples(runs: usize, chains: u64, start: impl Fn(&mut SplitMix64) -> [f64; 2]) -> Vec<f64> {
+fn two_disk_samples(
+    runs: usize,
+    chains: u64,
+    start: impl Fn(&mut SplitMix64) -> [f64; 2],
+) -> Vec<f64> {
     let len = TWO_DISK_LEN;
     let r = [TWO_DISK_R; 2];
     let length = default_length(len, len, &r);
@@ -135,13 +139,24 @@ fn two_disks_keep_the_exact_distance_distribution() {
     });
     let edges = distance_edges();
     let h = histogram(&samples, &edges);
-    let chi2 = chi_square(&h, &two_disk_bins(d, TWO_DISK_LEN, &edges), samples.len() as f64);
+    let chi2 = chi_square(
+        &h,
+        &two_disk_bins(d, TWO_DISK_LEN, &edges),
+        samples.len() as f64,
+    );
     eprintln!("two disks, stationary: chi2 {chi2:.2} (12 dof; 0.999 quantile {CHI2_12_999})");
     assert!(chi2 < CHI2_12_999, "chi2 {chi2}");
     // The power of the test: the same histogram against disks kept 5% further apart
     // (contact distance 2.1) fails by far.
-    let wrong = chi_square(&h, &two_disk_bins(2.1, TWO_DISK_LEN, &edges), samples.len() as f64);
-    assert!(wrong > 3.0 * CHI2_12_999, "a 5% error in the contact distance gives {wrong}");
+    let wrong = chi_square(
+        &h,
+        &two_disk_bins(2.1, TWO_DISK_LEN, &edges),
+        samples.len() as f64,
+    );
+    assert!(
+        wrong > 3.0 * CHI2_12_999,
+        "a 5% error in the contact distance gives {wrong}"
+    );
 }
 
 #[test]
@@ -175,49 +190,97 @@ fn low_density_pressure_follows_the_virial_series() {
     let (z, err, liftings) = measure_z(&mut c, 20, 1_500);
     let b2rho = 2.0 * eta * (n - 1.0) / n;
     let b3 = 4.0 / 3.0 - 3f64.sqrt() / PI;
-    let expected = 1.0 + b2rho + b3 * (2.0 * eta).powi(2) * (n - 1.0) * (n - 2.0) / (n * n);
-    // The next term, B4 rho^3 with B4 / B2^3 = 0.5322 (Ree and Hoover), is left out of
-    // the expectation and allowed for in full; the statistics get four standard errors
-    // of the block means (blocks of 1,500 chains, each chain touching some 35 disks of
-    // 1,024, so blocks are far longer than any correlation).
-    let b4_term = 0.5322 * (2.0 * eta).powi(3);
-    let tol = 4.0 * err + b4_term;
+    let series = 1.0 + b2rho + b3 * (2.0 * eta).powi(2) * (n - 1.0) * (n - 2.0) / (n * n);
+    // The fourth coefficient is known in closed form, B4 / B2^3 = 2 - 9 sqrt(3) / (2 pi)
+    // + 10 / pi^2 = 0.53223 (Rowlinson; Ree and Hoover): added to the expectation, the
+    // series' truncation is then the B5 term (B5 / B2^4 = 0.33356, Kratky), allowed in
+    // full. The statistics get four standard errors of the block means (blocks of
+    // 1,500 chains, each chain touching some 35 of the 1,024 disks, so the blocks are
+    // far longer than any correlation).
+    let b4 = 2.0 - 9.0 * 3f64.sqrt() / (2.0 * PI) + 10.0 / (PI * PI);
+    let expected = series + b4 * (2.0 * eta).powi(3);
+    let tol = 4.0 * err + 0.33356 * (2.0 * eta).powi(4);
     eprintln!(
         "eta {eta}: Z {z:.5} +- {err:.5} ({liftings} liftings), virial {expected:.5}, tol {tol:.5}"
     );
-    assert!((z - expected).abs() < tol, "Z {z} +- {err}, virial {expected}");
-    // The test resolves the third virial term: without it the expectation misses.
-    let second_order_only = 1.0 + b2rho;
-    assert!((z - second_order_only).abs() > 2.0 * tol);
+    assert!(
+        (z - expected).abs() < tol,
+        "Z {z} +- {err}, virial {expected}"
+    );
+    // The test resolves the third virial term, 0.0078 here, ten times the tolerance:
+    // a sampler off by a tenth of it fails.
+    assert!(b3 * (2.0 * eta).powi(2) > 10.0 * tol);
 }
 
-/// Z at area fraction `eta` against Henderson, `n_side^2` disks from a square lattice.
-fn check_henderson(eta: f64, side: usize, equilibrate: u64, blocks: usize, chains: u64, seed: u64) {
+/// Tejero and Cuesta's fit to the hard-disk fluid's pressure, Phys. Rev. E 47 (1993)
+/// 490, eq. 3.10: `Z = (1 + sum_n c_n eta^n) / (1 - eta)^2`.
+fn tejero_cuesta_z(eta: f64) -> f64 {
+    let c = [0.0, 0.128018, 0.0018188, -0.72553, 2.52783, -2.4945];
+    let sum: f64 = c
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c * eta.powi(k as i32 + 1))
+        .sum();
+    (1.0 + sum) / ((1.0 - eta) * (1.0 - eta))
+}
+
+/// Z at area fraction `eta` for `side^2` disks from a square lattice: (mean, standard
+/// error of the block means).
+fn z_at(
+    eta: f64,
+    side: usize,
+    equilibrate: u64,
+    blocks: usize,
+    chains: u64,
+    seed: u64,
+) -> (f64, f64) {
     let (x, y, r, len) = square_lattice(side, 0.5, eta);
     let length = default_length(len, len, &r);
     let mut c = Chain::new(len, len, &x, &y, &r, length, seed).unwrap();
     c.run(equilibrate).unwrap();
     let (z, err, liftings) = measure_z(&mut c, blocks, chains);
-    let expected = henderson_z(eta);
-    let tol = 4.0 * err + HENDERSON_ACCURACY * expected;
     eprintln!(
-        "eta {eta}: Z {z:.4} +- {err:.4} ({liftings} liftings), Henderson {expected:.4}, tol {tol:.4}"
+        "eta {eta}: Z {z:.4} +- {err:.4} ({liftings} liftings); Henderson {:.4}, Tejero-Cuesta {:.4}",
+        henderson_z(eta),
+        tejero_cuesta_z(eta)
     );
-    assert!((z - expected).abs() < tol, "eta {eta}: Z {z} +- {err}, Henderson {expected}");
+    (z, err)
 }
-
-/// Henderson's formula is a fit: within about 1% of simulation data up to area
-/// fraction 0.6 (the allowance the event model's tests make).
-const HENDERSON_ACCURACY: f64 = 0.01;
 
 #[test]
 fn pressure_at_area_fraction_0_3_follows_henderson() {
-    check_henderson(0.3, 20, 1_000, 20, 500, 3);
+    // 400 disks; each block of 500 chains moves every disk some 11 diameters. Henderson
+    // is within 0.2% of the simulation-based fit here; the allowance is the 1% the
+    // event model's tests make for it, plus four standard errors.
+    let (z, err) = z_at(0.3, 20, 1_000, 20, 500, 3);
+    let expected = henderson_z(0.3);
+    assert!(
+        (z - expected).abs() < 4.0 * err + 0.01 * expected,
+        "Z {z} +- {err}, Henderson {expected}"
+    );
 }
 
 #[test]
-fn pressure_at_area_fraction_0_6_follows_henderson() {
-    check_henderson(0.6, 20, 4_000, 20, 1_000, 4);
+fn pressure_at_area_fraction_0_6_follows_the_hard_disk_equation_of_state() {
+    // 400 disks, ten blocks of 2,000 chains (each moving every disk some 12
+    // diameters; blocks of 1,000 measured still slightly correlated). Near freezing
+    // Henderson's formula runs high: 6.531 against 6.454 from Tejero and Cuesta's fit
+    // of the simulated pressure (and 6.452 +- 0.003 measured here with 1,600 disks and
+    // 1.5 * 10^7 liftings). So the sharp test is against Tejero and Cuesta, allowing
+    // four standard errors and 0.3% (the fit's own accuracy and the finite-size shift
+    // of 400 disks, each about 0.1%); Henderson is held to its 1.2% excess plus the
+    // same.
+    let (z, err) = z_at(0.6, 20, 4_000, 10, 2_000, 4);
+    let fit = tejero_cuesta_z(0.6);
+    assert!(
+        (z - fit).abs() < 4.0 * err + 0.003 * fit,
+        "Z {z} +- {err}, Tejero-Cuesta {fit}"
+    );
+    let henderson = henderson_z(0.6);
+    assert!(
+        (z - henderson).abs() < 4.0 * err + 0.015 * henderson,
+        "Z {z} +- {err}, Henderson {henderson}"
+    );
 }
 
 #[test]
@@ -247,7 +310,11 @@ fn no_overlap_in_dense_packings() {
     }
     let mut c = Chain::new(len, len, &x, &y, &r, default_length(len, len, &r), 12).unwrap();
     c.run(5_000).unwrap();
-    assert!(c.tally().liftings > 500_000, "{} liftings", c.tally().liftings);
+    assert!(
+        c.tally().liftings > 500_000,
+        "{} liftings",
+        c.tally().liftings
+    );
     let (depth, i, j) = c.max_overlap();
     assert!(depth <= OVERLAP_TOLERANCE, "{i} and {j} overlap by {depth}");
 }
@@ -289,12 +356,27 @@ fn same_seed_same_positions_bit_for_bit_and_resume_continues_the_run() {
 #[test]
 fn bad_input_is_refused_with_a_reason() {
     let ok = |x: &[f64], y: &[f64], r: &[f64], len: f64| Chain::new(len, len, x, y, r, 1.0, 0);
-    assert!(matches!(ok(&[0.0, 1.5], &[0.0, 0.0], &[1.0, 1.0], 10.0), Err(ChainError::Overlap(..))));
+    assert!(matches!(
+        ok(&[0.0, 1.5], &[0.0, 0.0], &[1.0, 1.0], 10.0),
+        Err(ChainError::Overlap(..))
+    ));
     // Overlap across the periodic edge.
-    assert!(matches!(ok(&[0.2, 9.9], &[5.0, 5.0], &[1.0, 1.0], 10.0), Err(ChainError::Overlap(..))));
-    assert!(matches!(ok(&[0.0], &[0.0], &[2.0], 10.0), Err(ChainError::SmallBox(_))));
-    assert!(matches!(ok(&[f64::NAN], &[0.0], &[1.0], 10.0), Err(ChainError::Disk(0, _))));
-    assert!(matches!(ok(&[0.0], &[0.0], &[-1.0], 10.0), Err(ChainError::Disk(0, _))));
+    assert!(matches!(
+        ok(&[0.2, 9.9], &[5.0, 5.0], &[1.0, 1.0], 10.0),
+        Err(ChainError::Overlap(..))
+    ));
+    assert!(matches!(
+        ok(&[0.0], &[0.0], &[2.0], 10.0),
+        Err(ChainError::SmallBox(_))
+    ));
+    assert!(matches!(
+        ok(&[f64::NAN], &[0.0], &[1.0], 10.0),
+        Err(ChainError::Disk(0, _))
+    ));
+    assert!(matches!(
+        ok(&[0.0], &[0.0], &[-1.0], 10.0),
+        Err(ChainError::Disk(0, _))
+    ));
     assert!(matches!(ok(&[], &[], &[], 10.0), Err(ChainError::Disk(..))));
     assert!(matches!(
         Chain::new(10.0, 10.0, &[0.0], &[0.0], &[1.0], f64::INFINITY, 0),
@@ -317,6 +399,9 @@ fn stream_draws_are_uniform_below_n() {
     for _ in 0..60_000 {
         h[g.below(6) as usize] += 1.0;
     }
-    let chi2: f64 = h.iter().map(|o| (o - 10_000.0) * (o - 10_000.0) / 10_000.0).sum();
+    let chi2: f64 = h
+        .iter()
+        .map(|o| (o - 10_000.0) * (o - 10_000.0) / 10_000.0)
+        .sum();
     assert!(chi2 < 20.52, "{h:?}");
 }
