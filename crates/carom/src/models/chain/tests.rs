@@ -319,6 +319,45 @@ fn no_overlap_in_dense_packings() {
     assert!(depth <= OVERLAP_TOLERANCE, "{i} and {j} overlap by {depth}");
 }
 
+/// The same two packings to 10^7 liftings each, every stop checked (debug assertions,
+/// as in the test profile): `cargo test -p carom --lib chain -- --ignored` (about ten
+/// seconds).
+#[test]
+#[ignore = "ten million checked liftings per packing; run on demand"]
+fn no_overlap_in_ten_million_liftings() {
+    // The check at every lifting needs debug assertions (on in the test profile).
+    if !cfg!(debug_assertions) {
+        eprintln!("built without debug assertions: liftings are not checked one by one");
+    }
+    for mixture in [false, true] {
+        let side = 64;
+        let a = if mixture {
+            1.3
+        } else {
+            (PI * 0.25 / 0.70f64).sqrt()
+        };
+        let len = side as f64 * a;
+        let (mut x, mut y, mut r) = (vec![], vec![], vec![]);
+        for i in 0..side {
+            for j in 0..side {
+                x.push((j as f64 + 0.5) * a);
+                y.push((i as f64 + 0.5) * a);
+                r.push(if mixture && (i + j) % 2 == 1 {
+                    0.7
+                } else {
+                    0.5
+                });
+            }
+        }
+        let mut c = Chain::new(len, len, &x, &y, &r, default_length(len, len, &r), 99).unwrap();
+        while c.tally().liftings < 10_000_000 {
+            c.run(100).unwrap();
+        }
+        let (depth, i, j) = c.max_overlap();
+        assert!(depth <= OVERLAP_TOLERANCE, "{i} and {j} overlap by {depth}");
+    }
+}
+
 #[test]
 fn same_seed_same_positions_bit_for_bit_and_resume_continues_the_run() {
     let (x, y, r, len) = square_lattice(16, 0.5, 0.6);
