@@ -3,6 +3,7 @@
 //! contacts, count collisions.
 
 pub(crate) mod calendar;
+pub mod chain;
 pub mod cushions;
 pub mod event;
 pub mod grow;
