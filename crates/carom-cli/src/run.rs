@@ -97,9 +97,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         sampler,
         pictures,
         events,
-        bar: progress_bar(steps, args.quiet),
+        bar: None,
     };
     watch.sample(world, 0, steps)?;
+    watch.bar = progress_bar(steps, args.quiet);
 
     let drawing_before = watch.pictures.elapsed();
     let clock = Instant::now();
