@@ -1,16 +1,17 @@
-//! `carom run`: load, step, sample, report. A step that fails leaves the balls
-//! part-way through it, so the loop keeps a checkpoint of the last good state (at
-//! every sample, and every few steps in between) to write when the run cannot go on.
+//! `carom run`: load, step, sample, report. The stepping is the core's session
+//! ([`carom::run::Session::run`]), which keeps the last good state to write when the
+//! run cannot go on; this file says what is written along the way and at the end.
 
 use std::path::Path;
 use std::time::Instant;
 
-use carom::run::{Checkpoint, CHECKPOINT_EVERY};
+use carom::run::{Failure, Observer, RunError, Session};
 use carom::{Diagnostics, StepError, World};
+use indicatif::ProgressBar;
 
 use crate::args::RunArgs;
 use crate::error::CliError;
-use crate::load::{load, Loaded};
+use crate::load::load;
 use crate::output::{self, AtomicFile, DiagnosticsCsv, EventsCsv, Spins, Trajectory};
 use crate::render::{plot_title, variant_label, Pictures};
 use crate::stepping::{apply_threads, check_steps, progress_bar, steps_for};
@@ -28,18 +29,15 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(dt) = args.dt {
         sets.push(SetArg::dt(dt));
     }
-    let Loaded {
-        scenario,
-        mut world,
-    } = load(&args.scenario, &sets)?;
+    let mut session = Session::new(load(&args.scenario, &sets)?);
 
-    let dt = world.physics().dt;
+    let dt = session.world.physics().dt;
     let steps = match (args.steps, args.time) {
         (Some(n), _) => check_steps(n)?,
         (None, Some(t)) => steps_for(t, dt, "--time")?,
-        (None, None) => steps_for(scenario.duration, dt, "duration")?,
+        (None, None) => steps_for(session.scenario.duration, dt, "duration")?,
     };
-    apply_threads(&mut world, args.threads)?;
+    apply_threads(&mut session.world, args.threads)?;
 
     check_distinct(&[
         ("--out", args.out.as_deref()),
@@ -54,30 +52,31 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .as_deref()
         .map(|p| AtomicFile::create("--out", p))
         .transpose()?;
-    let mut sampler = Sampler {
+    let world = &mut session.world;
+    let sampler = Sampler {
         trajectory: args
             .trajectory
             .as_deref()
-            .map(|p| Trajectory::create(p, Spins::of(&world)))
+            .map(|p| Trajectory::create(p, Spins::of(world)))
             .transpose()?,
         diagnostics: args
             .diagnostics
             .as_deref()
             .map(|p| {
-                DiagnosticsCsv::create(p, Spins::of(&world) != Spins::None, world.can_lose_balls())
+                DiagnosticsCsv::create(p, Spins::of(world) != Spins::None, world.can_lose_balls())
             })
             .transpose()?,
         last: None,
         window: world.window(),
     };
 
-    let mut events = args.events.as_deref().map(EventsCsv::create).transpose()?;
+    let events = args.events.as_deref().map(EventsCsv::create).transpose()?;
     world.set_event_log(events.is_some());
 
     let label = format!("{} · {}", world.name, variant_label(world.physics()));
-    let mut pictures = Pictures::create(
+    let pictures = Pictures::create(
         &args.picture,
-        &[&world],
+        &[world],
         &[label],
         steps,
         PICTURE_SIZE,
@@ -92,99 +91,44 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 
     let start = world.diagnostics();
     let (first_step, first_time) = (world.steps, world.time);
-    sampler.sample(&world)?;
-    pictures.sample(&[Some(&world)], 0, steps)?;
-    let bar = progress_bar(steps, args.quiet);
-    let every = args.every.unwrap_or(1);
-    let sampling = sampler.trajectory.is_some() || sampler.diagnostics.is_some();
-    // Progress updates about every 2^20 ball-steps: often enough to look live, rarely
-    // enough to cost nothing even for a single ball.
-    let tick = ((1u64 << 20) / world.balls().len().max(1) as u64).max(1);
+    let mut watch = Watch {
+        every: args.every.unwrap_or(1),
+        sampling: sampler.trajectory.is_some() || sampler.diagnostics.is_some(),
+        sampler,
+        pictures,
+        events,
+        bar: None,
+    };
+    watch.sample(world, 0, steps)?;
+    watch.bar = progress_bar(steps, args.quiet);
 
-    let mut checkpoint = Checkpoint::new(&world);
-    let drawing_before = pictures.elapsed();
+    let drawing_before = watch.pictures.elapsed();
     let clock = Instant::now();
-    let mut failure: Option<StepError> = None;
-    // A model whose failed step leaves the world at its last good state (the event
-    // model) runs from one sample to the next in chunks that read nothing, so the balls
-    // are brought up to date only when something reads them: the progress bar reads
-    // only the step count, and a run shows the same bits with or without it. The
-    // others go step by step, with a checkpoint every few steps to fall back on.
-    let clean = world.failed_step_restores();
-    let mut k = 0;
-    while k < steps {
-        let next = if clean {
-            // At least every `tick` steps the bar (if any) moves.
-            let limit = (k + tick.max(16)).min(steps);
-            (k + 1..=limit)
-                .find(|&j| (sampling && j % every == 0) || pictures.due(j, steps))
-                .unwrap_or(limit)
-        } else {
-            k + 1
-        };
-        let compressing = world.compression_running();
-        let stepped = world.run_steps_unread(next - k);
-        if let Some(events) = events.as_mut() {
-            events.drain(&mut world)?;
-        }
-        if let Err(e) = stepped {
-            // The world is at its last good step (a failed event step rewinds itself):
-            // that is the checkpoint. Unless the failure was the state itself going bad
-            // (a NaN the model found): then the last checkpoint.
-            if clean && world.check_physical().is_ok() {
-                checkpoint = Checkpoint::new(&world);
-            }
-            failure = Some(e);
-            break;
-        }
-        k = next;
-        if compressing && !world.compression_running() {
-            // The compression stopped (at its target, or jammed): so does the run,
-            // with the last sample and picture taken there.
-            world.synchronise();
-            if let Err(e) = checkpoint.update(&world) {
-                failure = Some(e);
-                break;
-            }
-            sampler.sample(&world)?;
-            pictures.sample_now(&[Some(&world)])?;
-            break;
-        }
-        let sample_due = sampling && (k % every == 0 || k == steps);
-        let picture_due = pictures.due(k, steps);
-        let checkpoint_due = if clean {
-            sample_due || picture_due || k == steps
-        } else {
-            sample_due || picture_due || k % CHECKPOINT_EVERY == 0 || k == steps
-        };
-        if checkpoint_due {
-            world.synchronise();
-            if let Err(e) = checkpoint.update(&world) {
-                failure = Some(e);
-                break;
-            }
-        }
-        if sample_due {
-            sampler.sample(&world)?;
-        }
-        if picture_due {
-            pictures.sample(&[Some(&world)], k, steps)?;
-        }
-        if let Some(bar) = &bar {
-            if clean || k % tick == 0 {
-                bar.set_position(k);
-            }
-        }
-    }
+    let failure = match session.run(steps, &mut watch) {
+        Ok(()) => None,
+        Err(RunError::Failed(f)) => Some(f),
+        Err(RunError::Observer(e)) => return Err(e),
+    };
     // Drawing is not simulation: its time stays out of the reported speed.
     let wall = clock
         .elapsed()
-        .saturating_sub(pictures.elapsed() - drawing_before);
+        .saturating_sub(watch.pictures.elapsed() - drawing_before);
+    let Watch {
+        sampler,
+        pictures,
+        events,
+        bar,
+        ..
+    } = watch;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
 
-    if let Some(StepError::Unsupported(msg)) = &failure {
+    if let Some(Failure {
+        error: StepError::Unsupported(msg),
+        ..
+    }) = &failure
+    {
         // The model cannot run this scene at all: bad input, nothing is written.
         let origin = match args.model {
             Some(m) => SetArg::model(m).label,
@@ -192,34 +136,17 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         };
         return Err(CliError::input(format!("{origin}: physics.model: {msg}")));
     }
-    let failed_at = failure.as_ref().map(|_| (world.steps, world.time));
-    if failure.is_some() {
-        checkpoint.restore(&mut world);
-        sampler.sample(&world)?;
-        pictures.sample_now(&[Some(&world)])?;
-    }
 
-    let end = world.diagnostics();
+    let world = &session.world;
     let end = Diagnostics {
-        collisions: checkpoint.collisions,
-        ..end
+        collisions: session.collisions_since_load(),
+        ..world.diagnostics()
     };
     if let Some(out) = out {
-        let mut state = carom::state::snapshot_head(&world, scenario.duration);
-        state.description = scenario.description.clone();
-        if let Some(d) = state.diagnostics.as_mut() {
-            // Like `steps`, a resumed run's count continues the one it resumed.
-            let before = scenario
-                .diagnostics
-                .as_ref()
-                .and_then(|d| d.get("collisions"))
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(0);
-            d["collisions"] = serde_json::json!(before + checkpoint.collisions);
-        }
+        let state = session.state_head();
         let file = carom::state::StateFile {
             head: &state,
-            world: &world,
+            world,
         };
         output::write_state(out, &file)?;
     }
@@ -228,11 +155,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         events.commit()?;
     }
     let has_pictures = !pictures.is_empty();
-    let picture_lines = pictures.finish(&plot_title(&world))?;
+    let picture_lines = pictures.finish(&plot_title(world))?;
 
     if !args.quiet {
         let summary = Summary {
-            world: &world,
+            world,
             start: &start,
             end: &end,
             first_step,
@@ -248,12 +175,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         crate::print_stdout(&text);
     }
 
-    match (failure, failed_at) {
-        (Some(e), Some((step, time))) => Err(CliError::run(format!(
-            "carom: {e} (step {step}, t = {time}); stopped at the last good state, step {} \
-             (t = {}){}",
-            world.steps,
-            world.time,
+    match failure {
+        Some(f) => Err(CliError::run(format!(
+            "{f}{}",
             if args.out.is_some()
                 || args.trajectory.is_some()
                 || args.diagnostics.is_some()
@@ -264,7 +188,62 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
                 ""
             }
         ))),
-        _ => Ok(()),
+        None => Ok(()),
+    }
+}
+
+/// What a run writes as it goes: samples, pictures, events and the progress bar.
+struct Watch {
+    sampler: Sampler,
+    /// Whether `--trajectory` or `--diagnostics` is written, every `every` steps.
+    sampling: bool,
+    every: u64,
+    pictures: Pictures,
+    events: Option<EventsCsv>,
+    bar: Option<ProgressBar>,
+}
+
+impl Watch {
+    fn sample_due(&self, k: u64, steps: u64) -> bool {
+        self.sampling && (k.is_multiple_of(self.every) || k == steps)
+    }
+}
+
+impl Observer for Watch {
+    type Error = CliError;
+
+    fn due(&self, k: u64, steps: u64) -> bool {
+        self.sample_due(k, steps) || self.pictures.due(k, steps)
+    }
+
+    fn sample(&mut self, world: &World, k: u64, steps: u64) -> Result<(), CliError> {
+        if self.sample_due(k, steps) {
+            self.sampler.sample(world)?;
+        }
+        if k == 0 || self.pictures.due(k, steps) {
+            self.pictures.sample(&[Some(world)], k, steps)?;
+        }
+        Ok(())
+    }
+
+    /// The state the run stopped at (a compression's stop, the last good state after a
+    /// failure) goes into every output, whatever the cadence.
+    fn last(&mut self, world: &World) -> Result<(), CliError> {
+        self.sampler.sample(world)?;
+        self.pictures.sample_now(&[Some(world)])
+    }
+
+    fn stepped(&mut self, world: &mut World) -> Result<(), CliError> {
+        match self.events.as_mut() {
+            Some(events) => events.drain(world),
+            None => Ok(()),
+        }
+    }
+
+    fn progress(&mut self, k: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(k);
+        }
     }
 }
 

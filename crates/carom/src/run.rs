@@ -68,18 +68,18 @@ pub fn default_threads(balls: usize) -> usize {
 }
 
 /// A copy of the last state known to be good.
-pub struct Checkpoint {
+struct Checkpoint {
     balls: Balls,
     time: f64,
     steps: u64,
     /// The model's collision count at the checkpoint.
-    pub collisions: u64,
+    collisions: u64,
     /// The world's edit count when copied (see [`Checkpoint::is_of`]).
     edits: u64,
 }
 
 impl Checkpoint {
-    pub fn new(world: &World) -> Checkpoint {
+    fn new(world: &World) -> Checkpoint {
         Checkpoint {
             balls: world.balls().clone(),
             time: world.time,
@@ -90,7 +90,7 @@ impl Checkpoint {
     }
 
     /// Copies the world's state in as it is, reusing the buffers.
-    pub fn take(&mut self, world: &World) {
+    fn take(&mut self, world: &World) {
         self.balls.clone_from(world.balls());
         self.time = world.time;
         self.steps = world.steps;
@@ -100,7 +100,7 @@ impl Checkpoint {
 
     /// Whether this is a copy of the world as it is now: same step, same time to the
     /// bit, and nothing edited since. Only stepping changes a world otherwise.
-    pub fn is_of(&self, world: &World) -> bool {
+    fn is_of(&self, world: &World) -> bool {
         self.steps == world.steps
             && self.time.to_bits() == world.time.to_bits()
             && self.edits == world.edits()
@@ -108,13 +108,13 @@ impl Checkpoint {
 
     /// Copies the world's state in (reusing the buffers), unless it is no longer
     /// physical: then the previous checkpoint stays the last good one.
-    pub fn update(&mut self, world: &World) -> Result<(), StepError> {
+    fn update(&mut self, world: &World) -> Result<(), StepError> {
         world.check_physical()?;
         self.take(world);
         Ok(())
     }
 
-    pub fn restore(&self, world: &mut World) {
+    fn restore(&self, world: &mut World) {
         world.balls_mut().clone_from(&self.balls);
         world.time = self.time;
         world.steps = self.steps;
@@ -145,8 +145,84 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// A loaded scenario being run, for front ends that step it in pieces (the Python
-/// package): it keeps what the state file needs besides the world (the scenario's
+/// What a front end watches while [`Session::run`] runs: the steps at which it reads
+/// the world and what it does there (write a sample, draw a frame), the event log after
+/// each stretch of steps, progress. Every method has a default that does nothing, so an
+/// observer writes only those it needs. Steps are counted from the run's start: `k` of
+/// `steps`.
+pub trait Observer {
+    /// An observer's own failure (a file that cannot be written): it ends the run at
+    /// once and comes back as [`RunError::Observer`].
+    type Error;
+
+    /// Whether the world is to be read after step `k` of `steps`: the session then
+    /// brings the balls up to date, checks and keeps them as the last good state, and
+    /// calls [`Observer::sample`]. Asked for each step ahead of a stretch of the event
+    /// model, so it is to be cheap and to give the same answer each time it is asked.
+    fn due(&self, _k: u64, _steps: u64) -> bool {
+        false
+    }
+
+    /// The world after step `k` of `steps`, a step [`Observer::due`] chose (not the
+    /// state before the run: that is the caller's to take).
+    fn sample(&mut self, _world: &World, _k: u64, _steps: u64) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// The state a run stopped at before its end: where a compression stopped, or the
+    /// last good state after a failure.
+    fn last(&mut self, _world: &World) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// After every call that stepped the world, failed or not, with its balls not to
+    /// be read (see [`World::run_steps_unread`]): where the event log is taken.
+    fn stepped(&mut self, _world: &mut World) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// `k` steps are done: called about every 2^20 ball-steps, for a progress display
+    /// (only the count is passed, since the balls may not be read between due steps).
+    fn progress(&mut self, _k: u64) {}
+}
+
+/// Why [`Session::run`] stopped short.
+#[derive(Debug)]
+pub enum RunError<E> {
+    /// The simulation could not go on; the world is at the last good state.
+    Failed(Failure),
+    /// The observer failed.
+    Observer(E),
+}
+
+/// The observer of [`Session::advance`]: a sample every `every` steps and at the end.
+struct Every<F> {
+    every: u64,
+    sample: F,
+}
+
+impl<F: FnMut(&World)> Observer for Every<F> {
+    type Error = std::convert::Infallible;
+
+    fn due(&self, k: u64, steps: u64) -> bool {
+        self.every > 0 && (k.is_multiple_of(self.every) || k == steps)
+    }
+
+    fn sample(&mut self, world: &World, _k: u64, _steps: u64) -> Result<(), Self::Error> {
+        (self.sample)(world);
+        Ok(())
+    }
+
+    fn last(&mut self, world: &World) -> Result<(), Self::Error> {
+        if self.every > 0 {
+            (self.sample)(world);
+        }
+        Ok(())
+    }
+}
+
+/// A loaded scenario being run, by the command line in one go and by the Python package
+/// in pieces: it keeps what the state file needs besides the world (the scenario's
 /// duration and description, the collisions counted before a resume) and leaves the
 /// world at its last good state when a run fails.
 pub struct Session {
@@ -158,8 +234,7 @@ pub struct Session {
     /// The last good state, kept between runs: a run that ends well leaves it equal
     /// to the world, so the next run (a notebook's `step()` after `step()`) need not
     /// copy every ball again before it starts; it is taken afresh only when the world
-    /// changed in between. Made at load, as the command line makes its own before its
-    /// clock starts.
+    /// changed in between. Made at load, before any run's clock starts.
     checkpoint: Checkpoint,
 }
 
@@ -182,7 +257,13 @@ impl Session {
             .and_then(|d| d.get("collisions"))
             .and_then(serde_json::Value::as_u64)
             .unwrap_or(0);
-        before + self.world.collisions() - self.uncounted
+        before + self.collisions_since_load()
+    }
+
+    /// Collisions since this session's world was built, to its last good state (a
+    /// failed run's collisions after that state are not counted).
+    pub fn collisions_since_load(&self) -> u64 {
+        self.world.collisions() - self.uncounted
     }
 
     /// The diagnostics as the state file has them.
@@ -215,50 +296,76 @@ impl Session {
     }
 
     /// `steps` steps, calling `sample` after every `every`-th one and after the last
-    /// (`every = 0`: never). Checks the state at each sample and every
-    /// [`CHECKPOINT_EVERY`] steps; on a failure the world goes back to the last good
-    /// state and the failure says where. `Unsupported` (the model cannot run this scene)
-    /// comes back as it is, a matter of input rather than of running.
+    /// (`every = 0`: never), and, where the run stops early (a compression's stop, a
+    /// failure), at the state it stops at. The rest is [`Session::run`]'s.
     pub fn advance(
         &mut self,
         steps: u64,
         every: u64,
-        mut sample: impl FnMut(&World),
+        sample: impl FnMut(&World),
     ) -> Result<(), Failure> {
+        match self.run(steps, &mut Every { every, sample }) {
+            Ok(()) => Ok(()),
+            Err(RunError::Failed(f)) => Err(f),
+            Err(RunError::Observer(never)) => match never {},
+        }
+    }
+
+    /// `steps` steps, the one checkpointed run loop of every front end: `observer`
+    /// says where the world is to be read ([`Observer::due`]) and is shown it there.
+    ///
+    /// The state is checked and kept as the last good one at each due step, at the
+    /// end, and every [`CHECKPOINT_EVERY`] steps in between. A model whose failed step
+    /// leaves the world at its last good state (the event model) instead runs from one
+    /// due step to the next in a single call that reads nothing, so its balls are
+    /// brought up to date only there: where the due steps fall is part of its bits, and
+    /// two front ends that read at the same steps get the same bits.
+    ///
+    /// A compression's stop (`physics.compress`) ends the run there, with
+    /// [`Observer::last`]. On a failure the world goes back to the last good state,
+    /// [`Observer::last`] is shown it, and the failure says where it showed;
+    /// `Unsupported` (the model cannot run this scene) comes back as it is, a matter of
+    /// input rather than of running, with no last state shown. An observer's own error
+    /// ends the run at once, the world where it is.
+    pub fn run<O: Observer>(
+        &mut self,
+        steps: u64,
+        observer: &mut O,
+    ) -> Result<(), RunError<O::Error>> {
         let world = &mut self.world;
         let checkpoint = &mut self.checkpoint;
         if !checkpoint.is_of(world) {
             checkpoint.take(world);
         }
-        // A model whose failed step leaves the world at its last good state (the event
-        // model) runs from one sample to the next in a single call, as the command line
-        // does, so that the balls are brought up to date only when read and both give
-        // the same bits; the others go step by step.
         let clean = world.failed_step_restores();
+        // Progress about every 2^20 ball-steps: often enough to look live, rarely
+        // enough to cost nothing even for a single ball.
+        let tick = ((1u64 << 20) / world.balls().len().max(1) as u64).max(1);
         let mut k = 0;
         while k < steps {
-            let next = if !clean {
-                k + 1
+            let next = if clean {
+                // At least every `tick` steps (and never fewer than 16 a call) the
+                // progress moves: splitting steps that read nothing changes no bit.
+                let limit = (k + tick.max(16)).min(steps);
+                (k + 1..=limit)
+                    .find(|&j| observer.due(j, steps))
+                    .unwrap_or(limit)
             } else {
-                // The next multiple of `every`, or the end (`every = 0`: never due).
-                k.checked_div(every)
-                    .map_or(steps, |q| ((q + 1) * every).min(steps))
+                k + 1
             };
-            let before = k;
-            k = next;
-            let due = every > 0 && (k % every == 0 || k == steps);
             let compressing = world.compression_running();
-            let result = world.run_steps(next - before).and_then(|()| {
-                // A compression's stop ends the run there (`physics.compress`).
-                if compressing && !world.compression_running() {
-                    k = steps;
-                }
-                let checkpoint_due = if clean {
-                    due || k == steps
-                } else {
-                    due || k % CHECKPOINT_EVERY == 0 || k == steps
-                };
+            let stepped = world.run_steps_unread(next - k);
+            observer.stepped(world).map_err(RunError::Observer)?;
+            let mut stopped = false;
+            let mut due = false;
+            let result = stepped.and_then(|()| {
+                k = next;
+                stopped = compressing && !world.compression_running();
+                due = !stopped && observer.due(k, steps);
+                let checkpoint_due =
+                    stopped || due || k == steps || (!clean && k.is_multiple_of(CHECKPOINT_EVERY));
                 if checkpoint_due {
+                    world.synchronise();
                     checkpoint.update(world)
                 } else {
                     Ok(())
@@ -274,16 +381,28 @@ impl Session {
                 let (failed_step, failed_time) = (world.steps, world.time);
                 self.uncounted += world.collisions() - checkpoint.collisions;
                 checkpoint.restore(world);
-                return Err(Failure {
+                if !matches!(error, StepError::Unsupported(_)) {
+                    observer.last(world).map_err(RunError::Observer)?;
+                }
+                return Err(RunError::Failed(Failure {
                     error,
                     failed_step,
                     failed_time,
                     step: world.steps,
                     time: world.time,
-                });
+                }));
             }
-            if due || (k == steps && every > 0) {
-                sample(world);
+            if stopped {
+                // The compression stopped (at its target, or jammed): so does the run.
+                return observer.last(world).map_err(RunError::Observer);
+            }
+            if due {
+                observer
+                    .sample(world, k, steps)
+                    .map_err(RunError::Observer)?;
+            }
+            if clean || k.is_multiple_of(tick) {
+                observer.progress(k);
             }
         }
         Ok(())
