@@ -293,7 +293,7 @@ impl Game {
     }
 
     /// The call a shot makes: the one given, or a push-out when it was chosen.
-    fn effective_call(&self, call: Option<Call>) -> Result<Option<Call>, String> {
+    pub fn effective_call(&self, call: Option<Call>) -> Result<Option<Call>, String> {
         match (self.state.chosen, call) {
             (Some(Choice::PushOut), None | Some(Call::PushOut)) => Ok(Some(Call::PushOut)),
             (Some(Choice::PushOut), Some(_)) => {
