@@ -256,18 +256,31 @@ fn choice_lines_take_the_rules_options_and_the_saved_game_keeps_them() {
     let out = run_ok(d.path(), &play_args("nine-ball", "s.csv"));
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].ends_with("options: push-out"), "{out}");
-    assert!(lines[1].starts_with("choice (line 3): push-out; player 1"), "{out}");
+    assert!(
+        lines[1].starts_with("choice (line 3): push-out; player 1"),
+        "{out}"
+    );
     assert!(lines[2].ends_with("options: accept, pass-back"), "{out}");
-    assert!(out.ends_with("player 0 to shoot\noptions: accept, pass-back\n"), "{out}");
+    assert!(
+        out.ends_with("player 0 to shoot\noptions: accept, pass-back\n"),
+        "{out}"
+    );
     let saved = state(&d.path().join("g.json"));
     assert_eq!(saved["state"]["options"][1], "pass-back");
     // Resumed: the pending choice is still there; passed back, the pusher shoots.
-    std::fs::write(d.path().join("t.csv"), format!("{HEADER}\nchoose,pass-back\n")).unwrap();
+    std::fs::write(
+        d.path().join("t.csv"),
+        format!("{HEADER}\nchoose,pass-back\n"),
+    )
+    .unwrap();
     let out = run_ok(
         d.path(),
         &["play", "g.json", "--shots", "t.csv", "--out", "h.json"],
     );
-    assert!(out.starts_with("choice (line 2): pass-back; player 1 to shoot"), "{out}");
+    assert!(
+        out.starts_with("choice (line 2): pass-back; player 1 to shoot"),
+        "{out}"
+    );
     let h = state(&d.path().join("h.json"));
     assert_eq!(h["state"]["player"], 1);
     assert!(h["state"].get("options").is_none());
@@ -279,7 +292,10 @@ fn choice_lines_take_the_rules_options_and_the_saved_game_keeps_them() {
         out.contains("options: accept, re-rack, re-rack-offender"),
         "{out}"
     );
-    assert!(out.contains("choice (line 3): re-rack; player 1 to shoot"), "{out}");
+    assert!(
+        out.contains("choice (line 3): re-rack; player 1 to shoot"),
+        "{out}"
+    );
     let saved = state(&d.path().join("g.json"));
     assert_eq!(saved["state"]["shots"], 0);
     assert_eq!(saved["state"]["ball_in_hand"], "behind-head-string");
@@ -307,12 +323,20 @@ fn bad_choice_lines_are_refused_in_one_line() {
         (
             "nine-ball",
             format!("{HEADER}\nchoose,push-out\n"),
-            vec!["s.csv:2", "push-out is not on offer in nine-ball", "options: none"],
+            vec![
+                "s.csv:2",
+                "push-out is not on offer in nine-ball",
+                "options: none",
+            ],
         ),
         (
             "nine-ball",
             format!("{HEADER}\n8,0,0,0,0\nchoose,free-ball\n"),
-            vec!["s.csv:3", "free-ball is not on offer in nine-ball", "push-out"],
+            vec![
+                "s.csv:3",
+                "free-ball is not on offer in nine-ball",
+                "push-out",
+            ],
         ),
         (
             "snooker",

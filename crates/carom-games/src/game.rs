@@ -407,9 +407,15 @@ impl Game {
     /// game re-racks the same way.
     fn rerack(&mut self, breaker: usize) {
         let cue = self.position(0).unwrap_or([0.0, 0.0]);
-        let seed = u64::from(self.state.shots) ^ cue[0].to_bits() ^ cue[1].to_bits().rotate_left(17);
+        let seed =
+            u64::from(self.state.shots) ^ cue[0].to_bits() ^ cue[1].to_bits().rotate_left(17);
         let setup = Setup::on(self.kind(), self.table.clone(), seed);
-        let objects = setup.balls.iter().map(|b| b.0).filter(|&n| n != 0).collect();
+        let objects = setup
+            .balls
+            .iter()
+            .map(|b| b.0)
+            .filter(|&n| n != 0)
+            .collect();
         let mut state = State::start(self.kind(), objects);
         state.player = breaker;
         state.scores = self.state.scores;

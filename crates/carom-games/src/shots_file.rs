@@ -245,7 +245,11 @@ mod tests {
         assert!(e.contains("column elevation"), "{e}");
         assert!(bad("speed,aim,english,follow,elevation,call_ball\n").contains("together"));
         // Choice lines.
-        let l = parse("s.csv", "speed,aim,english,follow,elevation\nchoose,pass-back\n").unwrap();
+        let l = parse(
+            "s.csv",
+            "speed,aim,english,follow,elevation\nchoose,pass-back\n",
+        )
+        .unwrap();
         assert_eq!(
             l,
             vec![Entry::Choose {
@@ -254,7 +258,10 @@ mod tests {
             }]
         );
         let e = bad("speed,aim,english,follow,elevation\nchoose,pass\n");
-        assert!(e.starts_with("s.csv:2: choose: \"pass\" is no choice"), "{e}");
+        assert!(
+            e.starts_with("s.csv:2: choose: \"pass\" is no choice"),
+            "{e}"
+        );
         let e = bad("speed,aim,english,follow,elevation\nchoose\n");
         assert!(e.contains("s.csv:2: a choice line is choose,NAME"), "{e}");
         let e = bad("speed,aim,english,follow,elevation\nchoose,accept,1\n");

@@ -36,7 +36,9 @@ fn a_foul_that_leaves_the_cue_ball_snookered_offers_a_free_ball() {
         g.options(),
         vec![Choice::Accept, Choice::PassBack, Choice::FreeBall]
     );
-    assert!(r.verdict(GameKind::Snooker).contains("options: accept, pass-back, free-ball"));
+    assert!(r
+        .verdict(GameKind::Snooker)
+        .contains("options: accept, pass-back, free-ball"));
     // Replacing is not on offer: there was no miss.
     let e = g.clone().choose(Choice::Replace).unwrap_err();
     assert!(e.contains("replace is not on offer"), "{e}");
@@ -109,14 +111,20 @@ fn a_push_out_accepted_and_one_passed_back() {
     assert!(g.options().is_empty());
     // A soft roll that meets no ball: no foul on a push-out.
     let cue = g.balls[0].1;
-    let away = if cue[0] > g.table.center()[0] { 0.0 } else { 180.0 };
+    let away = if cue[0] > g.table.center()[0] {
+        0.0
+    } else {
+        180.0
+    };
     let r = g.shoot(&Shot::new(0.5, away), None).unwrap();
     assert_eq!(rule(&r), "legal");
     assert!(r.turn_over);
     let other = 1 - pusher;
     assert_eq!(g.state.player, other);
     assert_eq!(g.options(), vec![Choice::Accept, Choice::PassBack]);
-    assert!(r.verdict(GameKind::NineBall).ends_with("options: accept, pass-back"));
+    assert!(r
+        .verdict(GameKind::NineBall)
+        .ends_with("options: accept, pass-back"));
     let resumed = Game::load(&g.save()).unwrap();
     assert_eq!(resumed.options(), g.options());
 
@@ -140,10 +148,18 @@ fn a_push_out_accepted_and_one_passed_back() {
 fn choices_not_on_offer_or_of_another_game_are_one_line_and_change_nothing() {
     let mut g = broken_nine_ball();
     let kept = g.clone();
-    for c in [Choice::FreeBall, Choice::Rerack, Choice::PassBack, Choice::Replace] {
+    for c in [
+        Choice::FreeBall,
+        Choice::Rerack,
+        Choice::PassBack,
+        Choice::Replace,
+    ] {
         let e = g.choose(c).unwrap_err();
         assert!(!e.contains('\n'));
-        assert!(e.contains(c.name()) && e.contains("options: push-out"), "{e}");
+        assert!(
+            e.contains(c.name()) && e.contains("options: push-out"),
+            "{e}"
+        );
         assert_eq!(g, kept);
     }
     let e = Choice::parse("free-throw").unwrap_err();
@@ -272,19 +288,22 @@ fn old_game_files_without_choices_still_load() {
     assert!(!old.state.equalising);
     assert!(old.options().is_empty());
     // Bad choices in a file are one line.
-    let bad = Game::new(GameKind::NineBall, 1)
-        .save()
-        .replace("\"push_out\": false", "\"push_out\": false, \"options\": [\"free-ball\"]");
+    let bad = Game::new(GameKind::NineBall, 1).save().replace(
+        "\"push_out\": false",
+        "\"push_out\": false, \"options\": [\"free-ball\"]",
+    );
     let e = Game::load(&bad).unwrap_err();
     assert!(e.contains("nine-ball has no choice free-ball"), "{e}");
-    let bad = Game::new(GameKind::Snooker, 1)
-        .save()
-        .replace("\"push_out\": false", "\"push_out\": false, \"options\": [\"replace\"]");
+    let bad = Game::new(GameKind::Snooker, 1).save().replace(
+        "\"push_out\": false",
+        "\"push_out\": false, \"options\": [\"replace\"]",
+    );
     let e = Game::load(&bad).unwrap_err();
     assert!(e.contains("replace"), "{e}");
-    let bad = Game::new(GameKind::NineBall, 1)
-        .save()
-        .replace("\"push_out\": false", "\"push_out\": false, \"options\": [\"shrug\"]");
+    let bad = Game::new(GameKind::NineBall, 1).save().replace(
+        "\"push_out\": false",
+        "\"push_out\": false, \"options\": [\"shrug\"]",
+    );
     let e = Game::load(&bad).unwrap_err();
     assert!(!e.contains('\n') && e.contains("shrug"), "{e}");
 }

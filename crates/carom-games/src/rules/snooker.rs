@@ -153,9 +153,9 @@ fn snookered(balls: &[(u32, [f64; 2])], r: f64, is_target: impl Fn(u32) -> bool)
     };
     let (targets, blockers) = split(balls, is_target);
     let edge = 2.0 * r * (1.0 - 1e-6);
-    !targets.iter().any(|&b| {
-        reachable(c, b, -edge, r, &blockers) && reachable(c, b, edge, r, &blockers)
-    })
+    !targets
+        .iter()
+        .any(|&b| reachable(c, b, -edge, r, &blockers) && reachable(c, b, edge, r, &blockers))
 }
 
 /// Whether a straight line reaches some part of some ball `is_target` picks, clear of
