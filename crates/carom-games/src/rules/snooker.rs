@@ -564,4 +564,84 @@ mod tests {
         assert_eq!(j.state.scores, [57, 54]);
         assert_eq!(j.state.winner, Some(0));
     }
+
+    #[test]
+    fn a_free_ball_counts_as_the_ball_on_and_goes_back() {
+        // On a red, the blue nominated: potted, it scores a red's 1 and is re-spotted.
+        let mut s = state(&all(), On::Red);
+        s.chosen = Some(Choice::FreeBall);
+        let j = Snooker.judge(&s, &log(&[(0.2, "hit 19"), (0.7, "pot 19 2")]), None);
+        assert_eq!(j.foul, None);
+        assert_eq!(j.points, [1, 0]);
+        assert_eq!(j.respot, vec![19]);
+        assert_eq!(j.state.on, Some(On::Colour));
+        assert_eq!(j.state.chosen, None);
+        // On the green in the sequence, the pink nominated and potted with the green:
+        // only the green scores, the pink goes back, the green stays down.
+        let mut s = state(&[17, 18, 19, 20, 21], On::Next(17));
+        s.chosen = Some(Choice::FreeBall);
+        let j = Snooker.judge(
+            &s,
+            &log(&[(0.2, "hit 20"), (0.6, "pot 20 1"), (0.7, "pot 17 4")]),
+            None,
+        );
+        assert_eq!(j.foul, None);
+        assert_eq!(j.points, [3, 0]);
+        assert_eq!(j.respot, vec![20]);
+        assert_eq!(j.state.on, Some(On::Next(18)));
+        // The free ball alone: the green's 3, the green still on.
+        let j = Snooker.judge(&s, &log(&[(0.2, "hit 20"), (0.6, "pot 20 1")]), None);
+        assert_eq!(j.points, [3, 0]);
+        assert_eq!(j.state.on, Some(On::Next(17)));
+        // A colour potted beside the free ball is a foul worth the higher value.
+        let j = Snooker.judge(
+            &s,
+            &log(&[(0.2, "hit 20"), (0.6, "pot 20 1"), (0.7, "pot 21 4")]),
+            None,
+        );
+        assert_eq!(j.points, [0, 7]);
+    }
+
+    #[test]
+    fn a_foul_offers_play_on_or_pass_back_and_level_scores_re_spot_the_black() {
+        let s = state(&all(), On::Red);
+        let j = Snooker.judge(&s, &log(&[(0.2, "rail 0")]), None);
+        assert_eq!(j.state.options, vec![Choice::Accept, Choice::PassBack]);
+        // The last black potted to level the scores: re-spotted, the lot's player in
+        // hand in the D.
+        let mut s = state(&[21], On::Next(21));
+        s.scores = [50, 43];
+        s.player = 1;
+        let j = Snooker.judge(&s, &log(&[(0.2, "hit 21"), (0.6, "pot 21 3")]), None);
+        assert!(!j.state.over);
+        assert_eq!(j.state.scores, [50, 50]);
+        assert_eq!(j.respot, vec![21]);
+        assert_eq!(j.state.on_table, vec![21]);
+        assert_eq!(j.state.ball_in_hand, Some(Placement::InD));
+        assert_eq!(j.state.player, (j.state.shots % 2) as usize);
+        // Then a foul ends the frame.
+        let f = Snooker.judge(&j.state, &log(&[(0.2, "rail 0")]), None);
+        assert!(f.state.over);
+        let mut expected = [0, 0];
+        expected[1 - j.state.player] = 7;
+        assert_eq!(f.points, expected);
+        assert_eq!(f.state.winner, Some(1 - j.state.player));
+    }
+
+    #[test]
+    fn snookered_and_in_sight_read_the_balls_in_the_way() {
+        let r = 0.02625;
+        // A red straight ahead, the black halfway: snookered, and not in sight.
+        let behind = [(0, [0.0, 0.0]), (21, [0.5, 0.0]), (1, [1.0, 0.0])];
+        assert!(snookered(&behind, r, is_red));
+        assert!(!in_sight(&behind, r, is_red));
+        // The black moved a ball's width aside: a part of the red in sight, one edge
+        // hidden (still snookered).
+        let half = [(0, [0.0, 0.0]), (21, [0.5, 2.0 * r]), (1, [1.0, 0.0])];
+        assert!(snookered(&half, r, is_red));
+        assert!(in_sight(&half, r, is_red));
+        // Far aside: both edges clear.
+        let clear = [(0, [0.0, 0.0]), (21, [0.5, 5.0 * r]), (1, [1.0, 0.0])];
+        assert!(!snookered(&clear, r, is_red));
+    }
 }
