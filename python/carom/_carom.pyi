@@ -212,6 +212,7 @@ class ShotResult:
     game_over: bool
     winner: int | None
     call: tuple[int, int] | str | None
+    options: list[str]
     verdict: str
     events: dict[str, npt.NDArray[Any]]
 
@@ -250,6 +251,8 @@ class Game:
     @property
     def world(self) -> World: ...
     def place_cue_ball(self, x: float, y: float) -> None: ...
+    def options(self) -> list[str]: ...
+    def choose(self, option: str) -> None: ...
     def shoot(
         self,
         speed: float,

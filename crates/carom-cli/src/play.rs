@@ -17,7 +17,9 @@ use crate::output::AtomicFile;
 The shots file: a header `speed,aim,english,follow,elevation`, optionally followed by
 `call_ball,call_pocket` (where the rules call: a ball number and a pocket index or name,
 or `safe`, or `push`) and `cue_x,cue_y` (where to put the cue ball when in hand), then
-one shot per line. See docs/games.md.
+one shot per line, or `choose,NAME` to take a choice the rules offer (`accept`,
+`pass-back`, `push-out`, `re-rack`, `re-rack-offender`, `free-ball`, `replace`). See
+docs/games.md.
 
 Exit status: 0 success; 2 bad usage or bad input (one line on stderr, nothing written).
 
@@ -125,20 +127,34 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
         .shots
         .as_ref()
         .map_or(String::new(), |p| p.display().to_string());
-    let mut text = String::new();
+    let text = String::new();
     let mut shown: Vec<(Setup, Shot, u32)> = Vec::new();
     let mut count = 0;
-    shots_file::play(&origin, &mut game, &lines, |l, before, _, r| {
-        count += 1;
-        text.push_str(&format!(
-            "shot {count} (line {}): {}\n",
-            l.line,
-            r.verdict(kind)
-        ));
-        if gif.is_some() {
-            shown.push((before.clone(), l.shot, r.cue));
-        }
-    })
+    // Both closures write the report; they run one at a time.
+    let text = std::cell::RefCell::new(text);
+    shots_file::play(
+        &origin,
+        &mut game,
+        &lines,
+        |l, before, _, r| {
+            count += 1;
+            text.borrow_mut().push_str(&format!(
+                "shot {count} (line {}): {}\n",
+                l.line,
+                r.verdict(kind)
+            ));
+            if gif.is_some() {
+                shown.push((before.clone(), l.shot, r.cue));
+            }
+        },
+        |line, choice, g| {
+            text.borrow_mut().push_str(&format!(
+                "choice (line {line}): {}; player {} to shoot\n",
+                choice.name(),
+                g.state.player
+            ));
+        },
+    )
     .map_err(|e| {
         if e.contains(": shot: ") {
             CliError::run(e)
@@ -146,6 +162,7 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
             CliError::input(e)
         }
     })?;
+    let mut text = text.into_inner();
     let s = &game.state;
     text.push_str(&format!("scores: {} - {}\n", s.scores[0], s.scores[1]));
     if s.over {
@@ -155,6 +172,13 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
         }
     } else {
         text.push_str(&format!("player {} to shoot\n", s.player));
+        let options = game.options();
+        if !options.is_empty() {
+            text.push_str(&format!(
+                "options: {}\n",
+                carom_games::rules::choice_names(&options)
+            ));
+        }
     }
     if let Some(mut file) = gif.take() {
         let bytes = animation(&game, &shown).map_err(CliError::run)?;

@@ -247,3 +247,104 @@ fn bad_agent_options_are_refused_in_one_line() {
     bad_input(p, &["play", "g.json", "--agent"], &["--agent", "game file"]);
     bad_input(p, &["play", "nein-ball", "--agent"], &["unknown game"]);
 }
+
+#[test]
+fn choice_lines_take_the_rules_options_and_the_saved_game_keeps_them() {
+    // A push-out after the break, then passed back to the player who pushed out.
+    let shots = format!("{HEADER}\n8,0,0,0,0\nchoose,push-out\n0.5,180,0,0,0\n");
+    let d = dir_with(&[("s.csv", &shots)]);
+    let out = run_ok(d.path(), &play_args("nine-ball", "s.csv"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].ends_with("options: push-out"), "{out}");
+    assert!(
+        lines[1].starts_with("choice (line 3): push-out; player 1"),
+        "{out}"
+    );
+    assert!(lines[2].ends_with("options: accept, pass-back"), "{out}");
+    assert!(
+        out.ends_with("player 0 to shoot\noptions: accept, pass-back\n"),
+        "{out}"
+    );
+    let saved = state(&d.path().join("g.json"));
+    assert_eq!(saved["state"]["options"][1], "pass-back");
+    // Resumed: the pending choice is still there; passed back, the pusher shoots.
+    std::fs::write(
+        d.path().join("t.csv"),
+        format!("{HEADER}\nchoose,pass-back\n"),
+    )
+    .unwrap();
+    let out = run_ok(
+        d.path(),
+        &["play", "g.json", "--shots", "t.csv", "--out", "h.json"],
+    );
+    assert!(
+        out.starts_with("choice (line 2): pass-back; player 1 to shoot"),
+        "{out}"
+    );
+    let h = state(&d.path().join("h.json"));
+    assert_eq!(h["state"]["player"], 1);
+    assert!(h["state"].get("options").is_none());
+    // An illegal eight-ball break re-racked by the incoming player.
+    let shots = format!("{HEADER}\n1.2,0,0,0,0\nchoose,re-rack\n");
+    let d = dir_with(&[("s.csv", &shots)]);
+    let out = run_ok(d.path(), &play_args("eight-ball", "s.csv"));
+    assert!(
+        out.contains("options: accept, re-rack, re-rack-offender"),
+        "{out}"
+    );
+    assert!(
+        out.contains("choice (line 3): re-rack; player 1 to shoot"),
+        "{out}"
+    );
+    let saved = state(&d.path().join("g.json"));
+    assert_eq!(saved["state"]["shots"], 0);
+    assert_eq!(saved["state"]["ball_in_hand"], "behind-head-string");
+}
+
+#[test]
+fn bad_choice_lines_are_refused_in_one_line() {
+    for (game, text, needles) in [
+        (
+            "nine-ball",
+            format!("{HEADER}\nchoose,wat\n"),
+            vec!["s.csv:2", "choose", "\"wat\" is no choice", "pass-back"],
+        ),
+        (
+            "nine-ball",
+            format!("{HEADER}\nchoose\n"),
+            vec!["s.csv:2", "choose,NAME"],
+        ),
+        (
+            "nine-ball",
+            format!("{HEADER}\nchoose,accept,now\n"),
+            vec!["s.csv:2", "choose,NAME", "3 values"],
+        ),
+        // Not on offer: before the break, and a choice of another game.
+        (
+            "nine-ball",
+            format!("{HEADER}\nchoose,push-out\n"),
+            vec![
+                "s.csv:2",
+                "push-out is not on offer in nine-ball",
+                "options: none",
+            ],
+        ),
+        (
+            "nine-ball",
+            format!("{HEADER}\n8,0,0,0,0\nchoose,free-ball\n"),
+            vec![
+                "s.csv:3",
+                "free-ball is not on offer in nine-ball",
+                "push-out",
+            ],
+        ),
+        (
+            "snooker",
+            format!("{HEADER}\nchoose,re-rack\n"),
+            vec!["s.csv:2", "re-rack is not on offer in snooker"],
+        ),
+    ] {
+        let d = dir_with(&[("s.csv", &text)]);
+        bad_input(d.path(), &play_args(game, "s.csv"), &needles);
+    }
+}

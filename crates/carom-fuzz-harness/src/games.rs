@@ -27,7 +27,14 @@ pub fn game_shots(data: &[u8]) {
         }
     };
     let n = lines.len().min(MAX_SHOTS);
-    if let Err(e) = shots_file::play("fuzz.csv", &mut game, &lines[..n], |_, _, _, _| {}) {
+    let played = shots_file::play(
+        "fuzz.csv",
+        &mut game,
+        &lines[..n],
+        |_, _, _, _| {},
+        |_, _, _| {},
+    );
+    if let Err(e) = played {
         assert!(!e.contains('\n'), "{e:?}");
     }
     let again = Game::load(&game.save()).expect("a game's own file loads");
@@ -49,6 +56,18 @@ pub fn game_file(data: &[u8]) {
     };
     let again = Game::load(&game.save()).expect("a game's own file loads");
     assert_eq!(again, game);
+    // Every choice on offer, each from the loaded game: taken, or refused in one
+    // line; the game after it saves and loads back to itself.
+    for choice in game.options() {
+        let mut g = game.clone();
+        match g.choose(choice) {
+            Ok(()) => {
+                let again = Game::load(&g.save()).expect("a game's own file loads");
+                assert_eq!(again, g);
+            }
+            Err(e) => assert!(!e.contains('\n'), "{e:?}"),
+        }
+    }
     if let Err(e) = game.shoot(&Shot::new(2.0, 10.0), None) {
         assert!(!e.contains('\n'), "{e:?}");
     }

@@ -24,7 +24,7 @@ use carom::generators::SplitMix64;
 
 use crate::batch::play_shots;
 use crate::game::{Game, ShotResult};
-use crate::rules::{self, Call, Placement};
+use crate::rules::{self, Call, Choice, Placement};
 use crate::setups::GameKind;
 use crate::shot::{Shot, MAX_SPEED};
 
@@ -83,8 +83,13 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// Plays the decision on `game`: places the cue ball, then shoots.
+    /// Plays the decision on `game`: takes the table as it lies where the rules offer
+    /// a choice (the player never pushes out, passes back, re-racks or plays a free
+    /// ball), places the cue ball, then shoots.
     pub fn play(&self, game: &mut Game) -> Result<ShotResult, String> {
+        if game.options().contains(&Choice::Accept) {
+            game.choose(Choice::Accept)?;
+        }
         if let Some([x, y]) = self.place {
             game.place_cue_ball(x, y)?;
         }
@@ -698,6 +703,9 @@ pub fn run_rack(kind: GameKind, seed: u64, agent: &mut Agent) -> Result<Rack, St
         game.state.player = 0;
         game.state.ball_in_hand = Some(Placement::Anywhere);
         game.state.push_out = false;
+        game.state.options.clear();
+        game.state.chosen = None;
+        game.state.before = None;
         game.state.fouls = [0, 0];
     }
     while !game.state.over && rack.shots < MAX_INNING {

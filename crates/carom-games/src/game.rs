@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{self, Call, Foul, Placement, State};
+use crate::rules::{self, Before, Call, Choice, Foul, Placement, State, TableView};
 use crate::setups::{first_overlap, GameKind, Setup, SnookerSpots};
 use crate::shot::{simulate, Facts, Position, Shot};
 use crate::tables::{Table, TableKind};
@@ -45,6 +45,8 @@ pub struct ShotResult {
     pub ball_in_hand: Option<Placement>,
     pub game_over: bool,
     pub winner: Option<usize>,
+    /// The choices the next player has besides shooting (see [`Game::options`]).
+    pub options: Vec<Choice>,
     pub events: Vec<carom::events::LoggedEvent>,
 }
 
@@ -76,6 +78,12 @@ impl ShotResult {
             s.push_str(&format!("; player {} to shoot", self.next_player));
             if let Some(p) = self.ball_in_hand {
                 s.push_str(&format!(" with ball in hand ({})", placement_name(p)));
+            }
+            if !self.options.is_empty() {
+                s.push_str(&format!(
+                    "; options: {}",
+                    rules::choice_names(&self.options)
+                ));
             }
         }
         s
@@ -222,6 +230,7 @@ impl Game {
         if self.state.over {
             return Err("shoot: the game is over".into());
         }
+        let call = self.effective_call(call)?;
         let rules = rules::rules(self.kind());
         rules
             .check_call(&self.state, call)
@@ -241,31 +250,32 @@ impl Game {
             None => simulate(&self.setup(), cue, shot),
         }
         .map_err(|e| e.to_string())?;
-        let j = rules.judge(&self.state, &out.facts, call);
+        let mut j = rules.judge(&self.state, &out.facts, call);
+        let before = std::mem::take(&mut self.balls);
         self.balls = out
             .facts
             .positions
             .iter()
             .filter_map(|&(n, p)| p.map(|p| (n, p)))
             .collect();
-        for &n in &j.respot {
-            let p = self.free_spot(self.spot_of(n));
+        let mut respot = j.respot.clone();
+        if self.kind() == GameKind::Snooker {
+            // WPBSA: when several colours go back, the highest first.
+            respot.sort_by_key(|&n| std::cmp::Reverse(n));
+        }
+        for n in respot {
+            let p = self.spot_for(n);
             self.balls.push((n, p));
         }
+        let view = TableView {
+            table: &self.table,
+            facts: &out.facts,
+            before: &before,
+            after: &self.balls,
+        };
+        rules.judge_table(&view, &self.state, &mut j);
         self.state = j.state.clone();
-        if self.position(0).is_none() {
-            // The cue ball went down: back in hand, at a default place the player may
-            // change with place_cue_ball.
-            let start = match self.state.ball_in_hand {
-                Some(Placement::InD) => {
-                    let s = SnookerSpots::of(&self.table);
-                    [s.baulk - 0.5 * s.d_radius, self.table.center()[1]]
-                }
-                _ => self.table.head_spot(),
-            };
-            let p = self.free_spot(start);
-            self.balls.insert(0, (0, p));
-        }
+        self.cue_ball_to_hand();
         Ok(ShotResult {
             shooter,
             cue,
@@ -277,32 +287,179 @@ impl Game {
             ball_in_hand: self.state.ball_in_hand,
             game_over: self.state.over,
             winner: self.state.winner,
+            options: self.options(),
             events: out.events,
         })
     }
 
-    /// Where ball `n` is spotted: snooker's colours on their own spots, pool balls on
-    /// the foot spot.
-    fn spot_of(&self, n: u32) -> [f64; 2] {
-        if self.kind() == GameKind::Snooker {
-            if let Some(p) = SnookerSpots::of(&self.table).spot(n) {
-                return p;
+    /// The call a shot makes: the one given, or a push-out when it was chosen.
+    pub fn effective_call(&self, call: Option<Call>) -> Result<Option<Call>, String> {
+        match (self.state.chosen, call) {
+            (Some(Choice::PushOut), None | Some(Call::PushOut)) => Ok(Some(Call::PushOut)),
+            (Some(Choice::PushOut), Some(_)) => {
+                Err("call: the push-out was chosen: the shot takes no other call".into())
+            }
+            _ => Ok(call),
+        }
+    }
+
+    /// A cue ball that is off the table, or in hand where the rules do not let it lie,
+    /// goes to a default place in hand (the head spot, or in the D), which
+    /// `place_cue_ball` can change.
+    fn cue_ball_to_hand(&mut self) {
+        let here = self.position(0);
+        if let (Some(p), Some(place)) = (here, self.state.ball_in_hand) {
+            if self.allowed(place, p).is_ok() {
+                return;
+            }
+        } else if here.is_some() {
+            return;
+        }
+        self.balls.retain(|b| b.0 != 0);
+        let start = match self.state.ball_in_hand {
+            Some(Placement::InD) => {
+                let s = SnookerSpots::of(&self.table);
+                [s.baulk - 0.5 * s.d_radius, self.table.center()[1]]
+            }
+            _ => self.table.head_spot(),
+        };
+        let p = self.free_spot(start);
+        self.balls.insert(0, (0, p));
+    }
+
+    /// The choices the rules give the player to move besides shooting, by name in
+    /// [`Choice::name`]: the push-out on the shot after a nine- or ten-ball break;
+    /// after a push-out or a ten-ball shot whose call failed, accepting the table or
+    /// passing the shot back; after an illegal eight-ball break (or the 8 pocketed on
+    /// the break), accepting or re-racking; after a snooker foul, playing on, passing
+    /// the shot back, the free ball when snookered and the balls replaced after a
+    /// miss. Shooting without a choice accepts the table.
+    pub fn options(&self) -> Vec<Choice> {
+        let s = &self.state;
+        if s.over {
+            return Vec::new();
+        }
+        let mut v = s.options.clone();
+        if s.push_out && s.chosen.is_none() && !v.contains(&Choice::PushOut) {
+            v.push(Choice::PushOut);
+        }
+        v
+    }
+
+    /// Takes a choice the rules offer now ([`Game::options`]); otherwise a one-line
+    /// error naming it, and nothing changes.
+    pub fn choose(&mut self, choice: Choice) -> Result<(), String> {
+        let offered = self.options();
+        if !offered.contains(&choice) {
+            return Err(format!(
+                "choose: {} is not on offer in {} now (options: {})",
+                choice.name(),
+                self.kind().name(),
+                rules::choice_names(&offered)
+            ));
+        }
+        let s = &mut self.state;
+        match choice {
+            Choice::PushOut | Choice::FreeBall => {
+                s.options.clear();
+                s.before = None;
+                s.chosen = Some(choice);
+            }
+            Choice::Accept => {
+                s.options.clear();
+                s.before = None;
+            }
+            Choice::PassBack => {
+                s.options.clear();
+                s.before = None;
+                s.player = 1 - s.player;
+                s.inning = s.inning.saturating_add(1);
+            }
+            Choice::Replace => {
+                let Some(b) = s.before.take() else {
+                    return Err("choose: replace: no position to put back".into());
+                };
+                let Before { state, balls } = *b;
+                let mut next = state;
+                next.scores = s.scores;
+                next.fouls = s.fouls;
+                next.shots = s.shots;
+                next.inning = s.inning.saturating_add(1);
+                next.ball_in_hand = None;
+                self.state = next;
+                self.balls = balls;
+            }
+            Choice::Rerack | Choice::RerackOffender => {
+                let breaker = if choice == Choice::Rerack {
+                    s.player
+                } else {
+                    1 - s.player
+                };
+                self.rerack(breaker);
             }
         }
-        self.table.foot_spot()
+        Ok(())
+    }
+
+    /// The balls racked again, `breaker` to break with the cue ball in hand behind the
+    /// head string; fouls cleared, the innings counted on. The rack's seed comes from
+    /// the game itself (the shots played and where the cue ball lies), so a resumed
+    /// game re-racks the same way.
+    fn rerack(&mut self, breaker: usize) {
+        let cue = self.position(0).unwrap_or([0.0, 0.0]);
+        let seed =
+            u64::from(self.state.shots) ^ cue[0].to_bits() ^ cue[1].to_bits().rotate_left(17);
+        let setup = Setup::on(self.kind(), self.table.clone(), seed);
+        let objects = setup
+            .balls
+            .iter()
+            .map(|b| b.0)
+            .filter(|&n| n != 0)
+            .collect();
+        let mut state = State::start(self.kind(), objects);
+        state.player = breaker;
+        state.scores = self.state.scores;
+        state.inning = self.state.inning.saturating_add(1);
+        state.shots = 0;
+        self.state = state;
+        self.balls = setup.balls;
+    }
+
+    /// Where ball `n` goes back: pool balls on the foot spot, or the nearest free
+    /// place on the long axis towards the foot cushion and then back; snooker's
+    /// colours (WPBSA) on their own spots, a taken one sending the colour to the
+    /// highest-valued free spot, and with every spot taken to the nearest free place
+    /// from its own spot towards the top cushion (then back).
+    fn spot_for(&self, n: u32) -> [f64; 2] {
+        if self.kind() == GameKind::Snooker {
+            let spots = SnookerSpots::of(&self.table);
+            if let Some(own) = spots.spot(n) {
+                if self.clear_at(own) {
+                    return own;
+                }
+                for m in (16..=21).rev() {
+                    if let Some(p) = spots.spot(m).filter(|&p| self.clear_at(p)) {
+                        return p;
+                    }
+                }
+                return self.free_spot(own);
+            }
+        }
+        self.free_spot(self.table.foot_spot())
+    }
+
+    /// Whether a ball at `q` would touch none on the table.
+    fn clear_at(&self, q: [f64; 2]) -> bool {
+        let r = self.table.balls.radius;
+        self.balls
+            .iter()
+            .all(|b| (b.1[0] - q[0]).hypot(b.1[1] - q[1]) >= 2.0 * r)
     }
 
     /// The nearest point to `p` on the long axis through it, towards the foot (or top)
-    /// cushion first and then back, where a ball touches no other: how the rules spot
-    /// a ball whose spot is taken (simplified for snooker, whose rules first try the
-    /// other colours' spots).
+    /// cushion first and then back, where a ball touches no other.
     fn free_spot(&self, p: [f64; 2]) -> [f64; 2] {
-        let r = self.table.balls.radius;
-        let clear = |q: [f64; 2]| {
-            self.balls
-                .iter()
-                .all(|b| (b.1[0] - q[0]).hypot(b.1[1] - q[1]) >= 2.0 * r)
-        };
+        let clear = |q: [f64; 2]| self.clear_at(q);
         let step = 0.001;
         for dir in [1.0, -1.0] {
             let mut q = p;
@@ -338,52 +495,86 @@ impl Game {
             ));
         }
         let table = Table::new(f.table);
-        let game = f.state.game;
-        if f.state.player > 1 {
-            return Err(format!(
-                "game file: state.player must be 0 or 1 (got {})",
-                f.state.player
-            ));
-        }
-        if let Some(w) = f.state.winner {
-            if w > 1 {
-                return Err(format!("game file: state.winner must be 0 or 1 (got {w})"));
+        let setup = checked(table.clone(), &f.state, &f.balls, "state")?;
+        if let Some(b) = &f.state.before {
+            if b.state.game != f.state.game {
+                return Err("game file: state.before: another game".into());
             }
-        }
-        if let Some(rules::On::Next(n)) = f.state.on {
-            if !(16..=21).contains(&n) {
-                return Err(format!("game file: state.on: colour {n} is not 16 to 21"));
+            if b.state.before.is_some() || !b.state.options.is_empty() {
+                return Err("game file: state.before: holds choices of its own".into());
             }
+            checked(table, &b.state, &b.balls, "state.before.state")
+                .map_err(|e| e.replacen("balls:", "state.before.balls:", 1))?;
         }
-        let numbers = game.numbers();
-        if let Some(n) = f.state.on_table.iter().find(|n| !numbers.contains(n)) {
-            return Err(format!(
-                "game file: state.on_table: {} has no ball {n}",
-                game.name()
-            ));
-        }
-        // The rules' list of object balls is the balls on the table.
-        let mut listed = f.state.on_table.clone();
-        listed.sort_unstable();
-        let mut placed: Vec<u32> = f
-            .balls
-            .iter()
-            .map(|b| b.0)
-            .filter(|&n| n != 0 && !(game == GameKind::ThreeCushion && n == 1))
-            .collect();
-        placed.sort_unstable();
-        if listed != placed {
-            return Err(format!(
-                "game file: state.on_table {listed:?} is not the object balls placed {placed:?}"
-            ));
-        }
-        // The balls go through the layout checks (set, once, on the surface, apart).
-        let setup =
-            Setup::layout(game, table, &f.balls).map_err(|e| format!("game file: balls: {e}"))?;
         Ok(Game {
             table: setup.table,
             state: f.state,
             balls: setup.balls,
         })
     }
+}
+
+/// A game file's state and balls checked against each other: players 0 or 1, the
+/// snooker colour on, the rules' list of object balls against the balls placed, the
+/// choices the game has, and the balls through the layout checks (set, once, on the
+/// surface, apart). `what` names the state in errors.
+fn checked(
+    table: Table,
+    state: &State,
+    balls: &[(u32, [f64; 2])],
+    what: &str,
+) -> Result<Setup, String> {
+    let game = state.game;
+    if state.player > 1 {
+        return Err(format!(
+            "game file: {what}.player must be 0 or 1 (got {})",
+            state.player
+        ));
+    }
+    if let Some(w) = state.winner {
+        if w > 1 {
+            return Err(format!("game file: {what}.winner must be 0 or 1 (got {w})"));
+        }
+    }
+    if let Some(rules::On::Next(n)) = state.on {
+        if !(16..=21).contains(&n) {
+            return Err(format!("game file: {what}.on: colour {n} is not 16 to 21"));
+        }
+    }
+    for &c in state.options.iter().chain(&state.chosen) {
+        if !c.in_game(game) {
+            return Err(format!(
+                "game file: {what}: {} has no choice {}",
+                game.name(),
+                c.name()
+            ));
+        }
+    }
+    if state.options.contains(&Choice::Replace) != state.before.is_some() {
+        return Err(format!(
+            "game file: {what}: the choice replace goes with the position before (before)"
+        ));
+    }
+    let numbers = game.numbers();
+    if let Some(n) = state.on_table.iter().find(|n| !numbers.contains(n)) {
+        return Err(format!(
+            "game file: {what}.on_table: {} has no ball {n}",
+            game.name()
+        ));
+    }
+    // The rules' list of object balls is the balls on the table.
+    let mut listed = state.on_table.clone();
+    listed.sort_unstable();
+    let mut placed: Vec<u32> = balls
+        .iter()
+        .map(|b| b.0)
+        .filter(|&n| n != 0 && !(game == GameKind::ThreeCushion && n == 1))
+        .collect();
+    placed.sort_unstable();
+    if listed != placed {
+        return Err(format!(
+            "game file: {what}.on_table {listed:?} is not the object balls placed {placed:?}"
+        ));
+    }
+    Setup::layout(game, table, balls).map_err(|e| format!("game file: balls: {e}"))
 }

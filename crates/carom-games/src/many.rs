@@ -18,7 +18,10 @@ use crate::shot::{simulate, Shot};
 /// shot does). `None` when the rules need no call.
 pub fn auto_call(game: &Game, shot: &Shot) -> Result<Option<Call>, String> {
     let rules = rules::rules(game.kind());
-    if rules.check_call(&game.state, None).is_ok() {
+    if rules
+        .check_call(&game.state, game.effective_call(None)?)
+        .is_ok()
+    {
         return Ok(None);
     }
     let cue = game.kind().cue_ball(game.state.player);
@@ -104,6 +107,7 @@ pub fn check(game: &Game, shot: &Shot, call: Option<Call>) -> Result<(), String>
 
 /// The call part of [`check`].
 pub fn check_call(game: &Game, call: Option<Call>) -> Result<(), String> {
+    let call = game.effective_call(call)?;
     rules::rules(game.kind())
         .check_call(&game.state, call)
         .map_err(|e| format!("call: {e}"))?;

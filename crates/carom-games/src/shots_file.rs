@@ -5,11 +5,14 @@
 //! `call_ball,call_pocket` (where the rules call) and `cue_x,cue_y` (where to put the
 //! cue ball when in hand), in any order. In a line `call_ball` is a ball number,
 //! `safe` (a ten-ball safety), `push` (a push-out) or empty (no call); `call_pocket` a
-//! pocket's index or name (`top-left` ...). Empty lines and lines starting with `#`
-//! are skipped. Every error is one line naming the line and the column.
+//! pocket's index or name (`top-left` ...). A line `choose,NAME` takes one of the
+//! choices the rules offer the player to move (`accept`, `pass-back`, `push-out`,
+//! `re-rack`, `re-rack-offender`, `free-ball`, `replace`) instead of a shot. Empty lines
+//! and lines starting with `#` are skipped. Every error is one line naming the line
+//! and the column.
 
 use crate::game::{Game, ShotResult};
-use crate::rules::Call;
+use crate::rules::{Call, Choice};
 use crate::setups::Setup;
 use crate::shot::Shot;
 
@@ -29,8 +32,25 @@ pub struct ShotLine {
     pub cue: Option<[f64; 2]>,
 }
 
+/// One line of the file after the header: a shot, or a choice.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    Shot(ShotLine),
+    Choose { line: usize, choice: Choice },
+}
+
+impl Entry {
+    /// The line's number in the file (from 1).
+    pub fn line(&self) -> usize {
+        match self {
+            Entry::Shot(l) => l.line,
+            Entry::Choose { line, .. } => *line,
+        }
+    }
+}
+
 /// Parses the file's text; `origin` names it in errors.
-pub fn parse(origin: &str, text: &str) -> Result<Vec<ShotLine>, String> {
+pub fn parse(origin: &str, text: &str) -> Result<Vec<Entry>, String> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -72,6 +92,17 @@ pub fn parse(origin: &str, text: &str) -> Result<Vec<ShotLine>, String> {
     let mut out = Vec::new();
     for (n, l) in lines {
         let cells: Vec<&str> = l.split(',').map(str::trim).collect();
+        if cells[0] == "choose" {
+            let [_, name] = cells[..] else {
+                return Err(format!(
+                    "{origin}:{n}: a choice line is choose,NAME ({} values given)",
+                    cells.len()
+                ));
+            };
+            let choice = Choice::parse(name).map_err(|e| format!("{origin}:{n}: choose: {e}"))?;
+            out.push(Entry::Choose { line: n, choice });
+            continue;
+        }
         if cells.len() != columns.len() {
             return Err(format!(
                 "{origin}:{n}: {} values for {} columns",
@@ -106,12 +137,12 @@ pub fn parse(origin: &str, text: &str) -> Result<Vec<ShotLine>, String> {
             }
             _ => None,
         };
-        out.push(ShotLine {
+        out.push(Entry::Shot(ShotLine {
             line: n,
             shot,
             call,
             cue,
-        });
+        }));
     }
     Ok(out)
 }
@@ -147,18 +178,28 @@ pub fn call(game: &Game, written: &(String, String)) -> Result<Call, String> {
 }
 
 /// Plays the lines in order; the first error is one line naming the file's line.
-/// `each` sees every result as it comes, with the position before the shot.
+/// `each` sees every shot's result as it comes, with the position before the shot,
+/// and `chose` every choice taken, with the game after it.
 pub fn play(
     origin: &str,
     game: &mut Game,
-    lines: &[ShotLine],
+    lines: &[Entry],
     mut each: impl FnMut(&ShotLine, &Setup, &Game, &ShotResult),
+    mut chose: impl FnMut(usize, Choice, &Game),
 ) -> Result<(), String> {
-    for l in lines {
-        let at = |e: String| format!("{origin}:{}: {e}", l.line);
+    for entry in lines {
+        let at = |e: String| format!("{origin}:{}: {e}", entry.line());
         if game.state.over {
             return Err(at("the game is already over".into()));
         }
+        let l = match entry {
+            Entry::Shot(l) => l,
+            Entry::Choose { line, choice } => {
+                game.choose(*choice).map_err(at)?;
+                chose(*line, *choice, game);
+                continue;
+            }
+        };
         if let Some([x, y]) = l.cue {
             game.place_cue_ball(x, y).map_err(at)?;
         }
@@ -185,8 +226,11 @@ mod tests {
                   # a comment\n6,0.5,0,0,0,,\n2,10,0.1,-0.2,0,safe,\n";
         let l = parse("s.csv", ok).unwrap();
         assert_eq!(l.len(), 2);
-        assert_eq!(l[1].line, 4);
-        assert_eq!(l[1].call, Some(("safe".into(), String::new())));
+        assert_eq!(l[1].line(), 4);
+        let Entry::Shot(l1) = &l[1] else {
+            panic!("a shot")
+        };
+        assert_eq!(l1.call, Some(("safe".into(), String::new())));
         let bad = |t: &str| parse("s.csv", t).unwrap_err();
         assert!(bad("").contains("header"));
         assert!(bad("speed,aim\n").contains("s.csv:1"));
@@ -200,5 +244,27 @@ mod tests {
         let e = bad("speed,aim,english,follow,elevation\n1,0,0,0,95\n");
         assert!(e.contains("column elevation"), "{e}");
         assert!(bad("speed,aim,english,follow,elevation,call_ball\n").contains("together"));
+        // Choice lines.
+        let l = parse(
+            "s.csv",
+            "speed,aim,english,follow,elevation\nchoose,pass-back\n",
+        )
+        .unwrap();
+        assert_eq!(
+            l,
+            vec![Entry::Choose {
+                line: 2,
+                choice: Choice::PassBack
+            }]
+        );
+        let e = bad("speed,aim,english,follow,elevation\nchoose,pass\n");
+        assert!(
+            e.starts_with("s.csv:2: choose: \"pass\" is no choice"),
+            "{e}"
+        );
+        let e = bad("speed,aim,english,follow,elevation\nchoose\n");
+        assert!(e.contains("s.csv:2: a choice line is choose,NAME"), "{e}");
+        let e = bad("speed,aim,english,follow,elevation\nchoose,accept,1\n");
+        assert!(e.contains("3 values given"), "{e}");
     }
 }

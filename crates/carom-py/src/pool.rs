@@ -6,7 +6,7 @@
 
 use carom::load::{self, Source};
 use carom::parse::Format;
-use carom_games::rules::{Call, Placement};
+use carom_games::rules::{Call, Choice, Placement};
 use carom_games::{aim, batch, many, Game, GameKind, Shot, ShotResult};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -150,8 +150,9 @@ fn shots_of(rows: &[f64]) -> PyResult<Vec<Shot>> {
 /// `foul` (the rule broken, or None) and `foul_what`, `points` (gained by player 0 and
 /// 1), `turn_over`, `next_player`, `ball_in_hand` (None or where: "anywhere",
 /// "behind-head-string", "in-d"), `game_over`, `winner` (None: not over, or a draw),
-/// `shooter`, `call` (the call made), `verdict` (one line) and `events` (the engine's
-/// log as `World.events()` gives it, balls by their numbers).
+/// `shooter`, `call` (the call made), `options` (the choices the next player has, by
+/// name), `verdict` (one line) and `events` (the engine's log as `World.events()`
+/// gives it, balls by their numbers).
 #[pyclass(frozen, module = "carom.pool", name = "ShotResult")]
 pub struct PyShotResult {
     #[pyo3(get)]
@@ -180,6 +181,8 @@ pub struct PyShotResult {
     winner: Option<usize>,
     #[pyo3(get)]
     call: Py<PyAny>,
+    #[pyo3(get)]
+    options: Vec<&'static str>,
     #[pyo3(get)]
     verdict: String,
     #[pyo3(get)]
@@ -210,6 +213,7 @@ impl PyShotResult {
             game_over: r.game_over,
             winner: r.winner,
             call: call_object(py, call)?,
+            options: r.options.iter().map(|c| c.name()).collect(),
             verdict: r.verdict(kind),
             events,
         })
@@ -397,6 +401,28 @@ impl PyGame {
                 number(y, "place_cue_ball: y")?,
             );
             self.game.place_cue_ball(x, y).map_err(scenario_error)
+        })
+    }
+
+    /// The choices the rules give the player to move besides shooting, by name
+    /// (`push-out`, `accept`, `pass-back`, `re-rack`, `re-rack-offender`, `free-ball`,
+    /// `replace`); shooting without choosing accepts the table.
+    fn options(&self) -> Vec<&'static str> {
+        self.game.options().iter().map(|c| c.name()).collect()
+    }
+
+    /// Takes one of `options()`; `ScenarioError` naming it otherwise, nothing changed.
+    fn choose(&mut self, option: &Bound<'_, PyAny>) -> PyResult<()> {
+        guarded(|| {
+            let name: String = option.extract().map_err(|_| {
+                scenario_error(format!(
+                    "choose: expected an option's name, got {}",
+                    shown(option)
+                ))
+            })?;
+            let choice =
+                Choice::parse(&name).map_err(|e| scenario_error(format!("choose: {e}")))?;
+            self.game.choose(choice).map_err(scenario_error)
         })
     }
 

@@ -1,9 +1,15 @@
 //! Eight-ball (WPA World Standardized Rules, in our words).
 //!
-//! - The break must pocket a ball or drive four object balls to a cushion (an illegal
-//!   break here is a foul: the incoming player's choice of a re-rack is left out). The
-//!   8 pocketed on the break is spotted and the breaker goes on (or, on a scratch, the
-//!   opponent has ball in hand).
+//! - The break (WPA eight-ball 3.3) must pocket a ball or drive four object balls to
+//!   a cushion. After an illegal break the incoming player chooses: the table as it
+//!   lies (`accept`), or the balls re-racked and broken by the chooser (`re-rack`) or
+//!   by the offender again (`re-rack-offender`). A scratch on the break is a foul: the
+//!   incoming player has the cue ball in hand behind the head string (and, after an
+//!   illegal break, the same three choices). The 8 pocketed on a legal break is
+//!   spotted, and the breaker chooses to go on (`accept`) or to break again
+//!   (`re-rack`); pocketed with a scratch, the incoming player chooses between the 8
+//!   spotted with ball in hand behind the head string (`accept`) and a re-rack broken
+//!   by the chooser (`re-rack`).
 //! - After the break the table is open: any ball but the 8 may be met first. The first
 //!   shot after the break that pockets balls of one group only, legally, gives the
 //!   shooter that group (and the opponent the other); a shot pocketing both leaves the
@@ -19,7 +25,7 @@
 //!   legally shoots again.
 
 use super::{foul, pocketed_objects, pool_after, wpa_illegal_break, wpa_standard_fouls};
-use super::{Call, Group, Judgement, Rules, State};
+use super::{Call, Choice, Group, Judgement, Placement, Rules, State};
 use crate::shot::Facts;
 
 pub struct EightBall;
@@ -77,15 +83,31 @@ impl Rules for EightBall {
             Some(g) => g.has(n),
         };
         let mut f = wpa_standard_fouls(facts, legal_first);
-        if f.is_none() && breaking {
-            f = wpa_illegal_break(facts, "WPA legal break");
-        }
         let down = pocketed_objects(facts);
         let eight_down = down.contains(&8);
         if breaking {
+            let illegal = wpa_illegal_break(facts, "WPA legal break");
+            let scratch = facts.is_pocketed(0);
+            if f.is_none() {
+                f = illegal.clone();
+            }
             let respot: Vec<u32> = if eight_down { vec![8] } else { vec![] };
             let continues = !down.is_empty();
-            return pool_after(state, facts, f, continues, &respot);
+            let mut j = pool_after(state, facts, f, continues, &respot);
+            if j.state.over {
+                return j;
+            }
+            // WPA eight-ball 3.3: after a scratch on the break, ball in hand behind the
+            // head string; after an illegal break without one, the table as it lies.
+            j.state.ball_in_hand = scratch.then_some(Placement::BehindHeadString);
+            j.state.options = if illegal.is_some() {
+                vec![Choice::Accept, Choice::Rerack, Choice::RerackOffender]
+            } else if eight_down {
+                vec![Choice::Accept, Choice::Rerack]
+            } else {
+                Vec::new()
+            };
+            return j;
         }
         if eight_down {
             let called = matches!(call, Some(Call::Pot { ball: 8, pocket })

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::setups::GameKind;
 use crate::shot::Facts;
+use crate::tables::Table;
 
 /// Where a player with ball in hand may put the cue ball.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,6 +64,105 @@ pub enum Call {
     Pot { ball: u32, pocket: u32 },
     Safety,
     PushOut,
+}
+
+/// A choice the rules give the player to move, besides shooting (`Game::options`,
+/// `Game::choose`). Shooting without choosing takes the table as it lies (`Accept`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Choice {
+    /// Nine- and ten-ball, the shot after the break: it is a push-out.
+    PushOut,
+    /// Take the table as it lies and shoot (play on).
+    Accept,
+    /// Hand the shot back: the other player shoots from here (after a push-out, a
+    /// ten-ball shot whose call failed, a snooker foul).
+    PassBack,
+    /// Eight-ball: the balls re-racked, the chooser breaks.
+    Rerack,
+    /// Eight-ball after an illegal break: the balls re-racked, the offender breaks
+    /// again.
+    RerackOffender,
+    /// Snooker after a foul that leaves the cue ball snookered: the next shot plays a
+    /// free ball (any ball nominated as the ball on).
+    FreeBall,
+    /// Snooker after a foul and a miss: the balls put back where they were before it,
+    /// the offender to play again.
+    Replace,
+}
+
+impl Choice {
+    pub const ALL: [Choice; 7] = [
+        Choice::PushOut,
+        Choice::Accept,
+        Choice::PassBack,
+        Choice::Rerack,
+        Choice::RerackOffender,
+        Choice::FreeBall,
+        Choice::Replace,
+    ];
+
+    /// The choice's name on the command line, in Python and in game files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Choice::PushOut => "push-out",
+            Choice::Accept => "accept",
+            Choice::PassBack => "pass-back",
+            Choice::Rerack => "re-rack",
+            Choice::RerackOffender => "re-rack-offender",
+            Choice::FreeBall => "free-ball",
+            Choice::Replace => "replace",
+        }
+    }
+
+    /// The choice of a name; the error is one line listing the names.
+    pub fn parse(name: &str) -> Result<Choice, String> {
+        Choice::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Choice::ALL.iter().map(|c| c.name()).collect();
+                format!("{name:?} is no choice (choices: {})", names.join(", "))
+            })
+    }
+
+    /// Whether `game`'s rules ever offer this choice.
+    pub fn in_game(self, game: GameKind) -> bool {
+        match self {
+            Choice::PushOut => matches!(game, GameKind::NineBall | GameKind::TenBall),
+            Choice::Accept => game.is_pool() || game == GameKind::Snooker,
+            Choice::PassBack => {
+                matches!(
+                    game,
+                    GameKind::NineBall | GameKind::TenBall | GameKind::Snooker
+                )
+            }
+            Choice::Rerack | Choice::RerackOffender => game == GameKind::EightBall,
+            Choice::FreeBall | Choice::Replace => game == GameKind::Snooker,
+        }
+    }
+}
+
+/// The names of some choices, comma-separated (`none` for none).
+pub fn choice_names(choices: &[Choice]) -> String {
+    if choices.is_empty() {
+        return "none".into();
+    }
+    let v: Vec<&str> = choices.iter().map(|c| c.name()).collect();
+    v.join(", ")
+}
+
+/// The position before a shot, kept while the incoming player may have it restored
+/// (snooker's miss).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Before {
+    pub state: State,
+    pub balls: Vec<(u32, [f64; 2])>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Eight-ball's groups.
@@ -131,6 +231,24 @@ pub struct State {
     /// Three-cushion and sum-to-three: the score that wins.
     #[serde(default)]
     pub target: i64,
+    /// The choices the player to move has besides shooting (a push-out is offered by
+    /// `push_out` instead).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<Choice>,
+    /// A choice taken for the next shot: a push-out, or snooker's free ball.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<Choice>,
+    /// Snooker after a miss: the position before it, which [`Choice::Replace`]
+    /// restores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Box<Before>>,
+    /// Three-cushion: the match is played with the equalising inning.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub equalising: bool,
+    /// Three-cushion: the inning being played is the second player's equalising
+    /// inning (the first player has reached the target).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub last_inning: bool,
     pub over: bool,
     /// `None` while the game goes on, or at its end a draw.
     pub winner: Option<usize>,
@@ -152,6 +270,11 @@ impl State {
             push_out: false,
             on: None,
             target: 0,
+            options: Vec::new(),
+            chosen: None,
+            before: None,
+            equalising: false,
+            last_inning: false,
             over: false,
             winner: None,
         };
@@ -163,7 +286,10 @@ impl State {
                 s.ball_in_hand = Some(Placement::InD);
                 s.on = Some(On::Red);
             }
-            GameKind::ThreeCushion => s.target = three_cushion::TARGET,
+            GameKind::ThreeCushion => {
+                s.target = three_cushion::TARGET;
+                s.equalising = true;
+            }
             GameKind::SumToThree => s.target = sum_to_three::TARGET,
         }
         s
@@ -204,6 +330,12 @@ pub trait Rules {
     /// Judges a shot from its facts and the state before it.
     fn judge(&self, state: &State, facts: &Facts, call: Option<Call>) -> Judgement;
 
+    /// The part of the judgement that reads the table itself (where the balls lay
+    /// before the shot, `before`, and lie after it with the balls put back, `after`):
+    /// snooker's miss, free ball and snookering with the free ball. It never
+    /// simulates. By default nothing.
+    fn judge_table(&self, _: &TableView<'_>, _: &State, _: &mut Judgement) {}
+
     /// The object balls the cue ball may meet first on the next shot without a foul,
     /// ascending (for a player searching shots). By default every object ball on the
     /// table.
@@ -212,6 +344,16 @@ pub trait Rules {
         v.sort_unstable();
         v
     }
+}
+
+/// The table around a shot, for [`Rules::judge_table`].
+pub struct TableView<'a> {
+    pub table: &'a Table,
+    pub facts: &'a Facts,
+    /// The balls before the shot (the cue ball first).
+    pub before: &'a [(u32, [f64; 2])],
+    /// The balls after it, those put back included.
+    pub after: &'a [(u32, [f64; 2])],
 }
 
 /// The rule set of a game.
@@ -311,6 +453,9 @@ pub(crate) fn pool_after(
     s.shots = s.shots.saturating_add(1);
     s.ball_in_hand = None;
     s.push_out = false;
+    s.options.clear();
+    s.chosen = None;
+    s.before = None;
     let me = state.player;
     let turn_over = foul_.is_some() || !continues;
     if foul_.is_some() {

@@ -7,13 +7,14 @@
 //! - The break must pocket a ball or drive four object balls to a cushion.
 //! - A shooter who pockets any ball legally shoots again; the 9 pocketed legally, on
 //!   the break included, wins. The 9 pocketed on a foul (or a push-out) is spotted.
-//! - The shot after the break may be a push-out: no ball need be met and no cushion
-//!   reached (a scratch is still a foul); balls pocketed by it stay down (the 9 is
-//!   spotted) and the turn passes. (The opponent's option to hand the shot back is left
-//!   out: the opponent shoots.)
+//! - The shot after the break may be a push-out (a foul on the break included): no
+//!   ball need be met and no cushion reached (a scratch is still a foul); balls
+//!   pocketed by it stay down (the 9 is spotted). After a push-out without a foul the
+//!   other player chooses: to take the table as it lies and shoot (`accept`), or to
+//!   hand the shot back to the player who pushed out (`pass-back`).
 
 use super::{pocketed_objects, pool_after, wpa_illegal_break, wpa_standard_fouls};
-use super::{Call, Judgement, Rules, State};
+use super::{Call, Choice, Judgement, Rules, State};
 use crate::shot::Facts;
 
 pub struct NineBall;
@@ -51,6 +52,9 @@ pub(crate) fn rotation(state: &State, facts: &Facts, call: Option<Call>, money: 
     }
     // The push-out is the shot after the break, for whoever plays it.
     j.state.push_out = breaking && !j.state.over;
+    if push && j.foul.is_none() && !j.state.over {
+        j.state.options = vec![Choice::Accept, Choice::PassBack];
+    }
     j
 }
 

@@ -4,13 +4,14 @@
 //! - Every shot after the break is called: a ball and a pocket, or a safety.
 //! - The called ball in the called pocket (legally) lets the shooter continue; any
 //!   other ball pocketed with it stays down. A shot whose call fails ends the turn;
-//!   balls it pocketed stay down. (The incoming player's option to hand such a shot
-//!   back is left out: the incoming player shoots.)
+//!   balls it pocketed stay down, and when it pocketed one (a safety included) the
+//!   incoming player chooses: to take the table as it lies (`accept`) or to hand the
+//!   shot back (`pass-back`).
 //! - The 10 wins only when called and pocketed legally; pocketed on the break,
 //!   uncalled, on a foul or on a push-out it is spotted. A safety ends the turn.
 
 use super::nine_ball::rotation;
-use super::{pocketed_objects, Call, Judgement, Rules, State};
+use super::{pocketed_objects, Call, Choice, Judgement, Rules, State};
 use crate::shot::Facts;
 
 pub struct TenBall;
@@ -69,10 +70,14 @@ impl Rules for TenBall {
             }
         }
         if !made && !j.turn_over {
-            // The call failed: the turn ends (the pocketed balls stay down).
+            // The call failed: the turn ends (the pocketed balls stay down), and the
+            // incoming player may hand the shot back.
             j.turn_over = true;
             j.state.player = state.opponent();
             j.state.inning = j.state.inning.saturating_add(1);
+            if !j.state.over {
+                j.state.options = vec![Choice::Accept, Choice::PassBack];
+            }
         }
         j
     }
