@@ -10,8 +10,8 @@
 
 use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Phase, Sphere};
+use crate::error::BuildError;
 use crate::events::LoggedEvent;
-use crate::physics::BuildError;
 use crate::scenario::Friction;
 
 pub fn check(f: &Friction) -> Result<(), BuildError> {

@@ -88,10 +88,11 @@ pub mod world;
 
 pub use balls::{Ball, Balls, Rgb};
 pub use diagnostics::Diagnostics;
+pub use error::BuildError;
 pub use error::ScenarioError;
 pub use models::StepError;
 pub use parse::Format;
-pub use physics::{BuildError, ContactFriction, Physics};
+pub use physics::{ContactFriction, Physics};
 pub use scenario::{Friction, Integrator, ModelKind, Scenario};
 pub use table::{Boundary, Table};
 pub use world::World;

@@ -3,6 +3,7 @@
 //! them or of the world that drives them.
 
 use crate::balls::Balls;
+use crate::error::BuildError;
 use crate::friction;
 use crate::scenario::{Friction, Integrator, ModelKind};
 
@@ -46,28 +47,6 @@ impl Default for Physics {
             contact_friction: ContactFriction::NONE,
             event_budget: DEFAULT_EVENT_BUDGET,
         }
-    }
-}
-
-/// A world that cannot be built: names the parameter and what is wrong with it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BuildError {
-    pub field: String,
-    pub message: String,
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for BuildError {}
-
-pub(crate) fn bad(field: &str, message: String) -> BuildError {
-    BuildError {
-        field: field.to_string(),
-        message,
     }
 }
 
@@ -125,14 +104,17 @@ fn check_finite(field: &str, v: f64) -> Result<(), BuildError> {
     if v.is_finite() {
         Ok(())
     } else {
-        Err(bad(field, format!("must be finite (got {v})")))
+        Err(BuildError::invalid(
+            field,
+            format!("must be finite (got {v})"),
+        ))
     }
 }
 
 /// Validates the physics against these balls; returns warnings that do not stop a run.
 pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildError> {
     if !(p.dt.is_finite() && p.dt > 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.dt",
             format!("must be positive (got {})", p.dt),
         ));
@@ -140,19 +122,19 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
     check_finite("physics.gravity[0]", p.gravity[0])?;
     check_finite("physics.gravity[1]", p.gravity[1])?;
     if !(p.restitution.is_finite() && (0.0..=1.0).contains(&p.restitution)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.restitution",
             format!("must be in [0, 1] (got {})", p.restitution),
         ));
     }
     if !(p.stiffness.is_finite() && p.stiffness > 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.stiffness",
             format!("must be positive (got {})", p.stiffness),
         ));
     }
     if !(p.event_budget.is_finite() && p.event_budget > 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.event_budget",
             format!("must be a positive finite number (got {})", p.event_budget),
         ));
@@ -170,7 +152,7 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
             // the explicit schemes are unstable once w dt reaches 2.
             let w_dt = p.dt * (p.stiffness / mu).sqrt();
             if w_dt >= 2.0 {
-                return Err(bad(
+                return Err(BuildError::invalid(
                     "physics.dt",
                     format!(
                         "dt = {} is unstable for the spring model: dt*sqrt(k/mu) = {:.3} >= 2 \
@@ -199,27 +181,27 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
 /// `physics.contact_friction`: `mu >= 0`, beta in [-1, 1], a positive stiffness.
 fn check_contact_friction(c: &ContactFriction) -> Result<(), BuildError> {
     if !(c.mu.is_finite() && c.mu >= 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.mu",
             format!("must be a finite number >= 0 (got {})", c.mu),
         ));
     }
     let beta = c.tangential_restitution;
     if !(beta.is_finite() && (-1.0..=1.0).contains(&beta)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.tangential_restitution",
             format!("must be in [-1, 1] (got {beta})"),
         ));
     }
     if !(c.rolling_mu.is_finite() && c.rolling_mu >= 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.rolling_mu",
             format!("must be a finite number >= 0 (got {})", c.rolling_mu),
         ));
     }
     if let Some(k) = c.tangential_stiffness {
         if !(k.is_finite() && k > 0.0) {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 "physics.contact_friction.tangential_stiffness",
                 format!("must be a positive finite number (got {k})"),
             ));
@@ -235,7 +217,7 @@ fn check_contact_friction(c: &ContactFriction) -> Result<(), BuildError> {
 /// of a contact (the two most compliant dynamic balls, or one against a wall).
 fn check_tangential_spring(p: &Physics, balls: &Balls) -> Result<(), BuildError> {
     if p.integrator != Integrator::SemiImplicitEuler {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.integrator",
             format!(
                 "contact friction in the spring model runs with the semi-implicit-euler \
@@ -260,7 +242,7 @@ fn check_tangential_spring(p: &Physics, balls: &Balls) -> Result<(), BuildError>
     let k_t = p.contact_friction.tangential_stiffness_for(p.stiffness);
     let w_dt = p.dt * (k_t * (a + b)).sqrt();
     if w_dt >= 2.0 {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.tangential_stiffness",
             format!(
                 "the tangential spring k_t = {k_t} is unstable at dt = {}: \

@@ -18,7 +18,8 @@
 //! none), with contact friction on (`mu > 0`: without it nothing turns the balls) and
 //! not on cloth.
 
-use crate::physics::{bad, BuildError, Physics};
+use crate::error::BuildError;
+use crate::physics::Physics;
 use crate::scenario::ModelKind;
 
 /// The torque on the first body of a contact rolling at `w_rel` (its spin less the
@@ -64,7 +65,10 @@ pub fn check(p: &Physics) -> Result<(), BuildError> {
     } else {
         return Ok(());
     };
-    Err(bad("physics.contact_friction.rolling_mu", why))
+    Err(BuildError::invalid(
+        "physics.contact_friction.rolling_mu",
+        why,
+    ))
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@
 //! shear_rate = G }` ([`table`] reads it); the state file writes the same map with the
 //! current `shift`, from which a resumed run continues bit for bit.
 
-use crate::physics::{bad, BuildError, Physics};
+use crate::error::BuildError;
+use crate::physics::Physics;
 use crate::scenario::{BoundarySpec, Friction, ModelKind};
 use crate::table::{Boundary, Table};
 use crate::walls::Walls;
@@ -28,13 +29,16 @@ pub const SHIFT_KEY: &str = "table.boundary.shift";
 pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
     let g = table.shear_rate;
     if !g.is_finite() {
-        return Err(bad(KEY, format!("must be a finite number (got {g})")));
+        return Err(BuildError::invalid(
+            KEY,
+            format!("must be a finite number (got {g})"),
+        ));
     }
     if !table.is_sheared() {
         return Ok(());
     }
     if !(table.is_periodic(0) && table.is_periodic(1)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             KEY,
             "a sheared box needs x periodic and y sheared (table.boundary = { x = \
              \"periodic\", y = \"sheared\", shear_rate = G })"
@@ -42,7 +46,7 @@ pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
         ));
     }
     if !matches!(physics.model, ModelKind::Spring | ModelKind::Event) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             KEY,
             format!(
                 "a sheared box runs with the spring or event model, not {}",
@@ -51,20 +55,20 @@ pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
         ));
     }
     if physics.model == ModelKind::Event && physics.gravity != [0.0, 0.0] {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.gravity",
             "a sheared box in the event model runs without gravity".to_string(),
         ));
     }
     if matches!(physics.friction, Friction::Cloth { .. }) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             KEY,
             "a sheared box cannot hold balls on cloth".to_string(),
         ));
     }
     let s = table.shift;
     if !(s.is_finite() && (0.0..table.width).contains(&s)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             SHIFT_KEY,
             format!("must be in [0, table.width) (got {s})"),
         ));
@@ -87,7 +91,7 @@ pub fn table(spec: Option<&BoundarySpec>, size: Table) -> Result<Table, BuildErr
         return Ok(table);
     };
     if shear.sheared[0] {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "table.boundary.x",
             "only y may be sheared: the copies across the y edges slide along x \
              (x = \"periodic\", y = \"sheared\")"
@@ -100,10 +104,10 @@ pub fn table(spec: Option<&BoundarySpec>, size: Table) -> Result<Table, BuildErr
         } else {
             (SHIFT_KEY, "belongs to a sheared box (y = \"sheared\")")
         };
-        return Err(bad(key, what.to_string()));
+        return Err(BuildError::invalid(key, what.to_string()));
     };
     if !shear.sheared[1] {
-        return Err(bad(
+        return Err(BuildError::invalid(
             KEY,
             format!(
                 "a shear rate needs y = \"sheared\" (y is {:?})",
@@ -112,10 +116,13 @@ pub fn table(spec: Option<&BoundarySpec>, size: Table) -> Result<Table, BuildErr
         ));
     }
     if !g.is_finite() {
-        return Err(bad(KEY, format!("must be a finite number (got {g})")));
+        return Err(BuildError::invalid(
+            KEY,
+            format!("must be a finite number (got {g})"),
+        ));
     }
     if spec.axes[0] != Boundary::Periodic {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "table.boundary.x",
             format!(
                 "must be \"periodic\" in a sheared box (got {:?})",
@@ -125,7 +132,7 @@ pub fn table(spec: Option<&BoundarySpec>, size: Table) -> Result<Table, BuildErr
     }
     let shift = shear.shift.unwrap_or(0.0);
     if !(shift.is_finite() && (0.0..size.width).contains(&shift)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             SHIFT_KEY,
             format!("must be in [0, table.width) (got {shift})"),
         ));
@@ -169,7 +176,7 @@ pub fn check_walls(table: &Table, walls: &Walls) -> Result<(), BuildError> {
     for p in walls.pieces() {
         let name = format!("walls[{}]", p.wall);
         if walls.motion(p.wall).is_some() {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 &name,
                 "a sheared box holds fixed walls only (a moving wall may reach the \
                  sliding edge)"
@@ -178,7 +185,7 @@ pub fn check_walls(table: &Table, walls: &Walls) -> Result<(), BuildError> {
         }
         let [_, y0, _, y1] = p.bounds();
         if y0 <= 0.0 || y1 >= h {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 &name,
                 format!(
                     "reaches the sliding edge of the sheared box (y from {} to {}, the \
@@ -190,7 +197,7 @@ pub fn check_walls(table: &Table, walls: &Walls) -> Result<(), BuildError> {
     }
     for (k, p) in walls.pockets().iter().enumerate() {
         if p.center[1] - p.radius <= 0.0 || p.center[1] + p.radius >= h {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 &format!("pockets[{k}]"),
                 format!(
                     "reaches the sliding edge of the sheared box (y from {} to {}): \

@@ -4,10 +4,11 @@ use std::sync::Arc;
 
 use crate::balls::{Ball, Balls};
 use crate::diagnostics::Symmetry;
+use crate::error::BuildError;
 use crate::events::LoggedEvent;
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
-use crate::physics::{bad, check_physics, BuildError, Physics};
+use crate::physics::{check_physics, Physics};
 use crate::scenario::Friction;
 use crate::scenario::{ModelKind, PocketSpec, WallSpec};
 use crate::stress::Tensor;
@@ -117,7 +118,7 @@ impl World {
         crate::sheared::check(&table, &physics)?;
         let walls = Arc::new(Walls::none());
         let model = models::create(physics.model, &balls, &table, &physics, &walls)
-            .map_err(|e| bad("physics.model", e.to_string()))?;
+            .map_err(|e| BuildError::invalid("physics.model", e.to_string()))?;
         let mut world = World {
             name: name.into(),
             table,
@@ -177,7 +178,7 @@ impl World {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| bad("threads", e.to_string()))?;
+            .map_err(|e| BuildError::invalid("threads", e.to_string()))?;
         self.pool = Some(Arc::new(pool));
         Ok(())
     }
@@ -332,7 +333,7 @@ impl World {
                 &physics,
                 &self.walls,
             )
-            .map_err(|e| bad("physics.model", e.to_string()))?;
+            .map_err(|e| BuildError::invalid("physics.model", e.to_string()))?;
             self.model.set_event_log(self.event_log.is_some());
             self.model.set_thermostat(self.thermostat.as_ref());
             self.physics = physics;
@@ -598,7 +599,7 @@ impl World {
         pockets: &[PocketSpec],
     ) -> Result<(), BuildError> {
         let built = crate::wall_specs::build(walls, pockets, &self.table)
-            .map_err(|e| bad(e.field.as_deref().unwrap_or("walls"), e.message))?;
+            .map_err(|e| BuildError::invalid(e.field.as_deref().unwrap_or("walls"), e.message))?;
         self.set_built_walls(built)?;
         self.specs = Arc::new((walls.to_vec(), pockets.to_vec()));
         Ok(())
@@ -610,7 +611,7 @@ impl World {
     pub fn set_glue(&mut self, glue: Vec<crate::walls::Glued>) -> Result<(), BuildError> {
         self.synchronise();
         if let Some(g) = glue.iter().find(|g| g.ball as usize >= self.balls.len()) {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 "glue",
                 format!("names ball {}, but there are {}", g.ball, self.balls.len()),
             ));
@@ -636,7 +637,7 @@ impl World {
             &self.physics,
             &walls,
         )
-        .map_err(|e| bad(e.field(), e.to_string()))?;
+        .map_err(|e| BuildError::invalid(e.field(), e.to_string()))?;
         self.model.set_event_log(self.event_log.is_some());
         self.model.set_thermostat(self.thermostat.as_ref());
         self.walls = walls;
@@ -694,7 +695,7 @@ impl World {
 fn check_table(t: &Table, balls: &Balls) -> Result<(), BuildError> {
     for (name, v) in [("table.width", t.width), ("table.height", t.height)] {
         if !(v.is_finite() && v > 0.0) {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 name,
                 format!("must be a positive finite number (got {v})"),
             ));
@@ -705,7 +706,7 @@ fn check_table(t: &Table, balls: &Balls) -> Result<(), BuildError> {
     for (axis, name) in [(0, "table.width"), (1, "table.height")] {
         let side = t.side(axis);
         if t.is_periodic(axis) && side < min {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 name,
                 format!(
                     "{side} is too short for a periodic axis: it must be at least four largest \

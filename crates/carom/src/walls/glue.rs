@@ -171,13 +171,13 @@ pub fn check(glue: &[Glued], walls: &super::Walls, balls: &Balls) -> Result<(), 
 pub fn refuse(
     kind: crate::scenario::ModelKind,
     glue: &[Glued],
-) -> Option<crate::physics::BuildError> {
+) -> Option<crate::error::BuildError> {
     use crate::scenario::ModelKind;
     let g = glue.first()?;
     if matches!(kind, ModelKind::Spring | ModelKind::Impulse) {
         return None;
     }
-    Some(crate::physics::BuildError {
+    Some(crate::error::BuildError {
         field: format!("balls[{}].glue", g.ball),
         message: format!(
             "glued balls run in the spring and impulse models (got {})",
