@@ -9,8 +9,8 @@
 use crate::balls::Balls;
 use crate::compress::{Compress, StopReason, Until};
 use crate::error::ScenarioError;
+use crate::physics::ModelKind;
 use crate::physics::Physics;
-use crate::scenario::ModelKind;
 use crate::table::Table;
 use crate::world::World;
 

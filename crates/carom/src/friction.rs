@@ -12,7 +12,7 @@ use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Phase, Sphere};
 use crate::error::BuildError;
 use crate::events::LoggedEvent;
-use crate::scenario::Friction;
+use crate::physics::params::Friction;
 
 pub fn check(f: &Friction) -> Result<(), BuildError> {
     let err = |field: &str, msg: String| {

@@ -10,6 +10,12 @@ mod table_spec;
 pub use generator_spec::{Generator, RadiiSpec};
 pub use table_spec::{BoundarySpec, ShearSpec, TableSpec};
 
+// The file format names the physics' own choices: `physics.model`, `.integrator`,
+// `.friction`.
+pub use crate::physics::params::{
+    Friction, Integrator, ModelKind, CLOTH_ROLLING_MU, CLOTH_SLIDING_MU, CLOTH_SPINNING_MU,
+};
+
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it
 /// adds (`model`, `time`, `steps`, `diagnostics`, `tangential_springs`,
 /// `thermostat_clock`) are accepted here.
@@ -96,143 +102,6 @@ fn default_name() -> String {
 
 fn default_duration() -> f64 {
     100.0
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
-#[serde(rename_all = "kebab-case")]
-pub enum ModelKind {
-    Impulse,
-    #[default]
-    Spring,
-    Simultaneous,
-    Event,
-}
-
-impl ModelKind {
-    pub const ALL: [ModelKind; 4] = [
-        ModelKind::Impulse,
-        ModelKind::Spring,
-        ModelKind::Simultaneous,
-        ModelKind::Event,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ModelKind::Impulse => "impulse",
-            ModelKind::Spring => "spring",
-            ModelKind::Simultaneous => "simultaneous",
-            ModelKind::Event => "event",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == s)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
-#[serde(rename_all = "kebab-case")]
-pub enum Integrator {
-    #[default]
-    SemiImplicitEuler,
-    AverageVelocity,
-    AverageAcceleration,
-    PredictedAcceleration,
-    VelocityVerlet,
-}
-
-impl Integrator {
-    pub const ALL: [Integrator; 5] = [
-        Integrator::SemiImplicitEuler,
-        Integrator::AverageVelocity,
-        Integrator::AverageAcceleration,
-        Integrator::PredictedAcceleration,
-        Integrator::VelocityVerlet,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Integrator::SemiImplicitEuler => "semi-implicit-euler",
-            Integrator::AverageVelocity => "average-velocity",
-            Integrator::AverageAcceleration => "average-acceleration",
-            Integrator::PredictedAcceleration => "predicted-acceleration",
-            Integrator::VelocityVerlet => "velocity-verlet",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == s)
-    }
-}
-
-/// Friction against the table (tutorial level 7).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
-#[serde(
-    tag = "kind",
-    rename_all = "kebab-case",
-    deny_unknown_fields,
-    expecting = "a table { kind = \"none\" | \"dry\" | \"drag\" | \"linear\" | \"cloth\", ... }"
-)]
-pub enum Friction {
-    #[default]
-    None,
-    /// Constant deceleration `mu * g_normal` against the velocity; a ball stops, never reverses.
-    Dry {
-        mu: f64,
-        #[serde(default = "one")]
-        g_normal: f64,
-    },
-    /// Force `mu m |v|^2` against the velocity.
-    Drag { mu: f64 },
-    /// `v' = (1 - mu)^dt v`.
-    Linear { mu: f64 },
-    /// Pool balls on cloth: every ball a sphere that slides, rolls and spins
-    /// ([`crate::cloth`]). The defaults are a pool table's (see `docs/pool.md`).
-    Cloth {
-        #[serde(default = "cloth_sliding_mu")]
-        sliding_mu: f64,
-        #[serde(default = "cloth_rolling_mu")]
-        rolling_mu: f64,
-        #[serde(default = "cloth_spinning_mu")]
-        spinning_mu: f64,
-        #[serde(default = "one")]
-        g_normal: f64,
-    },
-}
-
-/// Ball on cloth, sliding: 0.2 (Marlow, *The Physics of Pocket Billiards*; Alciatore's
-/// measurements give 0.15 to 0.4).
-pub const CLOTH_SLIDING_MU: f64 = 0.2;
-/// Ball on cloth, rolling resistance: 0.01 (Marlow: 0.005 to 0.015).
-pub const CLOTH_ROLLING_MU: f64 = 0.01;
-/// Spin about the vertical: 0.0127, a decay of `5 mu g / (2 r)`, about 11 rad/s^2 for a
-/// 57.15 mm ball (a sidespin of 30 rad/s dies in about 3 s, as on a real table).
-pub const CLOTH_SPINNING_MU: f64 = 0.0127;
-
-fn cloth_sliding_mu() -> f64 {
-    CLOTH_SLIDING_MU
-}
-fn cloth_rolling_mu() -> f64 {
-    CLOTH_ROLLING_MU
-}
-fn cloth_spinning_mu() -> f64 {
-    CLOTH_SPINNING_MU
-}
-
-impl Friction {
-    /// Cloth friction with a pool table's coefficients and `g_normal`.
-    pub fn cloth(g_normal: f64) -> Friction {
-        Friction::Cloth {
-            sliding_mu: CLOTH_SLIDING_MU,
-            rolling_mu: CLOTH_ROLLING_MU,
-            spinning_mu: CLOTH_SPINNING_MU,
-            g_normal,
-        }
-    }
-
-    pub fn is_cloth(&self) -> bool {
-        matches!(self, Friction::Cloth { .. })
-    }
 }
 
 fn one() -> f64 {

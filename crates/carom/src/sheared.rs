@@ -13,8 +13,9 @@
 //! current `shift`, from which a resumed run continues bit for bit.
 
 use crate::error::BuildError;
+use crate::physics::params::{Friction, ModelKind};
 use crate::physics::Physics;
-use crate::scenario::{BoundarySpec, Friction, ModelKind};
+use crate::scenario::BoundarySpec;
 use crate::table::{Boundary, Table};
 use crate::walls::Walls;
 

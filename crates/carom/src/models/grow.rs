@@ -27,7 +27,7 @@
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::growth;
-use crate::scenario::ModelKind;
+use crate::physics::ModelKind;
 use crate::stress::{self, Virial};
 use crate::table::Table;
 

@@ -28,7 +28,7 @@ use crate::events::LoggedEvent;
 use crate::friction::{cloth_motion, ClothMotion};
 use crate::models::Wall;
 use crate::physics::ContactFriction;
-use crate::scenario::ModelKind;
+use crate::physics::ModelKind;
 use crate::stress::{self, Tensor};
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};

@@ -11,8 +11,8 @@ pub mod simultaneous;
 pub mod spring;
 
 use crate::balls::Balls;
+use crate::physics::ModelKind;
 use crate::physics::Physics;
-use crate::scenario::ModelKind;
 use crate::table::Table;
 use crate::walls::{Removal, Walls};
 
@@ -292,7 +292,7 @@ pub fn create(
     }
     if kind == ModelKind::Spring
         && walls.any_own_friction()
-        && physics.integrator != crate::scenario::Integrator::SemiImplicitEuler
+        && physics.integrator != crate::physics::Integrator::SemiImplicitEuler
     {
         return Err(StepError::Unfit(
             "walls",

@@ -58,8 +58,8 @@ use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::cloth::Cloth;
 use crate::friction::{cloth_motion, ClothMotion};
+use crate::physics::ModelKind;
 use crate::physics::{ContactFriction, Physics};
-use crate::scenario::ModelKind;
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};
 

@@ -49,7 +49,7 @@ use crate::broadphase::{Grid, ListBlock, NeighbourList};
 use crate::cloth::Cloth;
 use crate::hint::prefetch;
 use crate::physics::Physics;
-use crate::scenario::{Integrator, ModelKind};
+use crate::physics::{Integrator, ModelKind};
 use crate::stress::{self, Tensor, Virial};
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};

@@ -352,10 +352,10 @@ impl Walls {
         &self,
         t: &Touch,
         e: f64,
-        friction: &crate::physics::ContactFriction,
-    ) -> (f64, crate::physics::ContactFriction, [f64; 2]) {
+        friction: &crate::physics::params::ContactFriction,
+    ) -> (f64, crate::physics::params::ContactFriction, [f64; 2]) {
         let s = &self.surfaces[t.wall as usize];
-        let f = crate::physics::ContactFriction {
+        let f = crate::physics::params::ContactFriction {
             mu: s.mu.unwrap_or(friction.mu),
             ..*friction
         };

@@ -13,7 +13,7 @@ use crate::diagnostics;
 use crate::error::BuildError;
 use crate::models::grow::{Grow, Growth};
 use crate::physics::Physics;
-use crate::scenario::{Friction, ModelKind};
+use crate::physics::{Friction, ModelKind};
 use crate::thermostat::Thermostat;
 
 mod affine;

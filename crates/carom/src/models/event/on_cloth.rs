@@ -217,7 +217,7 @@ impl Event {
     /// The cloth of `physics`, checked against the rest of the scene: refused under
     /// gravity in the table's plane (the cloth's law is a level table's).
     pub(super) fn cloth_of(
-        friction: &crate::scenario::Friction,
+        friction: &crate::physics::Friction,
         gravity: [f64; 2],
     ) -> Result<Option<Cloth>, StepError> {
         let cloth = Cloth::of(friction);

@@ -5,7 +5,10 @@
 use crate::balls::Balls;
 use crate::error::BuildError;
 use crate::friction;
-use crate::scenario::{Friction, Integrator, ModelKind};
+
+pub mod params;
+
+pub use params::{ContactFriction, Friction, Integrator, ModelKind};
 
 /// The default of `physics.event_budget`: the most events per ball the event model
 /// accepts while the fastest ball moves the smallest radius. A hard-disk fluid has a
@@ -50,56 +53,6 @@ impl Default for Physics {
     }
 }
 
-/// Friction at ball-ball and ball-wall contact points (`physics.contact_friction`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ContactFriction {
-    /// Coulomb coefficient: the tangential impulse or force is at most `mu` times the
-    /// normal one. 0 switches contact friction (and its effect on rotation) off.
-    pub mu: f64,
-    /// beta in [-1, 1]: the tangential velocity of the contact point is reversed by this
-    /// factor when the contact sticks (-1 smooth, 0 stopped, 1 perfectly rough).
-    pub tangential_restitution: f64,
-    /// Stiffness of the spring model's tangential spring; `None`: the documented default.
-    pub tangential_stiffness: Option<f64>,
-    /// Rolling resistance (spring model): each contact a torque opposing its relative
-    /// rolling, at most `rolling_mu r_eff F_n`; 0: none.
-    pub rolling_mu: f64,
-}
-
-impl ContactFriction {
-    pub const NONE: ContactFriction = ContactFriction {
-        mu: 0.0,
-        tangential_restitution: 0.0,
-        tangential_stiffness: None,
-        rolling_mu: 0.0,
-    };
-
-    /// True when contacts exert tangential forces.
-    #[inline]
-    pub fn is_active(&self) -> bool {
-        self.mu > 0.0
-    }
-}
-
-impl ContactFriction {
-    /// The spring model's tangential stiffness: the one given, or by default `k / 3`,
-    /// which gives the tangential oscillation of a contact the period of the normal one.
-    /// A contact's normal motion has compliance (inverse effective mass)
-    /// `c_n = 1/m_i + 1/m_j` and angular frequency `sqrt(k c_n)`; its contact point's
-    /// tangential motion has `c_t = c_n + r_i^2/I_i + r_j^2/I_j` and `sqrt(k_t c_t)`.
-    /// For solid disks `r^2/I = 2/m`, so `c_t = 3 c_n` for every pair and every wall
-    /// contact (`c_n = 1/m`) alike, and the periods match when `k_t = k / 3`.
-    pub fn tangential_stiffness_for(&self, normal_stiffness: f64) -> f64 {
-        self.tangential_stiffness.unwrap_or(normal_stiffness / 3.0)
-    }
-}
-
-impl Default for ContactFriction {
-    fn default() -> Self {
-        ContactFriction::NONE
-    }
-}
-
 fn check_finite(field: &str, v: f64) -> Result<(), BuildError> {
     if v.is_finite() {
         Ok(())
@@ -141,7 +94,7 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
     }
     friction::check(&p.friction)?;
     check_contact_friction(&p.contact_friction)?;
-    crate::rolling::check(p)?;
+    crate::rolling::check(&p.contact_friction, p.model, &p.friction)?;
     let mut warnings = Vec::new();
     if p.model == ModelKind::Spring && p.contact_friction.is_active() {
         check_tangential_spring(p, balls)?;
