@@ -6,10 +6,14 @@ use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls, Rgb};
 use crate::compact;
-use crate::parse::{finite, positive, ScenarioError};
+use crate::error::ScenarioError;
 use crate::scenario::{Generator, RadiiSpec, Scenario};
 use crate::sizes;
 use crate::table::Table;
+use crate::value_checks::{finite, positive};
+
+// Tests reach the stream here as well as at `crate::random`.
+pub use crate::random::SplitMix64;
 
 /// The table: as written, or, when both sizes are left out, the square that holds the
 /// first `gas` generator giving both `n` and `area_fraction`.
@@ -385,27 +389,23 @@ fn gas(
     Ok(())
 }
 
-/// SplitMix64: a tiny, fully specified generator. Written out here rather than taken
-/// from a crate because a scenario's seed must give the same scene in every version,
-/// and a dependency upgrade may change its streams.
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// The note a run prints for generator `g` (its balls' radii `radii`, placed on
+/// `table`) when it is a gas of mixed sizes denser than random placement reaches: it
+/// was placed smaller and compressed into place.
+pub fn compression_note(gen: &Generator, g: usize, radii: &[f64], table: &Table) -> Option<String> {
+    if let Generator::Gas {
+        radii: Some(spec), ..
+    } = gen
+    {
+        let area: f64 = radii.iter().map(|r| PI * r * r).sum();
+        let phi = area / table.area();
+        if !matches!(spec, RadiiSpec::Mono) && phi > sizes::MAX_RANDOM_FRACTION {
+            return Some(format!(
+                "generators[{g}]: placed at random at area fraction {} and compressed \
+                 to {phi} (event model, Lubachevsky-Stillinger growth)",
+                compact::PLACE_FRACTION
+            ));
+        }
     }
-
-    /// Uniform in [0, 1), 53 bits.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Uniform in [-1, 1).
-    pub fn symmetric(&mut self) -> f64 {
-        2.0 * self.unit() - 1.0
-    }
+    None
 }

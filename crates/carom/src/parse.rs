@@ -8,6 +8,7 @@ use crate::generators;
 use crate::models::ContactHistory;
 use crate::physics::Physics;
 use crate::scenario::{BallSpec, Scenario, TangentialSprings};
+use crate::value_checks::{finite, positive};
 use crate::world::World;
 
 mod locate;
@@ -102,33 +103,11 @@ fn strip_json_position(msg: &str) -> String {
 
 pub use crate::scenario::short_number;
 
-pub(crate) fn positive(field: String, v: f64) -> Result<(), ScenarioError> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(ScenarioError::field(
-            field,
-            format!("must be a positive finite number (got {v})"),
-        ))
-    }
-}
-
 /// The largest step count a state file may carry (see `build_world`).
 pub const MAX_RESUMED_STEPS: u64 = 1 << 62;
 
 /// The largest image count a ball may carry, in either direction (see `ball_from_spec`).
 pub const MAX_IMAGES: u64 = 1 << 53;
-
-pub(crate) fn finite(field: String, v: f64) -> Result<(), ScenarioError> {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(ScenarioError::field(
-            field,
-            format!("must be finite (got {v})"),
-        ))
-    }
-}
 
 /// Converts one ball spec, checking its values; `field` is how to name it in errors.
 /// `sphere`: the balls are spheres on cloth (default inertia `2 m r^2 / 5`, and a cue
@@ -256,25 +235,12 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     for (g, gen) in s.generators.iter().enumerate() {
         generated_from.push(balls.len());
         generators::expand(gen, &table, &format!("generators[{g}]"), &mut balls)?;
-        if let crate::scenario::Generator::Gas {
-            radii: Some(spec), ..
-        } = gen
-        {
-            let area: f64 = balls.r[generated_from[g]..]
-                .iter()
-                .map(|r| std::f64::consts::PI * r * r)
-                .sum();
-            let phi = area / table.area();
-            if !matches!(spec, crate::scenario::RadiiSpec::Mono)
-                && phi > crate::sizes::MAX_RANDOM_FRACTION
-            {
-                notes.push(format!(
-                    "generators[{g}]: placed at random at area fraction {} and compressed \
-                     to {phi} (event model, Lubachevsky-Stillinger growth)",
-                    crate::compact::PLACE_FRACTION
-                ));
-            }
-        }
+        notes.extend(generators::compression_note(
+            gen,
+            g,
+            &balls.r[generated_from[g]..],
+            &table,
+        ));
     }
     if s.physics.friction.is_cloth() {
         // Generated balls on cloth are solid spheres, as listed ones are by default.

@@ -12,7 +12,7 @@ use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls};
 use crate::error::ScenarioError;
-use crate::generators::SplitMix64;
+use crate::random::SplitMix64;
 use crate::scenario::RadiiSpec;
 use crate::table::Table;
 
