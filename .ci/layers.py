@@ -19,6 +19,60 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CRATES = sorted(p.parent for p in ROOT.glob("crates/*/src")) + [ROOT / "bench"]
 
+# The engine's layers (DESIGN "Architecture"), each importing only those below it. A
+# module names its own file and, for a directory, every file under it; a file that no
+# entry names is reported.
+ENGINE = ROOT / "crates/carom"
+LAYER_NAMES = {1: "foundations", 2: "models", 3: "world", 4: "scenarios and files"}
+LAYERS: dict[str, int] = {
+    # 1. Foundations: table and boundaries, balls, physics parameters and their enums,
+    # walls and times of impact, contact laws, errors, the random stream.
+    "table": 1,
+    "sheared": 1,
+    "broadphase": 1,
+    "order": 1,
+    "balls": 1,
+    "physics": 1,
+    "thermostat": 1,
+    "compress": 1,
+    "walls": 1,
+    "times": 1,
+    "contact": 1,
+    "friction": 1,
+    "rolling": 1,
+    "cloth": 1,
+    "cushion": 1,
+    "cue": 1,
+    "growth": 1,
+    "pendulum": 1,
+    "elliptic": 1,
+    "stress": 1,
+    "events": 1,
+    "hint": 1,
+    "error": 1,
+    "value_checks": 1,
+    "random": 1,
+    # 2. The models, each behind one small interface.
+    "models": 2,
+    # 3. The world: its state, the step, diagnostics, observables.
+    "world": 3,
+    "diagnostics": 3,
+    "profiles": 3,
+    # 4. Scenarios and files: scenario types, parsing, generators, presets, overrides,
+    # state files, loading, the run session, compare.
+    "scenario": 4,
+    "parse": 4,
+    "generators": 4,
+    "sizes": 4,
+    "compact": 4,
+    "presets": 4,
+    "overrides": 4,
+    "state": 4,
+    "load": 4,
+    "run": 4,
+    "compare": 4,
+}
+
 PATH_RE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 USE_RE = re.compile(r"\buse\s+(crate|super|self)::([^;]*);", re.S)
 
@@ -166,6 +220,36 @@ def name(m):
     return "::".join(m) or "(root)"
 
 
+def layer_of(m: tuple[str, ...]) -> int | None:
+    """The layer of module m: its own entry, or its nearest ancestor's."""
+    for k in range(len(m), 0, -1):
+        layer = LAYERS.get("::".join(m[:k]))
+        if layer is not None:
+            return layer
+    return None
+
+
+def check_layers(mods, edges) -> int:
+    """Reports each file without a layer and each import of a higher layer; returns
+    how many problems it reported."""
+    bad = 0
+    for m in sorted(mods):
+        if m != () and layer_of(m) is None:
+            bad += 1
+            print(f"no layer: {mods[m].relative_to(ROOT)} (add it to LAYERS in .ci/layers.py)")
+    for m in sorted(edges):
+        lm = layer_of(m)
+        for t in sorted(edges[m]):
+            lt = layer_of(t)
+            if lm is not None and lt is not None and lt > lm:
+                bad += 1
+                print(
+                    f"upward import: {mods[m].relative_to(ROOT)} ({lm} {LAYER_NAMES[lm]}) "
+                    f"-> {mods[t].relative_to(ROOT)} ({lt} {LAYER_NAMES[lt]})"
+                )
+    return bad
+
+
 def main() -> int:
     show = "--graph" in sys.argv
     bad = 0
@@ -179,6 +263,8 @@ def main() -> int:
                 bad += 1
                 files = sorted(str(mods[m].relative_to(ROOT)) for m in comp)
                 print(f"cycle in {crate.name}: " + ", ".join(files))
+        if crate == ENGINE:
+            bad += check_layers(mods, root_free)
         if show:
             for m in sorted(root_free):
                 for t in sorted(root_free[m]):

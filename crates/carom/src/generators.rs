@@ -18,10 +18,10 @@ pub use crate::random::SplitMix64;
 /// The table: as written, or, when both sizes are left out, the square that holds the
 /// first `gas` generator giving both `n` and `area_fraction`.
 /// `table.boundary` then closes its axes, or makes it a sheared box
-/// ([`crate::sheared::table`]).
+/// ([`crate::scenario::table_with_boundary`]).
 pub fn resolve_table(s: &Scenario) -> Result<Table, ScenarioError> {
     let size = resolve_size(s)?;
-    crate::sheared::table(s.table.boundary.as_ref(), size)
+    crate::scenario::table_with_boundary(s.table.boundary.as_ref(), size)
         .map_err(|e| ScenarioError::field(e.field, e.message))
 }
 

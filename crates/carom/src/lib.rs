@@ -83,8 +83,6 @@ pub mod table;
 pub mod thermostat;
 pub mod times;
 pub mod value_checks;
-pub mod wall_motion;
-pub mod wall_specs;
 pub mod walls;
 pub mod world;
 

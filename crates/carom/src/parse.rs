@@ -7,8 +7,9 @@ pub use crate::error::ScenarioError;
 use crate::generators;
 use crate::models::ContactHistory;
 use crate::physics::Physics;
-use crate::scenario::{BallSpec, Scenario, TangentialSprings};
+use crate::scenario::{BallSpec, RemovedSpec, Scenario, TangentialSprings};
 use crate::value_checks::{finite, positive};
+use crate::walls::{Exit, Removal, Walls};
 use crate::world::World;
 
 mod locate;
@@ -389,7 +390,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
         finite("symmetry.axis_y".into(), sym.axis_y)?;
         world.declare_symmetry(sym.axis_y);
     }
-    let walls = crate::wall_specs::build(&s.walls, &s.pockets, world.table())?;
+    let walls = crate::walls::from_spec::build(&s.walls, &s.pockets, world.table())?;
     crate::sheared::check_walls(world.table(), &walls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;
     if s.physics.friction.is_cloth() {
@@ -418,10 +419,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
                     "a kinematic ball moves as prescribed and cannot leave play",
                 ));
             }
-            removed.push((
-                i,
-                crate::wall_specs::removal(spec, &format!("balls[{i}].removed"), &walls)?,
-            ));
+            removed.push((i, removal(spec, &format!("balls[{i}].removed"), &walls)?));
         }
     }
     if !walls.is_empty() {
@@ -436,7 +434,7 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
                 skip[i] = true;
             }
             if let Some((i, w, depth)) =
-                crate::wall_specs::first_overlap(world.balls(), &walls, world.table(), &skip)
+                crate::walls::from_spec::first_overlap(world.balls(), &walls, world.table(), &skip)
             {
                 return Err(named(
                     i,
@@ -647,4 +645,38 @@ pub fn with_line(mut e: ScenarioError, text: &str, format: Format) -> ScenarioEr
         }
     }
     e
+}
+
+/// A ball's `removed = { time, by }`, checked against the scene's pockets.
+fn removal(spec: &RemovedSpec, field: &str, walls: &Walls) -> Result<Removal, ScenarioError> {
+    if !spec.time.is_finite() {
+        return Err(ScenarioError::field(
+            format!("{field}.time"),
+            format!("must be finite (got {})", spec.time),
+        ));
+    }
+    let by = Exit::parse(&spec.by).ok_or_else(|| {
+        ScenarioError::field(
+            format!("{field}.by"),
+            format!(
+                "must be \"pocket K\", \"left\", \"right\", \"top\" or \"bottom\" (got {:?})",
+                spec.by
+            ),
+        )
+    })?;
+    if let Exit::Pocket(k) = by {
+        if k as usize >= walls.pockets().len() {
+            return Err(ScenarioError::field(
+                format!("{field}.by"),
+                format!(
+                    "names pocket {k}, but the scene has {} pocket(s)",
+                    walls.pockets().len()
+                ),
+            ));
+        }
+    }
+    Ok(Removal {
+        time: spec.time,
+        by,
+    })
 }

@@ -8,13 +8,17 @@ mod generator_spec;
 mod table_spec;
 
 pub use generator_spec::{Generator, RadiiSpec};
-pub use table_spec::{BoundarySpec, ShearSpec, TableSpec};
+pub use table_spec::{boundary_spec_of, table_with_boundary, BoundarySpec, ShearSpec, TableSpec};
 
 // The file format names the physics' own choices: `physics.model`, `.integrator`,
 // `.friction`.
+// A ball's `cue = { ... }` is the cue law's own description of a strike.
+pub use crate::cue::CueSpec;
+// `[[walls]]` and `[[pockets]]` describe walls as the walls' own builder reads them.
 pub use crate::physics::params::{
     Friction, Integrator, ModelKind, CLOTH_ROLLING_MU, CLOTH_SLIDING_MU, CLOTH_SPINNING_MU,
 };
+pub use crate::walls::spec::{PocketSpec, ServoAxis, WallKind, WallSpec};
 
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it
 /// adds (`model`, `time`, `steps`, `diagnostics`, `tangential_springs`,
@@ -263,27 +267,6 @@ pub struct BallSpec {
     pub glue: Option<u32>,
 }
 
-/// `cue = { speed, aim, english, follow, elevation }`: the cue's speed, the direction
-/// it points (degrees, as arcs are measured: from +x towards +y), where its tip meets
-/// the ball (offsets from the centre in units of the radius, perpendicular to the cue:
-/// `english` positive to the shooter's right, `follow` positive up) and how far it is
-/// raised from the table (degrees, 0 level, below 90).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a table { speed, aim, english, follow, elevation }"
-)]
-pub struct CueSpec {
-    pub speed: f64,
-    pub aim: f64,
-    #[serde(default)]
-    pub english: f64,
-    #[serde(default)]
-    pub follow: f64,
-    #[serde(default)]
-    pub elevation: f64,
-}
-
 /// `removed = { time, by }`: when the ball left play and how (`"pocket K"`, `"left"`,
 /// `"right"`, `"top"`, `"bottom"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -291,98 +274,6 @@ pub struct CueSpec {
 pub struct RemovedSpec {
     pub time: f64,
     pub by: String,
-}
-
-/// The kinds of wall (`[[walls]] kind = ...`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WallKind {
-    #[default]
-    Segment,
-    Polyline,
-    Arc,
-    Circle,
-}
-
-/// One `[[walls]]` entry. Which keys a kind takes:
-/// - `segment`: `points` (two);
-/// - `polyline`: `points` (two or more), `closed` (default false: true joins the last
-///   point to the first);
-/// - `arc`: `center`, `radius`, `from` (default 0), `to` (degrees from +x towards +y,
-///   the arc running through increasing angles, `0 < to - from <= 360`);
-/// - `circle`: `center`, `radius`.
-///
-/// Every kind takes `restitution`, `mu` (defaults: the global ones) and
-/// `surface_velocity` (default 0), and may move: `velocity = [vx, vy]`,
-/// `angular_velocity` about `pivot = [x, y]`, or a servo `pressure = P` with `axis =
-/// "x" | "y"` (and `servo_time`, see [`crate::walls::motion`]). A state file adds a
-/// moving wall's place: `offset = [dx, dy]` and `angle` (radians) since its points.
-/// [`crate::wall_specs`] checks the combination.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WallSpec {
-    pub kind: WallKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub points: Option<Vec<[f64; 2]>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closed: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub center: Option<[f64; 2]>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub radius: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restitution: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mu: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub surface_velocity: Option<f64>,
-    /// Height of the cushion's nose above the table, where a ball on cloth meets it
-    /// (default [`crate::cushion::DEFAULT_NOSE_HEIGHT`] of the ball's radius).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cushion_height: Option<f64>,
-    /// Translation velocity of a moving wall.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub velocity: Option<[f64; 2]>,
-    /// Angular velocity (radians per time unit) of a wall turning about `pivot`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub angular_velocity: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pivot: Option<[f64; 2]>,
-    /// A servo wall's target normal force per unit length.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pressure: Option<f64>,
-    /// The axis a servo wall moves along.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub axis: Option<ServoAxis>,
-    /// A servo's time constant (default 100 steps).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub servo_time: Option<f64>,
-    /// State: how far a moving wall has moved since its points were given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub offset: Option<[f64; 2]>,
-    /// State: how far a turning wall has turned about its pivot (radians).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub angle: Option<f64>,
-}
-
-/// The axis a servo wall moves along.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ServoAxis {
-    X,
-    Y,
-}
-
-/// One `[[pockets]]` entry.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PocketSpec {
-    pub center: [f64; 2],
-    pub radius: f64,
 }
 
 fn is_false(b: &bool) -> bool {

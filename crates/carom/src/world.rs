@@ -8,13 +8,11 @@ use crate::error::BuildError;
 use crate::events::LoggedEvent;
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
-use crate::physics::Friction;
-use crate::physics::ModelKind;
-use crate::physics::{check_physics, Physics};
-use crate::scenario::{PocketSpec, WallSpec};
+use crate::physics::{check_physics, Friction, ModelKind, Physics};
 use crate::stress::Tensor;
 use crate::table::Table;
 use crate::thermostat::Thermostat;
+use crate::walls::spec::{PocketSpec, WallSpec};
 use crate::walls::{Removal, Walls};
 
 mod checks;
@@ -591,7 +589,7 @@ impl World {
         &self.specs.1
     }
 
-    /// Gives the world walls and pockets built by [`crate::wall_specs::build`] from
+    /// Gives the world walls and pockets built by [`crate::walls::from_spec::build`] from
     /// `walls` and `pockets`; the model is built afresh for them, and refused when it
     /// cannot run them.
     pub fn set_walls(
@@ -599,7 +597,7 @@ impl World {
         walls: &[WallSpec],
         pockets: &[PocketSpec],
     ) -> Result<(), BuildError> {
-        let built = crate::wall_specs::build(walls, pockets, &self.table)
+        let built = crate::walls::from_spec::build(walls, pockets, &self.table)
             .map_err(|e| BuildError::invalid(e.field.as_deref().unwrap_or("walls"), e.message))?;
         self.set_built_walls(built)?;
         self.specs = Arc::new((walls.to_vec(), pockets.to_vec()));

@@ -11,10 +11,13 @@
 //!
 //! A pocket is a disk: a ball whose centre comes within its radius leaves play.
 
+pub mod from_spec;
 pub mod geometry;
 pub mod glue;
 pub mod impact;
 pub mod motion;
+pub mod motion_from_spec;
+pub mod spec;
 
 pub use geometry::{Feature, Touch};
 pub use glue::Glued;

@@ -1,11 +1,12 @@
 //! From a scenario's `[[walls]]` and `[[pockets]]` entries to [`Walls`], every bad
 //! entry a one-line error naming it (`walls[2].points: ...`).
 
+use super::motion_from_spec;
+use super::spec::{PocketSpec, WallKind, WallSpec};
+use super::{Pocket, Surface, Walls};
 use crate::balls::Balls;
 use crate::error::ScenarioError;
-use crate::scenario::{PocketSpec, RemovedSpec, WallKind, WallSpec};
 use crate::table::Table;
-use crate::walls::{Exit, Pocket, Removal, Surface, Walls};
 
 fn err(field: String, message: impl Into<String>) -> ScenarioError {
     ScenarioError::field(field, message)
@@ -43,8 +44,7 @@ pub fn build(
         let name = format!("walls[{k}]");
         let first = out.pieces().len();
         let bounds = add_wall(&mut out, w, &name, table)?;
-        if let Some(m) =
-            crate::wall_motion::motion(w, &name, table, bounds, &out.pieces()[first..])?
+        if let Some(m) = motion_from_spec::motion(w, &name, table, bounds, &out.pieces()[first..])?
         {
             motions.push((k as u32, m));
         }
@@ -280,40 +280,6 @@ fn add_wall(
         ));
     }
     Ok(bounds)
-}
-
-/// A ball's `removed = { time, by }`, checked against the scene's pockets.
-pub fn removal(spec: &RemovedSpec, field: &str, walls: &Walls) -> Result<Removal, ScenarioError> {
-    if !spec.time.is_finite() {
-        return Err(err(
-            format!("{field}.time"),
-            format!("must be finite (got {})", spec.time),
-        ));
-    }
-    let by = Exit::parse(&spec.by).ok_or_else(|| {
-        err(
-            format!("{field}.by"),
-            format!(
-                "must be \"pocket K\", \"left\", \"right\", \"top\" or \"bottom\" (got {:?})",
-                spec.by
-            ),
-        )
-    })?;
-    if let Exit::Pocket(k) = by {
-        if k as usize >= walls.pockets().len() {
-            return Err(err(
-                format!("{field}.by"),
-                format!(
-                    "names pocket {k}, but the scene has {} pocket(s)",
-                    walls.pockets().len()
-                ),
-            ));
-        }
-    }
-    Ok(Removal {
-        time: spec.time,
-        by,
-    })
 }
 
 /// The first ball (in play, dynamic) that overlaps a wall at the start by more than
