@@ -62,6 +62,7 @@ LAYERS: dict[str, int] = {
     # state files, loading, the run session, compare.
     "scenario": 4,
     "parse": 4,
+    "building": 4,
     "generators": 4,
     "sizes": 4,
     "compact": 4,

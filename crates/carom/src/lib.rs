@@ -47,6 +47,7 @@
 
 pub mod balls;
 pub mod broadphase;
+pub mod building;
 pub mod cloth;
 pub mod compact;
 pub mod compare;
