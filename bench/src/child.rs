@@ -250,7 +250,7 @@ pub fn compressing(n: u64) -> Result<World, String> {
         ..*w.physics()
     };
     w.set_physics(physics).map_err(|e| e.to_string())?;
-    w.set_compress(Some(carom::compress::Compress {
+    w.set_compress(Some(carom::compression::Compress {
         rate: 1e-5,
         until: Default::default(),
         origin: None,

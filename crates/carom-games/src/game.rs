@@ -45,7 +45,7 @@ pub struct ShotResult {
     pub ball_in_hand: Option<Placement>,
     pub game_over: bool,
     pub winner: Option<usize>,
-    pub events: Vec<carom::events::LoggedEvent>,
+    pub events: Vec<carom::event_log::LoggedEvent>,
 }
 
 impl ShotResult {

@@ -11,7 +11,7 @@
 use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Phase, Sphere};
 use crate::error::BuildError;
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::physics::params::Friction;
 
 pub fn check(f: &Friction) -> Result<(), BuildError> {

@@ -5,7 +5,7 @@
 use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls, Rgb};
-use crate::compact;
+use crate::dense_placement;
 use crate::error::ScenarioError;
 use crate::scenario::{Generator, RadiiSpec, Scenario};
 use crate::sizes;
@@ -112,7 +112,7 @@ fn check_sized(
             format!("at most {MAX_GENERATED} balls (got {n})"),
         ));
     }
-    let max = compact::MAX_COMPRESSED_FRACTION;
+    let max = dense_placement::MAX_COMPRESSED_FRACTION;
     if !(phi.is_finite() && phi > 0.0 && phi <= max) {
         return Err(ScenarioError::field(
             format!("{field}.area_fraction"),
@@ -294,7 +294,7 @@ pub fn expand(
                         &spec, n as usize, *r, *m, *speed, *seed, table, field, out, 1.0,
                     );
                 }
-                let max = compact::MAX_COMPRESSED_FRACTION;
+                let max = dense_placement::MAX_COMPRESSED_FRACTION;
                 if phi > max {
                     return Err(ScenarioError::field(
                         format!("{field}.area_fraction"),
@@ -314,11 +314,11 @@ pub fn expand(
                         ),
                     ));
                 }
-                let shrink = (compact::PLACE_FRACTION / phi).sqrt();
+                let shrink = (dense_placement::PLACE_FRACTION / phi).sqrt();
                 sizes::place(
                     &spec, n as usize, *r, *m, *speed, *seed, table, field, out, shrink,
                 )?;
-                return compact::compress_to(out, table, phi, field);
+                return dense_placement::compress_to(out, table, phi, field);
             }
             let m = &m.unwrap_or(1.0);
             let n = match (n, area_fraction) {
@@ -403,7 +403,7 @@ pub fn compression_note(gen: &Generator, g: usize, radii: &[f64], table: &Table)
             return Some(format!(
                 "generators[{g}]: placed at random at area fraction {} and compressed \
                  to {phi} (event model, Lubachevsky-Stillinger growth)",
-                compact::PLACE_FRACTION
+                dense_placement::PLACE_FRACTION
             ));
         }
     }

@@ -70,9 +70,9 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat_clock: Option<Vec<(u64, u64, f64)>>,
     /// Where the compression that made this state stands (see
-    /// [`crate::compress::Progress`]); read by nobody, written while one ran.
+    /// [`crate::compression::Progress`]); read by nobody, written while one ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compression: Option<crate::compress::Progress>,
+    pub compression: Option<crate::compression::Progress>,
 }
 
 /// `tangential_springs = { pairs = [[i, j, xi], ...], walls = [[i, axis, xi], ...] }`:
@@ -142,10 +142,10 @@ pub struct PhysicsSpec {
     /// left out of files while there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat: Option<crate::thermostat::Thermostat>,
-    /// A compression (see [`crate::compress`]); left out of files while there is none
+    /// A compression (see [`crate::compression`]); left out of files while there is none
     /// (or once it has stopped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compress: Option<crate::compress::Compress>,
+    pub compress: Option<crate::compression::Compress>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crate::balls::{Ball, Balls};
 use crate::diagnostics::Symmetry;
 use crate::error::BuildError;
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
 use crate::physics::{check_physics, Friction, ModelKind, Physics};
@@ -547,7 +547,7 @@ impl World {
         Ok(())
     }
 
-    /// Starts or stops keeping the event log ([`crate::events`]): off by default, and
+    /// Starts or stops keeping the event log ([`crate::event_log`]): off by default, and
     /// off it costs nothing and changes no result. Stopping drops the rows not taken.
     pub fn set_event_log(&mut self, on: bool) {
         if on != self.event_log.is_some() {

@@ -24,7 +24,7 @@ use crate::balls::Balls;
 use crate::broadphase::{block_len, ListBlock, NeighbourList};
 use crate::cloth::Cloth;
 use crate::contact::{self, tangential_impulse};
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::friction::{cloth_motion, ClothMotion};
 use crate::models::Wall;
 use crate::physics::ContactFriction;

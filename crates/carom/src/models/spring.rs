@@ -663,7 +663,7 @@ impl CollisionModel for Spring {
         self.log = on.then(Box::default);
     }
 
-    fn take_events(&mut self, out: &mut Vec<crate::events::LoggedEvent>) {
+    fn take_events(&mut self, out: &mut Vec<crate::event_log::LoggedEvent>) {
         if let Some(log) = self.log.as_deref_mut() {
             out.append(&mut log.rows);
         }

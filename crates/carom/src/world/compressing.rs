@@ -1,4 +1,4 @@
-//! The world's side of a compression (`physics.compress`, see [`crate::compress`]):
+//! The world's side of a compression (`physics.compress`, see [`crate::compression`]):
 //! before each step, the growth and the step's length (shorter where the target area
 //! fraction falls inside it); after it, the reduced pressure over the step, the
 //! temperature put back, and the stop.
@@ -8,10 +8,10 @@
 //! the same area fraction `phi(t) = phi_0 g(t)^2`, the same stops.
 
 use super::World;
-use crate::compress::{reduced_pressure, Compress, Progress};
+use crate::compression::{reduced_pressure, Compress, Progress};
 use crate::diagnostics;
 use crate::error::BuildError;
-use crate::models::grow::{Grow, Growth};
+use crate::models::growing_disks::{Grow, Growth};
 use crate::physics::Physics;
 use crate::physics::{Friction, ModelKind};
 use crate::thermostat::Thermostat;

@@ -66,7 +66,7 @@ use super::queue::Ev;
 use super::{soft, Event};
 use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Phase, Sphere};
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::models::{Contact, StepError, Wall};
 
 /// `Kind::Wall` code of the end of a ball's phase (after `inner::EXIT`).

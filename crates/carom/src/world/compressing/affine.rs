@@ -22,7 +22,7 @@
 
 use super::FIELD;
 use crate::balls::Balls;
-use crate::compress::{reduced_pressure, Compress, Progress};
+use crate::compression::{reduced_pressure, Compress, Progress};
 use crate::diagnostics;
 use crate::error::BuildError;
 use crate::table::Table;
