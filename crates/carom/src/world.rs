@@ -419,6 +419,41 @@ impl World {
     fn step_deferred(&mut self) -> Result<(), StepError> {
         self.turn_in_free_flight();
         let moves = self.walls.moves();
+        self.drive_walls(moves);
+        // The step's length: `dt`, or less where a compression reaches its target.
+        let len = if self.compressing.is_some() {
+            self.compress_begin()
+        } else {
+            self.physics.dt
+        };
+        self.step_model(len)?;
+        if moves {
+            self.move_walls();
+        }
+        self.apply_table_friction();
+        self.steps += 1;
+        let start = self.time;
+        // A compression's step is cut short where the packing jams in it.
+        let len = if self.compressing.is_some() {
+            self.compress_len(len)
+        } else {
+            len
+        };
+        self.time += len;
+        // A sheared box's images slide on (the model wrapped on the same new shift).
+        self.table = self.table.after(len);
+        let from = self.log_step_rows(start);
+        self.record_exits(start, from);
+        if self.compressing.is_some() {
+            self.compress_end(len);
+        }
+        self.apply_thermostat();
+        Ok(())
+    }
+
+    /// Before the step, the walls' drive (`moves`: some wall moves): each servo's
+    /// speed, and the glued balls' velocities.
+    fn drive_walls(&mut self, moves: bool) {
         if moves && self.walls.has_servo() {
             // A servo's speed for this step, from the forces at its start.
             let in_play = (!self.in_play.is_empty()).then_some(&self.in_play[..]);
@@ -429,12 +464,11 @@ impl World {
             // Glued balls ride on their walls at this step's velocities.
             self.walls.carry_glued(&mut self.balls);
         }
-        // The step's length: `dt`, or less where a compression reaches its target.
-        let len = if self.compressing.is_some() {
-            self.compress_begin()
-        } else {
-            self.physics.dt
-        };
+    }
+
+    /// The model's step of length `len` (`dt`, or less where a compression reaches its
+    /// target); a failed step drops its rows.
+    fn step_model(&mut self, len: f64) -> Result<(), StepError> {
         // A stepping model's compression that reaches its target inside the step cuts
         // the step there (the event model cuts its own).
         let cut;
@@ -462,15 +496,22 @@ impl World {
             }
             return Err(e);
         }
-        if moves {
-            // The event model keeps the walls' places on its own clock; the others
-            // move them on by `dt` here.
-            let walls = Arc::make_mut(&mut self.walls);
-            if !self.model.place_walls(walls) {
-                walls.advance(self.physics.dt);
-            }
-            self.model.walls_moved(&self.walls);
+        Ok(())
+    }
+
+    /// After the step, the moving walls' new places.
+    fn move_walls(&mut self) {
+        // The event model keeps the walls' places on its own clock; the others
+        // move them on by `dt` here.
+        let walls = Arc::make_mut(&mut self.walls);
+        if !self.model.place_walls(walls) {
+            walls.advance(self.physics.dt);
         }
+        self.model.walls_moved(&self.walls);
+    }
+
+    /// Friction against the table other than cloth, on every ball's velocity.
+    fn apply_table_friction(&mut self) {
         // Every model moves its balls on cloth itself: the stepping models by the closed
         // form as their free flight (`friction::cloth_motion`), `event` with each phase's
         // end as an event (`models/event/on_cloth.rs`). Other frictions act on every
@@ -482,17 +523,11 @@ impl World {
             self.model.synchronise(&mut self.balls);
             friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
         }
-        self.steps += 1;
-        let start = self.time;
-        // A compression's step is cut short where the packing jams in it.
-        let len = if self.compressing.is_some() {
-            self.compress_len(len)
-        } else {
-            len
-        };
-        self.time += len;
-        // A sheared box's images slide on (the model wrapped on the same new shift).
-        self.table = self.table.after(len);
+    }
+
+    /// Takes the model's rows of the step that began at `start` into the event log, on
+    /// the world's clock; returns where the step's rows begin.
+    fn log_step_rows(&mut self, start: f64) -> usize {
         // The step's rows begin here (the model's, then the removals found after it).
         let from = self.event_log.as_ref().map_or(0, Vec::len);
         if let Some(log) = self.event_log.as_mut() {
@@ -501,6 +536,12 @@ impl World {
                 row.time += start;
             }
         }
+        from
+    }
+
+    /// The balls that left play in the step that began at `start` (the step's rows
+    /// begin at `from`).
+    fn record_exits(&mut self, start: f64, from: usize) {
         if self.table.any_open() || !self.walls.pockets().is_empty() {
             if self.model.finds_exits() {
                 let mut exits = Vec::new();
@@ -522,9 +563,10 @@ impl World {
                 }
             }
         }
-        if self.compressing.is_some() {
-            self.compress_end(len);
-        }
+    }
+
+    /// The thermostat, where the model does not apply it itself.
+    fn apply_thermostat(&mut self) {
         if let Some(th) = self
             .thermostat
             .filter(|th| !self.model.applies_thermostat(th, &self.physics))
@@ -544,7 +586,6 @@ impl World {
                 self.model.invalidate();
             }
         }
-        Ok(())
     }
 
     /// Starts or stops keeping the event log ([`crate::event_log`]): off by default, and
