@@ -7,7 +7,10 @@ connected set of more than one file. For the engine crate (`crates/carom`) every
 also has a layer (the table below, DESIGN "Architecture"), and an edge from a lower
 layer to a higher one is reported. Exit status 1 when anything is reported.
 
-Usage: python3 .ci/layers.py [--graph]   (--graph prints every edge, for the picture)
+Usage: python3 .ci/layers.py [--graph | --dot]
+  --graph prints every edge; --dot prints the engine's module groups and their imports
+  as a graphviz graph, the picture of docs/architecture.md:
+  python3 .ci/layers.py --dot | tred | dot -Tsvg -o docs/architecture.svg
 """
 
 from __future__ import annotations
@@ -72,6 +75,58 @@ LAYERS: dict[str, int] = {
     "load": 4,
     "run": 4,
     "compare": 4,
+}
+
+# The picture's groups of modules (a module not named here is a group of its own).
+GROUPS: dict[str, str] = {
+    "table": "table and boundaries",
+    "sheared": "table and boundaries",
+    "broadphase": "table and boundaries",
+    "order": "table and boundaries",
+    "balls": "balls",
+    "stress": "balls",
+    "hint": "processor hints",
+    "physics": "physics parameters",
+    "thermostat": "physics parameters",
+    "compression": "physics parameters",
+    "walls": "walls, times of impact",
+    "times": "walls, times of impact",
+    "cushion": "walls, times of impact",
+    "pendulum": "walls, times of impact",
+    "elliptic": "walls, times of impact",
+    "contact": "contact laws",
+    "friction": "contact laws",
+    "rolling": "contact laws",
+    "cloth": "contact laws",
+    "cue": "contact laws",
+    "growing_contact": "contact laws",
+    "error": "errors",
+    "value_checks": "errors",
+    "random": "random stream",
+    "event_log": "event log",
+    "models": "model interface",
+    "models::calendar": "model interface",
+    "models::cushions": "model interface",
+    "models::impulse": "impulse",
+    "models::spring": "spring",
+    "models::simultaneous": "simultaneous",
+    "models::event": "event",
+    "models::growing_disks": "growing disks (event)",
+    "world": "world, step",
+    "diagnostics": "diagnostics, observables",
+    "profiles": "diagnostics, observables",
+    "scenario": "scenario types",
+    "parse": "parsing, building",
+    "building": "parsing, building",
+    "generators": "generators",
+    "sizes": "generators",
+    "dense_placement": "generators",
+    "presets": "presets, overrides",
+    "overrides": "presets, overrides",
+    "state": "state files",
+    "load": "loading, run session",
+    "run": "loading, run session",
+    "compare": "compare",
 }
 
 PATH_RE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
@@ -251,7 +306,53 @@ def check_layers(mods, edges) -> int:
     return bad
 
 
+def group_of(m: tuple[str, ...]) -> str:
+    for k in range(len(m), 0, -1):
+        g = GROUPS.get("::".join(m[:k]))
+        if g is not None:
+            return g
+    return "::".join(m)
+
+
+def dot(mods, edges) -> str:
+    """The engine's module groups, each layer a row (foundations at the bottom), with
+    the imports from one layer's groups to a lower layer's (pipe through graphviz's
+    `tred` to drop the implied ones)."""
+    groups: dict[str, int] = {}
+    for m in mods:
+        if m != ():
+            groups.setdefault(group_of(m), layer_of(m) or 0)
+    links = sorted(
+        {(group_of(m), group_of(t)) for m, ts in edges.items() for t in ts if m != () and t != ()}
+    )
+    out = [
+        "digraph carom {",
+        '  rankdir=BT; newrank=true; nodesep=0.2; ranksep=1.1;',
+        '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=11];',
+        '  edge [color="#8899aa", arrowsize=0.6];',
+        '  users [label="carom-cli, carom-render, carom-viewer, carom-games,\\ncarom-py (python/carom), bench, fuzz", fillcolor="#f3e8d0"];',
+    ]
+    fills = {1: "#e4eef8", 2: "#e6f2e2", 3: "#f5ecd9", 4: "#efe3f1"}
+    for layer in sorted(LAYER_NAMES, reverse=True):
+        out.append(f"  subgraph cluster_{layer} {{")
+        out.append(f'    label="{layer}. {LAYER_NAMES[layer]}"; style=filled; color="{fills[layer]}"; fontname="Helvetica";')
+        names = sorted(x for x, lay in groups.items() if lay == layer)
+        out.append("    { rank=same; " + " ".join(f'"{g}";' for g in names) + " }")
+        out.append("  }")
+    for a, b in links:
+        if groups[a] != groups[b]:
+            out.append(f'  "{a}" -> "{b}";')
+    out.append('  users -> "loading, run session" [color="#c09050", penwidth=1.5];')
+    out.append('  users -> "world, step" [color="#c09050", penwidth=1.5];')
+    out.append("}")
+    return "\n".join(out)
+
+
 def main() -> int:
+    if "--dot" in sys.argv:
+        mods, edges = graph(ENGINE / "src")
+        print(dot(mods, edges))
+        return 0
     show = "--graph" in sys.argv
     bad = 0
     for crate in CRATES:
