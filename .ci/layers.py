@@ -292,16 +292,18 @@ def check_layers(mods, edges) -> int:
     for m in sorted(mods):
         if m != () and layer_of(m) is None:
             bad += 1
-            print(f"no layer: {mods[m].relative_to(ROOT)} (add it to LAYERS in .ci/layers.py)")
+            where = mods[m].relative_to(ROOT)
+            print(f"no layer: {where} (add it to LAYERS in .ci/layers.py)")
     for m in sorted(edges):
         lm = layer_of(m)
         for t in sorted(edges[m]):
             lt = layer_of(t)
             if lm is not None and lt is not None and lt > lm:
                 bad += 1
+                src, dst = mods[m].relative_to(ROOT), mods[t].relative_to(ROOT)
                 print(
-                    f"upward import: {mods[m].relative_to(ROOT)} ({lm} {LAYER_NAMES[lm]}) "
-                    f"-> {mods[t].relative_to(ROOT)} ({lt} {LAYER_NAMES[lt]})"
+                    f"upward import: {src} ({lm} {LAYER_NAMES[lm]}) "
+                    f"-> {dst} ({lt} {LAYER_NAMES[lt]})"
                 )
     return bad
 
@@ -323,19 +325,29 @@ def dot(mods, edges) -> str:
         if m != ():
             groups.setdefault(group_of(m), layer_of(m) or 0)
     links = sorted(
-        {(group_of(m), group_of(t)) for m, ts in edges.items() for t in ts if m != () and t != ()}
+        {
+            (group_of(m), group_of(t))
+            for m, ts in edges.items()
+            for t in ts
+            if m != () and t != ()
+        }
     )
     out = [
         "digraph carom {",
         '  rankdir=BT; newrank=true; nodesep=0.2; ranksep=1.1;',
-        '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=11];',
+        '  node [shape=box, style="rounded,filled", fillcolor=white,'
+        ' fontname="Helvetica", fontsize=11];',
         '  edge [color="#8899aa", arrowsize=0.6];',
-        '  users [label="carom-cli, carom-render, carom-viewer, carom-games,\\ncarom-py (python/carom), bench, fuzz", fillcolor="#f3e8d0"];',
+        '  users [label="carom-cli, carom-render, carom-viewer, carom-games,\\n'
+        'carom-py (python/carom), bench, fuzz", fillcolor="#f3e8d0"];',
     ]
     fills = {1: "#e4eef8", 2: "#e6f2e2", 3: "#f5ecd9", 4: "#efe3f1"}
     for layer in sorted(LAYER_NAMES, reverse=True):
         out.append(f"  subgraph cluster_{layer} {{")
-        out.append(f'    label="{layer}. {LAYER_NAMES[layer]}"; style=filled; color="{fills[layer]}"; fontname="Helvetica";')
+        out.append(
+            f'    label="{layer}. {LAYER_NAMES[layer]}"; style=filled;'
+            f' color="{fills[layer]}"; fontname="Helvetica";'
+        )
         names = sorted(x for x, lay in groups.items() if lay == layer)
         out.append("    { rank=same; " + " ".join(f'"{g}";' for g in names) + " }")
         out.append("  }")
@@ -359,7 +371,9 @@ def main() -> int:
         src = crate / "src"
         mods, edges = graph(src)
         # the crate root only declares and re-exports: it is no layer of its own
-        root_free = {m: {t for t in ts if t != ()} for m, ts in edges.items() if m != ()}
+        root_free = {
+            m: {t for t in ts if t != ()} for m, ts in edges.items() if m != ()
+        }
         for comp in sccs(root_free):
             if len(comp) > 1:
                 bad += 1
