@@ -12,6 +12,7 @@
 
 mod child;
 mod peer;
+mod sim;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

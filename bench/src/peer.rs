@@ -4,7 +4,7 @@
 //! integration parameter at its default. Sleeping is off: a gas ball that fell asleep
 //! would stop being simulated, which would measure less work and wrong physics.
 
-use crate::child::Sim;
+use crate::sim::Sim;
 
 #[cfg(feature = "peers")]
 pub const VERSION: &str = "0.36";

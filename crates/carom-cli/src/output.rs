@@ -340,13 +340,13 @@ impl std::fmt::Display for DumpColumns {
 /// The event log (`--events`), streamed: rows are written as the run takes them.
 pub struct EventsCsv {
     file: AtomicFile,
-    rows: Vec<carom::events::LoggedEvent>,
+    rows: Vec<carom::event_log::LoggedEvent>,
 }
 
 impl EventsCsv {
     pub fn create(target: &Path) -> Result<EventsCsv, CliError> {
         let mut file = AtomicFile::create("--events", target)?;
-        file.write_all(format!("{}\n", carom::events::CSV_HEADER).as_bytes())?;
+        file.write_all(format!("{}\n", carom::event_log::CSV_HEADER).as_bytes())?;
         Ok(EventsCsv {
             file,
             rows: Vec::new(),
@@ -358,7 +358,7 @@ impl EventsCsv {
         world.take_events(&mut self.rows);
         let mut text = String::new();
         for row in self.rows.drain(..) {
-            text += &carom::events::csv_line(&row);
+            text += &carom::event_log::csv_line(&row);
             text.push('\n');
         }
         self.file.write_all(text.as_bytes())

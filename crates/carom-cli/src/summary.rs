@@ -109,7 +109,7 @@ impl fmt::Display for Summary<'_> {
             writeln!(f, "{line}")?;
         }
         if let Some((c, p)) = w.compression() {
-            use carom::compress::StopReason;
+            use carom::compression::StopReason;
             let state = match p.stopped {
                 Some(StopReason::AreaFraction) => "reached the target area fraction".into(),
                 Some(StopReason::Jammed) => format!(

@@ -47,7 +47,7 @@ pub struct ShotResult {
     pub winner: Option<usize>,
     /// The choices the next player has besides shooting (see [`Game::options`]).
     pub options: Vec<Choice>,
-    pub events: Vec<carom::events::LoggedEvent>,
+    pub events: Vec<carom::event_log::LoggedEvent>,
 }
 
 impl ShotResult {

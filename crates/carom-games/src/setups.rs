@@ -16,7 +16,7 @@
 //! touching, never loose), as a real rack is never perfectly tight, and the same seed
 //! gives the same rack to the bit.
 
-use carom::generators::SplitMix64;
+use carom::random::SplitMix64;
 use carom::scenario::BallSpec;
 use serde::{Deserialize, Serialize};
 

@@ -4,7 +4,7 @@
 //! the first ball the cue ball met, the cushion contacts by ball in time order, the
 //! balls pocketed with their pockets in time order.
 
-use carom::events::{EventKind, LoggedEvent};
+use carom::event_log::{EventKind, LoggedEvent};
 use carom::scenario::CueSpec;
 use serde::{Deserialize, Serialize};
 

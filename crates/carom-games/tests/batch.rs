@@ -9,7 +9,7 @@ fn key(r: &Result<ShotResult, String>) -> String {
     match r {
         Err(e) => e.clone(),
         Ok(r) => {
-            let events: Vec<String> = r.events.iter().map(carom::events::csv_line).collect();
+            let events: Vec<String> = r.events.iter().map(carom::event_log::csv_line).collect();
             format!(
                 "{:?} {:?} {:?} {} {} {:?} {} {:?} {}",
                 r.facts,

@@ -171,7 +171,7 @@ fn ten_ball_needs_a_call_after_the_break() {
 }
 
 fn snapshot(g: &Game, r: &carom_games::ShotResult) -> (String, Vec<String>) {
-    let lines = r.events.iter().map(carom::events::csv_line).collect();
+    let lines = r.events.iter().map(carom::event_log::csv_line).collect();
     (g.save(), lines)
 }
 

@@ -13,7 +13,7 @@ const Y1: f64 = 0.1524 + 1.27;
 /// A result as text, the event log as its CSV lines (NaN fields are unequal to
 /// themselves as numbers).
 fn key(r: &ShotResult) -> String {
-    let events: Vec<String> = r.events.iter().map(carom::events::csv_line).collect();
+    let events: Vec<String> = r.events.iter().map(carom::event_log::csv_line).collect();
     format!(
         "{:?} {:?} {:?} {} {} {:?} {} {:?} {}",
         r.facts,

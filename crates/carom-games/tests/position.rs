@@ -3,7 +3,7 @@
 //! the scenario format: the cue ball's `cue` entry set, the world built, stepped an
 //! output interval at a time, unread, until every ball rests).
 
-use carom::events::LoggedEvent;
+use carom::event_log::LoggedEvent;
 use carom_games::shot::{facts, Facts, Position, MAX_TIME};
 use carom_games::{Game, GameKind, Setup, Shot};
 
@@ -28,7 +28,7 @@ fn reference(setup: &Setup, cue: u32, shot: &Shot) -> (Facts, Vec<LoggedEvent>) 
 
 /// The event log as its CSV lines (NaN fields make rows unequal to themselves).
 fn lines(events: &[LoggedEvent]) -> Vec<String> {
-    events.iter().map(carom::events::csv_line).collect()
+    events.iter().map(carom::event_log::csv_line).collect()
 }
 
 #[test]

@@ -3,14 +3,14 @@
 //! that looked for rest without reading the balls.
 
 use carom::cloth::Phase;
-use carom::events::EventKind;
+use carom::event_log::EventKind;
 use carom_games::shot::Position;
 use carom_games::{Game, GameKind, Shot};
 
 /// The time the last ball stopped moving across the cloth: for each ball, the first
 /// row that stops it (entering `Spinning` or `Stationary`, or a pocket) after the last
 /// row that set it moving (entering `Sliding` or `Rolling`); the latest over balls.
-fn last_stop(events: &[carom::events::LoggedEvent]) -> f64 {
+fn last_stop(events: &[carom::event_log::LoggedEvent]) -> f64 {
     let mut stopped = std::collections::HashMap::<u32, f64>::new();
     for e in events {
         let stop = match (e.kind, e.phase) {

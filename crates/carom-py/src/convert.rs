@@ -284,15 +284,15 @@ pub(crate) fn len_of(t: &[f64], xy: &[f64]) -> usize {
 /// itself for a world, the game's ball number for a shot).
 pub(crate) fn events_dict<'py>(
     py: Python<'py>,
-    rows: &[carom::events::LoggedEvent],
+    rows: &[carom::event_log::LoggedEvent],
     ball: impl Fn(u32) -> i64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let index = |v: Option<u32>| v.map_or(-1, i64::from);
     let d = PyDict::new(py);
-    let f64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> f64| {
+    let f64s = |f: &dyn Fn(&carom::event_log::LoggedEvent) -> f64| {
         numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
     };
-    let i64s = |f: &dyn Fn(&carom::events::LoggedEvent) -> i64| {
+    let i64s = |f: &dyn Fn(&carom::event_log::LoggedEvent) -> i64| {
         numpy::PyArray1::from_vec(py, rows.iter().map(f).collect())
     };
     d.set_item("time", f64s(&|r| r.time))?;

@@ -612,7 +612,7 @@ impl PyWorld {
             let mut g = self.lock(py)?;
             let world = &mut g.session.world;
             let mut taken = Vec::new();
-            let rows: &[carom::events::LoggedEvent] = if clear {
+            let rows: &[carom::event_log::LoggedEvent] = if clear {
                 world.take_events(&mut taken);
                 &taken
             } else {

@@ -27,7 +27,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use carom::compress::{Compress, Until};
+use carom::compression::{Compress, Until};
 use carom::parse::{load, Format};
 use carom::{Ball, Physics, Table, World};
 

@@ -26,7 +26,7 @@
 //! contact times exactly; the stepping models take [`Cloth::evolve`] over each step.
 
 use crate::balls::Balls;
-use crate::scenario::Friction;
+use crate::physics::params::Friction;
 
 /// Cloth friction's decelerations (coefficient times `g_normal`).
 #[derive(Debug, Clone, Copy, PartialEq)]

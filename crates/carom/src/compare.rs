@@ -10,7 +10,7 @@ use crate::models::StepError;
 use crate::overrides::Override;
 use crate::parse::field_path;
 use crate::physics::Physics;
-use crate::scenario::{Integrator, ModelKind};
+use crate::physics::{Integrator, ModelKind};
 use crate::world::World;
 
 /// Most steps between two checks that a variant is still physical: a failure is

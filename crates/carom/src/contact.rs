@@ -45,7 +45,7 @@
 //! is the disk law to the bit; with `mu = 0` no friction impulse at all.
 
 use crate::balls::Balls;
-use crate::physics::ContactFriction;
+use crate::physics::params::ContactFriction;
 
 /// Normal and tangential impulse magnitudes for one collision (see the module's
 /// conventions): `j_n >= 0` along `-n` on ball `i`, `j_t` along `t` on ball `i`.

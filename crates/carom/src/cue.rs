@@ -23,8 +23,30 @@
 //!
 //! Frame: x right, y down, z into the table; `aim` in degrees from +x towards +y.
 
+use serde::{Deserialize, Serialize};
+
 use crate::cloth::Sphere;
-use crate::scenario::CueSpec;
+
+/// `cue = { speed, aim, english, follow, elevation }`: the cue's speed, the direction
+/// it points (degrees, as arcs are measured: from +x towards +y), where its tip meets
+/// the ball (offsets from the centre in units of the radius, perpendicular to the cue:
+/// `english` positive to the shooter's right, `follow` positive up) and how far it is
+/// raised from the table (degrees, 0 level, below 90).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table { speed, aim, english, follow, elevation }"
+)]
+pub struct CueSpec {
+    pub speed: f64,
+    pub aim: f64,
+    #[serde(default)]
+    pub english: f64,
+    #[serde(default)]
+    pub follow: f64,
+    #[serde(default)]
+    pub elevation: f64,
+}
 
 /// The cue's mass over the ball's: a 20 oz cue on a 6 oz pool ball.
 pub const CUE_MASS_RATIO: f64 = 10.0 / 3.0;

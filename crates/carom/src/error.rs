@@ -1,8 +1,8 @@
-//! The one error of checked input: a scenario, a state file or a setting that is
-//! wrong, named by its field (and line, where the format gives one). It sits below the
-//! parser and the generators, so that code building a world from input (placement,
-//! compression to a target, wall motion, thermostats) reports through it without
-//! depending on the parser.
+//! The errors of checked input, named by the field that is wrong: [`ScenarioError`]
+//! for a scenario, a state file or a setting (with its line, where the format gives
+//! one), [`BuildError`] for a world's parameters. A foundation below the physics laws,
+//! the parser and the generators, so that each reports through them without depending
+//! on the code that calls it.
 
 /// One problem with a scenario. Displayed as `line L: field: message`, the parts that
 /// are known; the caller puts the file name in front.
@@ -38,3 +38,28 @@ impl std::fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// A world that cannot be built: names the parameter and what is wrong with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildError {
+    pub field: String,
+    pub message: String,
+}
+
+impl BuildError {
+    /// The parameter `field` has a value that is not allowed, as `message` says.
+    pub fn invalid(field: &str, message: String) -> BuildError {
+        BuildError {
+            field: field.to_string(),
+            message,
+        }
+    }
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for BuildError {}

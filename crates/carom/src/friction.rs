@@ -10,9 +10,9 @@
 
 use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Phase, Sphere};
-use crate::events::LoggedEvent;
-use crate::physics::BuildError;
-use crate::scenario::Friction;
+use crate::error::BuildError;
+use crate::event_log::LoggedEvent;
+use crate::physics::params::Friction;
 
 pub fn check(f: &Friction) -> Result<(), BuildError> {
     let err = |field: &str, msg: String| {

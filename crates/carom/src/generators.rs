@@ -5,19 +5,23 @@
 use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls, Rgb};
-use crate::compact;
-use crate::parse::{finite, positive, ScenarioError};
+use crate::dense_placement;
+use crate::error::ScenarioError;
 use crate::scenario::{Generator, RadiiSpec, Scenario};
 use crate::sizes;
 use crate::table::Table;
+use crate::value_checks::{finite, positive};
+
+// Tests reach the stream here as well as at `crate::random`.
+pub use crate::random::SplitMix64;
 
 /// The table: as written, or, when both sizes are left out, the square that holds the
 /// first `gas` generator giving both `n` and `area_fraction`.
 /// `table.boundary` then closes its axes, or makes it a sheared box
-/// ([`crate::sheared::table`]).
+/// ([`crate::scenario::table_with_boundary`]).
 pub fn resolve_table(s: &Scenario) -> Result<Table, ScenarioError> {
     let size = resolve_size(s)?;
-    crate::sheared::table(s.table.boundary.as_ref(), size)
+    crate::scenario::table_with_boundary(s.table.boundary.as_ref(), size)
         .map_err(|e| ScenarioError::field(e.field, e.message))
 }
 
@@ -108,7 +112,7 @@ fn check_sized(
             format!("at most {MAX_GENERATED} balls (got {n})"),
         ));
     }
-    let max = compact::MAX_COMPRESSED_FRACTION;
+    let max = dense_placement::MAX_COMPRESSED_FRACTION;
     if !(phi.is_finite() && phi > 0.0 && phi <= max) {
         return Err(ScenarioError::field(
             format!("{field}.area_fraction"),
@@ -138,207 +142,235 @@ pub fn expand(
     out: &mut Balls,
 ) -> Result<(), ScenarioError> {
     match gen {
-        Generator::Rack {
-            x,
-            y,
-            rows,
-            r,
-            m,
-            gap,
-            colors,
-        } => {
-            finite(format!("{field}.x"), *x)?;
-            finite(format!("{field}.y"), *y)?;
-            positive(format!("{field}.r"), *r)?;
-            positive(format!("{field}.m"), *m)?;
-            if !(gap.is_finite() && *gap >= 0.0) {
-                return Err(ScenarioError::field(
-                    format!("{field}.gap"),
-                    format!("must be non-negative (got {gap})"),
-                ));
+        Generator::Rack { .. } => rack(gen, field, out),
+        Generator::Lattice { .. } => lattice(gen, field, out),
+        Generator::Gas { .. } => gas_of(gen, table, field, out),
+    }
+}
+
+/// A triangular rack of `rows` rows, its apex at `(x, y)`, opening towards +x.
+fn rack(gen: &Generator, field: &str, out: &mut Balls) -> Result<(), ScenarioError> {
+    let Generator::Rack {
+        x,
+        y,
+        rows,
+        r,
+        m,
+        gap,
+        colors,
+    } = gen
+    else {
+        unreachable!("expand passes only a rack here")
+    };
+    finite(format!("{field}.x"), *x)?;
+    finite(format!("{field}.y"), *y)?;
+    positive(format!("{field}.r"), *r)?;
+    positive(format!("{field}.m"), *m)?;
+    if !(gap.is_finite() && *gap >= 0.0) {
+        return Err(ScenarioError::field(
+            format!("{field}.gap"),
+            format!("must be non-negative (got {gap})"),
+        ));
+    }
+    if u64::from(*rows) * u64::from(*rows + 1) / 2 > MAX_GENERATED {
+        return Err(ScenarioError::field(
+            format!("{field}.rows"),
+            "too many balls",
+        ));
+    }
+    let palette: Vec<Rgb> = colors
+        .iter()
+        .enumerate()
+        .map(|(k, c)| colour(format!("{field}.colors[{k}]"), c))
+        .collect::<Result<_, _>>()?;
+    let pitch = 2.0 * r + gap;
+    let row_step = pitch * 3f64.sqrt() / 2.0;
+    let mut count = 0;
+    for k in 0..*rows {
+        let bx = x + f64::from(k) * row_step;
+        for j in 0..=k {
+            // (j - k/2) is a half-integer, so the offsets of a row are exact
+            // negatives of each other: the rack is mirror-symmetric about y.
+            let off = (f64::from(j) - 0.5 * f64::from(k)) * pitch;
+            let mut b = Ball::new(bx, y + off, 0.0, 0.0, *r, *m);
+            if !palette.is_empty() {
+                b.color = Some(palette[count % palette.len()]);
             }
-            if u64::from(*rows) * u64::from(*rows + 1) / 2 > MAX_GENERATED {
-                return Err(ScenarioError::field(
-                    format!("{field}.rows"),
-                    "too many balls",
-                ));
-            }
-            let palette: Vec<Rgb> = colors
-                .iter()
-                .enumerate()
-                .map(|(k, c)| colour(format!("{field}.colors[{k}]"), c))
-                .collect::<Result<_, _>>()?;
-            let pitch = 2.0 * r + gap;
-            let row_step = pitch * 3f64.sqrt() / 2.0;
-            let mut count = 0;
-            for k in 0..*rows {
-                let bx = x + f64::from(k) * row_step;
-                for j in 0..=k {
-                    // (j - k/2) is a half-integer, so the offsets of a row are exact
-                    // negatives of each other: the rack is mirror-symmetric about y.
-                    let off = (f64::from(j) - 0.5 * f64::from(k)) * pitch;
-                    let mut b = Ball::new(bx, y + off, 0.0, 0.0, *r, *m);
-                    if !palette.is_empty() {
-                        b.color = Some(palette[count % palette.len()]);
-                    }
-                    out.push(b);
-                    count += 1;
-                }
-            }
-        }
-        Generator::Lattice {
-            nx,
-            ny,
-            x0,
-            y0,
-            dx,
-            dy,
-            r,
-            m,
-            vx,
-            vy,
-            color,
-        } => {
-            for (name, v) in [
-                ("x0", x0),
-                ("y0", y0),
-                ("dx", dx),
-                ("dy", dy),
-                ("vx", vx),
-                ("vy", vy),
-            ] {
-                finite(format!("{field}.{name}"), *v)?;
-            }
-            positive(format!("{field}.r"), *r)?;
-            positive(format!("{field}.m"), *m)?;
-            if u64::from(*nx) * u64::from(*ny) > MAX_GENERATED {
-                return Err(ScenarioError::field(
-                    format!("{field}.nx"),
-                    "too many balls",
-                ));
-            }
-            let c = match color {
-                Some(c) => Some(colour(format!("{field}.color"), c)?),
-                None => None,
-            };
-            // Row by row: y outer, x inner.
-            for iy in 0..*ny {
-                for ix in 0..*nx {
-                    let mut b = Ball::new(
-                        x0 + f64::from(ix) * dx,
-                        y0 + f64::from(iy) * dy,
-                        *vx,
-                        *vy,
-                        *r,
-                        *m,
-                    );
-                    b.color = c;
-                    out.push(b);
-                }
-            }
-        }
-        Generator::Gas {
-            n,
-            area_fraction,
-            r,
-            m,
-            radii,
-            speed,
-            seed,
-        } => {
-            positive(format!("{field}.r"), *r)?;
-            if let Some(m) = m {
-                positive(format!("{field}.m"), *m)?;
-            }
-            if !(speed.is_finite() && *speed >= 0.0) {
-                return Err(ScenarioError::field(
-                    format!("{field}.speed"),
-                    format!("must be non-negative (got {speed})"),
-                ));
-            }
-            if let Some(spec) = radii.filter(|s| *s != RadiiSpec::Mono) {
-                sizes::check(&spec, *r, &format!("{field}.radii"))?;
-                let n = match (n, area_fraction) {
-                    (Some(n), Some(phi)) => {
-                        check_sized(&spec, *r, *n, *phi, field)?;
-                        *n
-                    }
-                    (Some(n), None) => *n,
-                    (None, Some(phi)) => {
-                        check_sized(&spec, *r, 0, *phi, field)?;
-                        (phi * table.width * table.height / sizes::mean_area(&spec, *r)).floor()
-                            as u64
-                    }
-                    (None, None) => {
-                        return Err(ScenarioError::field(
-                            field,
-                            "a gas needs n or area_fraction",
-                        ));
-                    }
-                };
-                if n > MAX_GENERATED {
-                    return Err(ScenarioError::field(
-                        format!("{field}.n"),
-                        format!("at most {MAX_GENERATED} balls (got {n})"),
-                    ));
-                }
-                // The area fraction of the radii drawn: above what random placement
-                // reaches, the gas is placed smaller and compressed into place.
-                let phi = sizes::total_area(&spec, *r, n as usize, *seed) / table.area();
-                if phi <= sizes::MAX_RANDOM_FRACTION || n == 0 {
-                    return sizes::place(
-                        &spec, n as usize, *r, *m, *speed, *seed, table, field, out, 1.0,
-                    );
-                }
-                let max = compact::MAX_COMPRESSED_FRACTION;
-                if phi > max {
-                    return Err(ScenarioError::field(
-                        format!("{field}.area_fraction"),
-                        format!(
-                            "the gas would fill {phi} of the table, beyond the {max} it can \
-                             be compressed to (below the random jamming of a size mixture)"
-                        ),
-                    ));
-                }
-                if !out.is_empty() {
-                    return Err(ScenarioError::field(
-                        field,
-                        format!(
-                            "a gas above area fraction {} is compressed into place, so it \
-                             must be the table's only balls",
-                            sizes::MAX_RANDOM_FRACTION
-                        ),
-                    ));
-                }
-                let shrink = (compact::PLACE_FRACTION / phi).sqrt();
-                sizes::place(
-                    &spec, n as usize, *r, *m, *speed, *seed, table, field, out, shrink,
-                )?;
-                return compact::compress_to(out, table, phi, field);
-            }
-            let m = &m.unwrap_or(1.0);
-            let n = match (n, area_fraction) {
-                (Some(n), _) => *n,
-                (None, Some(phi)) => {
-                    check_fraction(&format!("{field}.area_fraction"), *phi)?;
-                    (phi * table.width * table.height / (PI * r * r)).floor() as u64
-                }
-                (None, None) => {
-                    return Err(ScenarioError::field(
-                        field,
-                        "a gas needs n or area_fraction",
-                    ));
-                }
-            };
-            if n > MAX_GENERATED {
-                return Err(ScenarioError::field(
-                    format!("{field}.n"),
-                    format!("at most {MAX_GENERATED} balls (got {n})"),
-                ));
-            }
-            gas(n as usize, *r, *m, *speed, *seed, table, field, out)?;
+            out.push(b);
+            count += 1;
         }
     }
+    Ok(())
+}
+
+/// An `nx` by `ny` lattice from `(x0, y0)` with spacings `dx`, `dy`, every ball at `(vx, vy)`.
+fn lattice(gen: &Generator, field: &str, out: &mut Balls) -> Result<(), ScenarioError> {
+    let Generator::Lattice {
+        nx,
+        ny,
+        x0,
+        y0,
+        dx,
+        dy,
+        r,
+        m,
+        vx,
+        vy,
+        color,
+    } = gen
+    else {
+        unreachable!("expand passes only a lattice here")
+    };
+    for (name, v) in [
+        ("x0", x0),
+        ("y0", y0),
+        ("dx", dx),
+        ("dy", dy),
+        ("vx", vx),
+        ("vy", vy),
+    ] {
+        finite(format!("{field}.{name}"), *v)?;
+    }
+    positive(format!("{field}.r"), *r)?;
+    positive(format!("{field}.m"), *m)?;
+    if u64::from(*nx) * u64::from(*ny) > MAX_GENERATED {
+        return Err(ScenarioError::field(
+            format!("{field}.nx"),
+            "too many balls",
+        ));
+    }
+    let c = match color {
+        Some(c) => Some(colour(format!("{field}.color"), c)?),
+        None => None,
+    };
+    // Row by row: y outer, x inner.
+    for iy in 0..*ny {
+        for ix in 0..*nx {
+            let mut b = Ball::new(
+                x0 + f64::from(ix) * dx,
+                y0 + f64::from(iy) * dy,
+                *vx,
+                *vy,
+                *r,
+                *m,
+            );
+            b.color = c;
+            out.push(b);
+        }
+    }
+    Ok(())
+}
+
+/// A gas: a jittered grid of equal balls, or balls of a size distribution placed at
+/// random (and compressed into place above what random placement reaches).
+fn gas_of(
+    gen: &Generator,
+    table: &Table,
+    field: &str,
+    out: &mut Balls,
+) -> Result<(), ScenarioError> {
+    let Generator::Gas {
+        n,
+        area_fraction,
+        r,
+        m,
+        radii,
+        speed,
+        seed,
+    } = gen
+    else {
+        unreachable!("expand passes only a gas here")
+    };
+    positive(format!("{field}.r"), *r)?;
+    if let Some(m) = m {
+        positive(format!("{field}.m"), *m)?;
+    }
+    if !(speed.is_finite() && *speed >= 0.0) {
+        return Err(ScenarioError::field(
+            format!("{field}.speed"),
+            format!("must be non-negative (got {speed})"),
+        ));
+    }
+    if let Some(spec) = radii.filter(|s| *s != RadiiSpec::Mono) {
+        sizes::check(&spec, *r, &format!("{field}.radii"))?;
+        let n = match (n, area_fraction) {
+            (Some(n), Some(phi)) => {
+                check_sized(&spec, *r, *n, *phi, field)?;
+                *n
+            }
+            (Some(n), None) => *n,
+            (None, Some(phi)) => {
+                check_sized(&spec, *r, 0, *phi, field)?;
+                (phi * table.width * table.height / sizes::mean_area(&spec, *r)).floor() as u64
+            }
+            (None, None) => {
+                return Err(ScenarioError::field(
+                    field,
+                    "a gas needs n or area_fraction",
+                ));
+            }
+        };
+        if n > MAX_GENERATED {
+            return Err(ScenarioError::field(
+                format!("{field}.n"),
+                format!("at most {MAX_GENERATED} balls (got {n})"),
+            ));
+        }
+        // The area fraction of the radii drawn: above what random placement
+        // reaches, the gas is placed smaller and compressed into place.
+        let phi = sizes::total_area(&spec, *r, n as usize, *seed) / table.area();
+        if phi <= sizes::MAX_RANDOM_FRACTION || n == 0 {
+            return sizes::place(
+                &spec, n as usize, *r, *m, *speed, *seed, table, field, out, 1.0,
+            );
+        }
+        let max = dense_placement::MAX_COMPRESSED_FRACTION;
+        if phi > max {
+            return Err(ScenarioError::field(
+                format!("{field}.area_fraction"),
+                format!(
+                    "the gas would fill {phi} of the table, beyond the {max} it can \
+                         be compressed to (below the random jamming of a size mixture)"
+                ),
+            ));
+        }
+        if !out.is_empty() {
+            return Err(ScenarioError::field(
+                field,
+                format!(
+                    "a gas above area fraction {} is compressed into place, so it \
+                         must be the table's only balls",
+                    sizes::MAX_RANDOM_FRACTION
+                ),
+            ));
+        }
+        let shrink = (dense_placement::PLACE_FRACTION / phi).sqrt();
+        sizes::place(
+            &spec, n as usize, *r, *m, *speed, *seed, table, field, out, shrink,
+        )?;
+        return dense_placement::compress_to(out, table, phi, field);
+    }
+    let m = &m.unwrap_or(1.0);
+    let n = match (n, area_fraction) {
+        (Some(n), _) => *n,
+        (None, Some(phi)) => {
+            check_fraction(&format!("{field}.area_fraction"), *phi)?;
+            (phi * table.width * table.height / (PI * r * r)).floor() as u64
+        }
+        (None, None) => {
+            return Err(ScenarioError::field(
+                field,
+                "a gas needs n or area_fraction",
+            ));
+        }
+    };
+    if n > MAX_GENERATED {
+        return Err(ScenarioError::field(
+            format!("{field}.n"),
+            format!("at most {MAX_GENERATED} balls (got {n})"),
+        ));
+    }
+    gas(n as usize, *r, *m, *speed, *seed, table, field, out)?;
     Ok(())
 }
 
@@ -385,27 +417,23 @@ fn gas(
     Ok(())
 }
 
-/// SplitMix64: a tiny, fully specified generator. Written out here rather than taken
-/// from a crate because a scenario's seed must give the same scene in every version,
-/// and a dependency upgrade may change its streams.
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// The note a run prints for generator `g` (its balls' radii `radii`, placed on
+/// `table`) when it is a gas of mixed sizes denser than random placement reaches: it
+/// was placed smaller and compressed into place.
+pub fn compression_note(gen: &Generator, g: usize, radii: &[f64], table: &Table) -> Option<String> {
+    if let Generator::Gas {
+        radii: Some(spec), ..
+    } = gen
+    {
+        let area: f64 = radii.iter().map(|r| PI * r * r).sum();
+        let phi = area / table.area();
+        if !matches!(spec, RadiiSpec::Mono) && phi > sizes::MAX_RANDOM_FRACTION {
+            return Some(format!(
+                "generators[{g}]: placed at random at area fraction {} and compressed \
+                 to {phi} (event model, Lubachevsky-Stillinger growth)",
+                dense_placement::PLACE_FRACTION
+            ));
+        }
     }
-
-    /// Uniform in [0, 1), 53 bits.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Uniform in [-1, 1).
-    pub fn symmetric(&mut self) -> f64 {
-        2.0 * self.unit() - 1.0
-    }
+    None
 }

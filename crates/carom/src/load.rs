@@ -131,14 +131,15 @@ pub fn build(src: &Source, sets: &[Override]) -> Result<Loaded, String> {
             }
         };
     }
-    let world =
-        parse::build_world(&scenario).map_err(|e| match culprit(e.field.as_deref(), sets) {
+    let world = crate::building::build_world(&scenario).map_err(|e| {
+        match culprit(e.field.as_deref(), sets) {
             Some(set) => error_line(&set.label, &e),
             None => error_line(
                 &src.origin,
                 &no_line(parse::with_line(e, &src.text, src.format)),
             ),
-        })?;
+        }
+    })?;
     Ok(Loaded { scenario, world })
 }
 

@@ -6,7 +6,7 @@
 //! same thing and fails with the same message wherever it is given.
 
 use crate::parse::{field_path, PathSeg};
-use crate::scenario::ModelKind;
+use crate::physics::ModelKind;
 
 /// One edit of the scenario: the value to put at a dotted path, and how the user wrote
 /// it (`--set balls.2.vx=3`), to name it in errors.

@@ -18,8 +18,8 @@
 //! none), with contact friction on (`mu > 0`: without it nothing turns the balls) and
 //! not on cloth.
 
-use crate::physics::{bad, BuildError, Physics};
-use crate::scenario::ModelKind;
+use crate::error::BuildError;
+use crate::physics::params::{ContactFriction, Friction, ModelKind};
 
 /// The torque on the first body of a contact rolling at `w_rel` (its spin less the
 /// other's) with reduced radius `r_eff`, normal force `f_n` and summed inverse moments
@@ -49,22 +49,24 @@ pub fn is_off(v: &f64) -> bool {
 
 /// `rolling_mu` (already checked finite and `>= 0`) only where it acts: the spring
 /// model, with contact friction, off cloth.
-pub fn check(p: &Physics) -> Result<(), BuildError> {
-    let c = &p.contact_friction;
+pub fn check(c: &ContactFriction, model: ModelKind, friction: &Friction) -> Result<(), BuildError> {
     if c.rolling_mu == 0.0 {
         return Ok(());
     }
-    let why = if p.model != ModelKind::Spring {
-        format!("runs with the spring model only (got {})", p.model.name())
+    let why = if model != ModelKind::Spring {
+        format!("runs with the spring model only (got {})", model.name())
     } else if !c.is_active() {
         "needs contact friction (contact_friction.mu > 0): without it nothing turns the balls"
             .to_string()
-    } else if p.friction.is_cloth() {
+    } else if friction.is_cloth() {
         "is not modelled for spheres on cloth".to_string()
     } else {
         return Ok(());
     };
-    Err(bad("physics.contact_friction.rolling_mu", why))
+    Err(BuildError::invalid(
+        "physics.contact_friction.rolling_mu",
+        why,
+    ))
 }
 
 #[cfg(test)]

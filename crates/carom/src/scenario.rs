@@ -8,7 +8,17 @@ mod generator_spec;
 mod table_spec;
 
 pub use generator_spec::{Generator, RadiiSpec};
-pub use table_spec::{BoundarySpec, ShearSpec, TableSpec};
+pub use table_spec::{boundary_spec_of, table_with_boundary, BoundarySpec, ShearSpec, TableSpec};
+
+// The file format names the physics' own choices: `physics.model`, `.integrator`,
+// `.friction`.
+// A ball's `cue = { ... }` is the cue law's own description of a strike.
+pub use crate::cue::CueSpec;
+// `[[walls]]` and `[[pockets]]` describe walls as the walls' own builder reads them.
+pub use crate::physics::params::{
+    Friction, Integrator, ModelKind, CLOTH_ROLLING_MU, CLOTH_SLIDING_MU, CLOTH_SPINNING_MU,
+};
+pub use crate::walls::spec::{PocketSpec, ServoAxis, WallKind, WallSpec};
 
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it
 /// adds (`model`, `time`, `steps`, `diagnostics`, `tangential_springs`,
@@ -60,9 +70,9 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat_clock: Option<Vec<(u64, u64, f64)>>,
     /// Where the compression that made this state stands (see
-    /// [`crate::compress::Progress`]); read by nobody, written while one ran.
+    /// [`crate::compression::Progress`]); read by nobody, written while one ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compression: Option<crate::compress::Progress>,
+    pub compression: Option<crate::compression::Progress>,
 }
 
 /// `tangential_springs = { pairs = [[i, j, xi], ...], walls = [[i, axis, xi], ...] }`:
@@ -96,143 +106,6 @@ fn default_name() -> String {
 
 fn default_duration() -> f64 {
     100.0
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
-#[serde(rename_all = "kebab-case")]
-pub enum ModelKind {
-    Impulse,
-    #[default]
-    Spring,
-    Simultaneous,
-    Event,
-}
-
-impl ModelKind {
-    pub const ALL: [ModelKind; 4] = [
-        ModelKind::Impulse,
-        ModelKind::Spring,
-        ModelKind::Simultaneous,
-        ModelKind::Event,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ModelKind::Impulse => "impulse",
-            ModelKind::Spring => "spring",
-            ModelKind::Simultaneous => "simultaneous",
-            ModelKind::Event => "event",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == s)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
-#[serde(rename_all = "kebab-case")]
-pub enum Integrator {
-    #[default]
-    SemiImplicitEuler,
-    AverageVelocity,
-    AverageAcceleration,
-    PredictedAcceleration,
-    VelocityVerlet,
-}
-
-impl Integrator {
-    pub const ALL: [Integrator; 5] = [
-        Integrator::SemiImplicitEuler,
-        Integrator::AverageVelocity,
-        Integrator::AverageAcceleration,
-        Integrator::PredictedAcceleration,
-        Integrator::VelocityVerlet,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Integrator::SemiImplicitEuler => "semi-implicit-euler",
-            Integrator::AverageVelocity => "average-velocity",
-            Integrator::AverageAcceleration => "average-acceleration",
-            Integrator::PredictedAcceleration => "predicted-acceleration",
-            Integrator::VelocityVerlet => "velocity-verlet",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == s)
-    }
-}
-
-/// Friction against the table (tutorial level 7).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
-#[serde(
-    tag = "kind",
-    rename_all = "kebab-case",
-    deny_unknown_fields,
-    expecting = "a table { kind = \"none\" | \"dry\" | \"drag\" | \"linear\" | \"cloth\", ... }"
-)]
-pub enum Friction {
-    #[default]
-    None,
-    /// Constant deceleration `mu * g_normal` against the velocity; a ball stops, never reverses.
-    Dry {
-        mu: f64,
-        #[serde(default = "one")]
-        g_normal: f64,
-    },
-    /// Force `mu m |v|^2` against the velocity.
-    Drag { mu: f64 },
-    /// `v' = (1 - mu)^dt v`.
-    Linear { mu: f64 },
-    /// Pool balls on cloth: every ball a sphere that slides, rolls and spins
-    /// ([`crate::cloth`]). The defaults are a pool table's (see `docs/pool.md`).
-    Cloth {
-        #[serde(default = "cloth_sliding_mu")]
-        sliding_mu: f64,
-        #[serde(default = "cloth_rolling_mu")]
-        rolling_mu: f64,
-        #[serde(default = "cloth_spinning_mu")]
-        spinning_mu: f64,
-        #[serde(default = "one")]
-        g_normal: f64,
-    },
-}
-
-/// Ball on cloth, sliding: 0.2 (Marlow, *The Physics of Pocket Billiards*; Alciatore's
-/// measurements give 0.15 to 0.4).
-pub const CLOTH_SLIDING_MU: f64 = 0.2;
-/// Ball on cloth, rolling resistance: 0.01 (Marlow: 0.005 to 0.015).
-pub const CLOTH_ROLLING_MU: f64 = 0.01;
-/// Spin about the vertical: 0.0127, a decay of `5 mu g / (2 r)`, about 11 rad/s^2 for a
-/// 57.15 mm ball (a sidespin of 30 rad/s dies in about 3 s, as on a real table).
-pub const CLOTH_SPINNING_MU: f64 = 0.0127;
-
-fn cloth_sliding_mu() -> f64 {
-    CLOTH_SLIDING_MU
-}
-fn cloth_rolling_mu() -> f64 {
-    CLOTH_ROLLING_MU
-}
-fn cloth_spinning_mu() -> f64 {
-    CLOTH_SPINNING_MU
-}
-
-impl Friction {
-    /// Cloth friction with a pool table's coefficients and `g_normal`.
-    pub fn cloth(g_normal: f64) -> Friction {
-        Friction::Cloth {
-            sliding_mu: CLOTH_SLIDING_MU,
-            rolling_mu: CLOTH_ROLLING_MU,
-            spinning_mu: CLOTH_SPINNING_MU,
-            g_normal,
-        }
-    }
-
-    pub fn is_cloth(&self) -> bool {
-        matches!(self, Friction::Cloth { .. })
-    }
 }
 
 fn one() -> f64 {
@@ -269,10 +142,10 @@ pub struct PhysicsSpec {
     /// left out of files while there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat: Option<crate::thermostat::Thermostat>,
-    /// A compression (see [`crate::compress`]); left out of files while there is none
+    /// A compression (see [`crate::compression`]); left out of files while there is none
     /// (or once it has stopped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compress: Option<crate::compress::Compress>,
+    pub compress: Option<crate::compression::Compress>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness,
@@ -394,27 +267,6 @@ pub struct BallSpec {
     pub glue: Option<u32>,
 }
 
-/// `cue = { speed, aim, english, follow, elevation }`: the cue's speed, the direction
-/// it points (degrees, as arcs are measured: from +x towards +y), where its tip meets
-/// the ball (offsets from the centre in units of the radius, perpendicular to the cue:
-/// `english` positive to the shooter's right, `follow` positive up) and how far it is
-/// raised from the table (degrees, 0 level, below 90).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a table { speed, aim, english, follow, elevation }"
-)]
-pub struct CueSpec {
-    pub speed: f64,
-    pub aim: f64,
-    #[serde(default)]
-    pub english: f64,
-    #[serde(default)]
-    pub follow: f64,
-    #[serde(default)]
-    pub elevation: f64,
-}
-
 /// `removed = { time, by }`: when the ball left play and how (`"pocket K"`, `"left"`,
 /// `"right"`, `"top"`, `"bottom"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -422,98 +274,6 @@ pub struct CueSpec {
 pub struct RemovedSpec {
     pub time: f64,
     pub by: String,
-}
-
-/// The kinds of wall (`[[walls]] kind = ...`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WallKind {
-    #[default]
-    Segment,
-    Polyline,
-    Arc,
-    Circle,
-}
-
-/// One `[[walls]]` entry. Which keys a kind takes:
-/// - `segment`: `points` (two);
-/// - `polyline`: `points` (two or more), `closed` (default false: true joins the last
-///   point to the first);
-/// - `arc`: `center`, `radius`, `from` (default 0), `to` (degrees from +x towards +y,
-///   the arc running through increasing angles, `0 < to - from <= 360`);
-/// - `circle`: `center`, `radius`.
-///
-/// Every kind takes `restitution`, `mu` (defaults: the global ones) and
-/// `surface_velocity` (default 0), and may move: `velocity = [vx, vy]`,
-/// `angular_velocity` about `pivot = [x, y]`, or a servo `pressure = P` with `axis =
-/// "x" | "y"` (and `servo_time`, see [`crate::walls::motion`]). A state file adds a
-/// moving wall's place: `offset = [dx, dy]` and `angle` (radians) since its points.
-/// [`crate::wall_specs`] checks the combination.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WallSpec {
-    pub kind: WallKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub points: Option<Vec<[f64; 2]>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closed: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub center: Option<[f64; 2]>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub radius: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restitution: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mu: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub surface_velocity: Option<f64>,
-    /// Height of the cushion's nose above the table, where a ball on cloth meets it
-    /// (default [`crate::cushion::DEFAULT_NOSE_HEIGHT`] of the ball's radius).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cushion_height: Option<f64>,
-    /// Translation velocity of a moving wall.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub velocity: Option<[f64; 2]>,
-    /// Angular velocity (radians per time unit) of a wall turning about `pivot`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub angular_velocity: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pivot: Option<[f64; 2]>,
-    /// A servo wall's target normal force per unit length.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pressure: Option<f64>,
-    /// The axis a servo wall moves along.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub axis: Option<ServoAxis>,
-    /// A servo's time constant (default 100 steps).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub servo_time: Option<f64>,
-    /// State: how far a moving wall has moved since its points were given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub offset: Option<[f64; 2]>,
-    /// State: how far a turning wall has turned about its pivot (radians).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub angle: Option<f64>,
-}
-
-/// The axis a servo wall moves along.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ServoAxis {
-    X,
-    Y,
-}
-
-/// One `[[pockets]]` entry.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PocketSpec {
-    pub center: [f64; 2],
-    pub radius: f64,
 }
 
 fn is_false(b: &bool) -> bool {

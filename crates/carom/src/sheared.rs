@@ -9,12 +9,13 @@
 //! after each step ([`Table::after`]).
 //!
 //! A scenario asks for one with `table.boundary = { x = "periodic", y = "sheared",
-//! shear_rate = G }` ([`table`] reads it); the state file writes the same map with the
+//! shear_rate = G }` ([`crate::scenario::table_with_boundary`] reads it); the state file writes the same map with the
 //! current `shift`, from which a resumed run continues bit for bit.
 
-use crate::physics::{bad, BuildError, Physics};
-use crate::scenario::{BoundarySpec, Friction, ModelKind};
-use crate::table::{Boundary, Table};
+use crate::error::BuildError;
+use crate::physics::params::{Friction, ModelKind};
+use crate::physics::Physics;
+use crate::table::Table;
 use crate::walls::Walls;
 
 /// The key a sheared box's errors name.
@@ -28,13 +29,16 @@ pub const SHIFT_KEY: &str = "table.boundary.shift";
 pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
     let g = table.shear_rate;
     if !g.is_finite() {
-        return Err(bad(KEY, format!("must be a finite number (got {g})")));
+        return Err(BuildError::invalid(
+            KEY,
+            format!("must be a finite number (got {g})"),
+        ));
     }
     if !table.is_sheared() {
         return Ok(());
     }
     if !(table.is_periodic(0) && table.is_periodic(1)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             KEY,
             "a sheared box needs x periodic and y sheared (table.boundary = { x = \
              \"periodic\", y = \"sheared\", shear_rate = G })"
@@ -42,7 +46,7 @@ pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
         ));
     }
     if !matches!(physics.model, ModelKind::Spring | ModelKind::Event) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             KEY,
             format!(
                 "a sheared box runs with the spring or event model, not {}",
@@ -51,110 +55,25 @@ pub fn check(table: &Table, physics: &Physics) -> Result<(), BuildError> {
         ));
     }
     if physics.model == ModelKind::Event && physics.gravity != [0.0, 0.0] {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.gravity",
             "a sheared box in the event model runs without gravity".to_string(),
         ));
     }
     if matches!(physics.friction, Friction::Cloth { .. }) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             KEY,
             "a sheared box cannot hold balls on cloth".to_string(),
         ));
     }
     let s = table.shift;
     if !(s.is_finite() && (0.0..table.width).contains(&s)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             SHIFT_KEY,
             format!("must be in [0, table.width) (got {s})"),
         ));
     }
     Ok(())
-}
-
-/// The table that `table.boundary` makes of a table of this size (`size`, walled):
-/// its axes, and, for the map form with `y = "sheared"`, the sheared box at its rate
-/// and shift. Each misuse of the map form is refused naming its key: an x written
-/// `"sheared"` (the copies slide along x, so only y may be), a sheared y beside an x
-/// that is not periodic, a rate without a sheared y or a sheared y without a rate, a
-/// rate or shift that is not finite, a shift off `[0, width)`.
-pub fn table(spec: Option<&BoundarySpec>, size: Table) -> Result<Table, BuildError> {
-    let Some(spec) = spec else {
-        return Ok(size);
-    };
-    let table = size.with_boundary(spec.axes);
-    let Some(shear) = spec.shear else {
-        return Ok(table);
-    };
-    if shear.sheared[0] {
-        return Err(bad(
-            "table.boundary.x",
-            "only y may be sheared: the copies across the y edges slide along x \
-             (x = \"periodic\", y = \"sheared\")"
-                .to_string(),
-        ));
-    }
-    let Some(g) = shear.rate else {
-        let (key, what) = if shear.sheared[1] {
-            (KEY, "missing: y = \"sheared\" needs the rate G")
-        } else {
-            (SHIFT_KEY, "belongs to a sheared box (y = \"sheared\")")
-        };
-        return Err(bad(key, what.to_string()));
-    };
-    if !shear.sheared[1] {
-        return Err(bad(
-            KEY,
-            format!(
-                "a shear rate needs y = \"sheared\" (y is {:?})",
-                boundary_word(spec.axes[1])
-            ),
-        ));
-    }
-    if !g.is_finite() {
-        return Err(bad(KEY, format!("must be a finite number (got {g})")));
-    }
-    if spec.axes[0] != Boundary::Periodic {
-        return Err(bad(
-            "table.boundary.x",
-            format!(
-                "must be \"periodic\" in a sheared box (got {:?})",
-                boundary_word(spec.axes[0])
-            ),
-        ));
-    }
-    let shift = shear.shift.unwrap_or(0.0);
-    if !(shift.is_finite() && (0.0..size.width).contains(&shift)) {
-        return Err(bad(
-            SHIFT_KEY,
-            format!("must be in [0, table.width) (got {shift})"),
-        ));
-    }
-    Ok(Table::sheared(size.width, size.height, g, shift))
-}
-
-fn boundary_word(b: Boundary) -> &'static str {
-    match b {
-        Boundary::Walls => "walls",
-        Boundary::Periodic => "periodic",
-        Boundary::Open => "open",
-    }
-}
-
-/// How a state file writes a table's boundary: `None` for walls all round, the map
-/// form with the rate and the current shift for a sheared box, the words otherwise.
-pub fn spec_of(table: &Table) -> Option<BoundarySpec> {
-    if table.is_sheared() {
-        return Some(BoundarySpec {
-            axes: table.boundary,
-            shear: Some(crate::scenario::ShearSpec {
-                sheared: [false, true],
-                rate: Some(table.shear_rate),
-                shift: Some(table.shift),
-            }),
-        });
-    }
-    (table.boundary != [Boundary::Walls; 2]).then_some(BoundarySpec::from(table.boundary))
 }
 
 /// Refuses walls inside a sheared box that it cannot hold: a wall is not copied
@@ -169,7 +88,7 @@ pub fn check_walls(table: &Table, walls: &Walls) -> Result<(), BuildError> {
     for p in walls.pieces() {
         let name = format!("walls[{}]", p.wall);
         if walls.motion(p.wall).is_some() {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 &name,
                 "a sheared box holds fixed walls only (a moving wall may reach the \
                  sliding edge)"
@@ -178,7 +97,7 @@ pub fn check_walls(table: &Table, walls: &Walls) -> Result<(), BuildError> {
         }
         let [_, y0, _, y1] = p.bounds();
         if y0 <= 0.0 || y1 >= h {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 &name,
                 format!(
                     "reaches the sliding edge of the sheared box (y from {} to {}, the \
@@ -190,7 +109,7 @@ pub fn check_walls(table: &Table, walls: &Walls) -> Result<(), BuildError> {
     }
     for (k, p) in walls.pockets().iter().enumerate() {
         if p.center[1] - p.radius <= 0.0 || p.center[1] + p.radius >= h {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 &format!("pockets[{k}]"),
                 format!(
                     "reaches the sliding edge of the sheared box (y from {} to {}): \

@@ -12,7 +12,7 @@ use std::f64::consts::PI;
 
 use crate::balls::{Ball, Balls};
 use crate::error::ScenarioError;
-use crate::generators::SplitMix64;
+use crate::random::SplitMix64;
 use crate::scenario::RadiiSpec;
 use crate::table::Table;
 
@@ -27,21 +27,21 @@ const TRIES_PER_BALL: u32 = 1_000_000;
 /// Checks a distribution's parameters, naming the key (`field` is the generator's
 /// `radii`).
 pub fn check(spec: &RadiiSpec, r: f64, field: &str) -> Result<(), ScenarioError> {
-    let bad = |key: &str, msg: String| Err(ScenarioError::field(format!("{field}.{key}"), msg));
+    let invalid = |key: &str, msg: String| Err(ScenarioError::field(format!("{field}.{key}"), msg));
     match *spec {
         RadiiSpec::Mono => Ok(()),
         RadiiSpec::Bidisperse { ratio, fraction } => {
             if !(ratio.is_finite() && ratio >= 1.0) {
-                return bad(
+                return invalid(
                     "ratio",
                     format!("must be a finite number of at least 1: r is the small radius (got {ratio})"),
                 );
             }
             if !(0.0..=1.0).contains(&fraction) {
-                return bad("fraction", format!("must be in [0, 1] (got {fraction})"));
+                return invalid("fraction", format!("must be in [0, 1] (got {fraction})"));
             }
             if !(r * ratio).is_finite() {
-                return bad(
+                return invalid(
                     "ratio",
                     format!("makes the large radius {} not finite", r * ratio),
                 );
@@ -50,13 +50,13 @@ pub fn check(spec: &RadiiSpec, r: f64, field: &str) -> Result<(), ScenarioError>
         }
         RadiiSpec::Uniform { min, max } => {
             if !(min.is_finite() && min > 0.0) {
-                return bad(
+                return invalid(
                     "min",
                     format!("must be a positive finite number (got {min})"),
                 );
             }
             if !(max.is_finite() && max >= min) {
-                return bad(
+                return invalid(
                     "max",
                     format!("must be finite and at least min = {min} (got {max})"),
                 );
@@ -65,17 +65,17 @@ pub fn check(spec: &RadiiSpec, r: f64, field: &str) -> Result<(), ScenarioError>
         }
         RadiiSpec::Lognormal { median, sigma } => {
             if !(median.is_finite() && median > 0.0) {
-                return bad(
+                return invalid(
                     "median",
                     format!("must be a positive finite number (got {median})"),
                 );
             }
             // exp(2 sigma^2) in the mean area must stay finite.
             if !(sigma.is_finite() && (0.0..=10.0).contains(&sigma)) {
-                return bad("sigma", format!("must be in [0, 10] (got {sigma})"));
+                return invalid("sigma", format!("must be in [0, 10] (got {sigma})"));
             }
             if !(median * median * (2.0 * sigma * sigma).exp()).is_finite() {
-                return bad("median", "gives a mean area that is not finite".into());
+                return invalid("median", "gives a mean area that is not finite".into());
             }
             Ok(())
         }

@@ -43,7 +43,7 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
             width: Some(world.table().width),
             height: Some(world.table().height),
             // A sheared box also writes its rate and current shift.
-            boundary: crate::sheared::spec_of(t),
+            boundary: crate::scenario::boundary_spec_of(t),
         },
         physics: PhysicsSpec {
             model: Some(p.model),

@@ -4,15 +4,15 @@ use std::sync::Arc;
 
 use crate::balls::{Ball, Balls};
 use crate::diagnostics::Symmetry;
-use crate::events::LoggedEvent;
+use crate::error::BuildError;
+use crate::event_log::LoggedEvent;
 use crate::friction;
 use crate::models::{self, CollisionModel, StepContext, StepError};
-use crate::physics::{bad, check_physics, BuildError, Physics};
-use crate::scenario::Friction;
-use crate::scenario::{ModelKind, PocketSpec, WallSpec};
+use crate::physics::{check_physics, Friction, ModelKind, Physics};
 use crate::stress::Tensor;
 use crate::table::Table;
 use crate::thermostat::Thermostat;
+use crate::walls::spec::{PocketSpec, WallSpec};
 use crate::walls::{Removal, Walls};
 
 mod checks;
@@ -117,7 +117,7 @@ impl World {
         crate::sheared::check(&table, &physics)?;
         let walls = Arc::new(Walls::none());
         let model = models::create(physics.model, &balls, &table, &physics, &walls)
-            .map_err(|e| bad("physics.model", e.to_string()))?;
+            .map_err(|e| BuildError::invalid("physics.model", e.to_string()))?;
         let mut world = World {
             name: name.into(),
             table,
@@ -177,7 +177,7 @@ impl World {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| bad("threads", e.to_string()))?;
+            .map_err(|e| BuildError::invalid("threads", e.to_string()))?;
         self.pool = Some(Arc::new(pool));
         Ok(())
     }
@@ -332,7 +332,7 @@ impl World {
                 &physics,
                 &self.walls,
             )
-            .map_err(|e| bad("physics.model", e.to_string()))?;
+            .map_err(|e| BuildError::invalid("physics.model", e.to_string()))?;
             self.model.set_event_log(self.event_log.is_some());
             self.model.set_thermostat(self.thermostat.as_ref());
             self.physics = physics;
@@ -419,6 +419,41 @@ impl World {
     fn step_deferred(&mut self) -> Result<(), StepError> {
         self.turn_in_free_flight();
         let moves = self.walls.moves();
+        self.drive_walls(moves);
+        // The step's length: `dt`, or less where a compression reaches its target.
+        let len = if self.compressing.is_some() {
+            self.compress_begin()
+        } else {
+            self.physics.dt
+        };
+        self.step_model(len)?;
+        if moves {
+            self.move_walls();
+        }
+        self.apply_table_friction();
+        self.steps += 1;
+        let start = self.time;
+        // A compression's step is cut short where the packing jams in it.
+        let len = if self.compressing.is_some() {
+            self.compress_len(len)
+        } else {
+            len
+        };
+        self.time += len;
+        // A sheared box's images slide on (the model wrapped on the same new shift).
+        self.table = self.table.after(len);
+        let from = self.log_step_rows(start);
+        self.record_exits(start, from);
+        if self.compressing.is_some() {
+            self.compress_end(len);
+        }
+        self.apply_thermostat();
+        Ok(())
+    }
+
+    /// Before the step, the walls' drive (`moves`: some wall moves): each servo's
+    /// speed, and the glued balls' velocities.
+    fn drive_walls(&mut self, moves: bool) {
         if moves && self.walls.has_servo() {
             // A servo's speed for this step, from the forces at its start.
             let in_play = (!self.in_play.is_empty()).then_some(&self.in_play[..]);
@@ -429,12 +464,11 @@ impl World {
             // Glued balls ride on their walls at this step's velocities.
             self.walls.carry_glued(&mut self.balls);
         }
-        // The step's length: `dt`, or less where a compression reaches its target.
-        let len = if self.compressing.is_some() {
-            self.compress_begin()
-        } else {
-            self.physics.dt
-        };
+    }
+
+    /// The model's step of length `len` (`dt`, or less where a compression reaches its
+    /// target); a failed step drops its rows.
+    fn step_model(&mut self, len: f64) -> Result<(), StepError> {
         // A stepping model's compression that reaches its target inside the step cuts
         // the step there (the event model cuts its own).
         let cut;
@@ -462,15 +496,22 @@ impl World {
             }
             return Err(e);
         }
-        if moves {
-            // The event model keeps the walls' places on its own clock; the others
-            // move them on by `dt` here.
-            let walls = Arc::make_mut(&mut self.walls);
-            if !self.model.place_walls(walls) {
-                walls.advance(self.physics.dt);
-            }
-            self.model.walls_moved(&self.walls);
+        Ok(())
+    }
+
+    /// After the step, the moving walls' new places.
+    fn move_walls(&mut self) {
+        // The event model keeps the walls' places on its own clock; the others
+        // move them on by `dt` here.
+        let walls = Arc::make_mut(&mut self.walls);
+        if !self.model.place_walls(walls) {
+            walls.advance(self.physics.dt);
         }
+        self.model.walls_moved(&self.walls);
+    }
+
+    /// Friction against the table other than cloth, on every ball's velocity.
+    fn apply_table_friction(&mut self) {
         // Every model moves its balls on cloth itself: the stepping models by the closed
         // form as their free flight (`friction::cloth_motion`), `event` with each phase's
         // end as an event (`models/event/on_cloth.rs`). Other frictions act on every
@@ -482,17 +523,11 @@ impl World {
             self.model.synchronise(&mut self.balls);
             friction::apply(&mut self.balls, &self.physics.friction, self.physics.dt);
         }
-        self.steps += 1;
-        let start = self.time;
-        // A compression's step is cut short where the packing jams in it.
-        let len = if self.compressing.is_some() {
-            self.compress_len(len)
-        } else {
-            len
-        };
-        self.time += len;
-        // A sheared box's images slide on (the model wrapped on the same new shift).
-        self.table = self.table.after(len);
+    }
+
+    /// Takes the model's rows of the step that began at `start` into the event log, on
+    /// the world's clock; returns where the step's rows begin.
+    fn log_step_rows(&mut self, start: f64) -> usize {
         // The step's rows begin here (the model's, then the removals found after it).
         let from = self.event_log.as_ref().map_or(0, Vec::len);
         if let Some(log) = self.event_log.as_mut() {
@@ -501,6 +536,12 @@ impl World {
                 row.time += start;
             }
         }
+        from
+    }
+
+    /// The balls that left play in the step that began at `start` (the step's rows
+    /// begin at `from`).
+    fn record_exits(&mut self, start: f64, from: usize) {
         if self.table.any_open() || !self.walls.pockets().is_empty() {
             if self.model.finds_exits() {
                 let mut exits = Vec::new();
@@ -522,9 +563,10 @@ impl World {
                 }
             }
         }
-        if self.compressing.is_some() {
-            self.compress_end(len);
-        }
+    }
+
+    /// The thermostat, where the model does not apply it itself.
+    fn apply_thermostat(&mut self) {
         if let Some(th) = self
             .thermostat
             .filter(|th| !self.model.applies_thermostat(th, &self.physics))
@@ -544,10 +586,9 @@ impl World {
                 self.model.invalidate();
             }
         }
-        Ok(())
     }
 
-    /// Starts or stops keeping the event log ([`crate::events`]): off by default, and
+    /// Starts or stops keeping the event log ([`crate::event_log`]): off by default, and
     /// off it costs nothing and changes no result. Stopping drops the rows not taken.
     pub fn set_event_log(&mut self, on: bool) {
         if on != self.event_log.is_some() {
@@ -589,7 +630,7 @@ impl World {
         &self.specs.1
     }
 
-    /// Gives the world walls and pockets built by [`crate::wall_specs::build`] from
+    /// Gives the world walls and pockets built by [`crate::walls::from_spec::build`] from
     /// `walls` and `pockets`; the model is built afresh for them, and refused when it
     /// cannot run them.
     pub fn set_walls(
@@ -597,8 +638,8 @@ impl World {
         walls: &[WallSpec],
         pockets: &[PocketSpec],
     ) -> Result<(), BuildError> {
-        let built = crate::wall_specs::build(walls, pockets, &self.table)
-            .map_err(|e| bad(e.field.as_deref().unwrap_or("walls"), e.message))?;
+        let built = crate::walls::from_spec::build(walls, pockets, &self.table)
+            .map_err(|e| BuildError::invalid(e.field.as_deref().unwrap_or("walls"), e.message))?;
         self.set_built_walls(built)?;
         self.specs = Arc::new((walls.to_vec(), pockets.to_vec()));
         Ok(())
@@ -610,7 +651,7 @@ impl World {
     pub fn set_glue(&mut self, glue: Vec<crate::walls::Glued>) -> Result<(), BuildError> {
         self.synchronise();
         if let Some(g) = glue.iter().find(|g| g.ball as usize >= self.balls.len()) {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 "glue",
                 format!("names ball {}, but there are {}", g.ball, self.balls.len()),
             ));
@@ -636,7 +677,7 @@ impl World {
             &self.physics,
             &walls,
         )
-        .map_err(|e| bad(e.field(), e.to_string()))?;
+        .map_err(|e| BuildError::invalid(e.field(), e.to_string()))?;
         self.model.set_event_log(self.event_log.is_some());
         self.model.set_thermostat(self.thermostat.as_ref());
         self.walls = walls;
@@ -694,7 +735,7 @@ impl World {
 fn check_table(t: &Table, balls: &Balls) -> Result<(), BuildError> {
     for (name, v) in [("table.width", t.width), ("table.height", t.height)] {
         if !(v.is_finite() && v > 0.0) {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 name,
                 format!("must be a positive finite number (got {v})"),
             ));
@@ -705,7 +746,7 @@ fn check_table(t: &Table, balls: &Balls) -> Result<(), BuildError> {
     for (axis, name) in [(0, "table.width"), (1, "table.height")] {
         let side = t.side(axis);
         if t.is_periodic(axis) && side < min {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 name,
                 format!(
                     "{side} is too short for a periodic axis: it must be at least four largest \

@@ -13,7 +13,7 @@ mod cloth;
 
 use carom::balls::solid_sphere_inertia;
 use carom::cloth::{Body, Cloth, Phase, Sphere};
-use carom::events::{EventKind, LoggedEvent};
+use carom::event_log::{EventKind, LoggedEvent};
 use cloth::*;
 
 /// A stun ball (no spin) struck at `v0` slides for `2 v0 / (7 mu_s g)`: the slip

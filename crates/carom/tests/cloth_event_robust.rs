@@ -6,7 +6,7 @@
 
 mod cloth;
 
-use carom::events::EventKind;
+use carom::event_log::EventKind;
 use carom::{Ball, Physics, Table, World};
 use cloth::*;
 

@@ -12,7 +12,7 @@
 //! step's error (argued test by test).
 
 use carom::cloth::{Body, Cloth, Phase, Sphere};
-use carom::events::{EventKind, LoggedEvent};
+use carom::event_log::{EventKind, LoggedEvent};
 use carom::parse::{load, Format};
 use carom::World;
 
@@ -560,7 +560,11 @@ fn spring_on_cloth_is_the_same_on_one_and_two_threads() {
             let mut w = scene((2.54, 1.27), "spring", 1e-4, physics, "", &balls);
             w.set_threads(threads).unwrap();
             w.run_steps(5000).unwrap();
-            let log = w.event_log().iter().map(carom::events::csv_line).collect();
+            let log = w
+                .event_log()
+                .iter()
+                .map(carom::event_log::csv_line)
+                .collect();
             (bits(&w), log)
         })
         .collect();

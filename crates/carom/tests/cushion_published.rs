@@ -45,7 +45,7 @@
 
 use carom::cloth::{Body, Sphere};
 use carom::cushion::{rebound, DEFAULT_NOSE_HEIGHT};
-use carom::events::EventKind;
+use carom::event_log::EventKind;
 use carom::parse::{build_world, parse_scenario, Format};
 
 const R: f64 = 0.028575;

@@ -5,7 +5,7 @@
 //! overlaps at the model's usual scale, stops as jammed when the reduced pressure
 //! passes the bound, and continues bit for bit from a state file and on two threads.
 
-use carom::compress::StopReason;
+use carom::compression::StopReason;
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::World;
 

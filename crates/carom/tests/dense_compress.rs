@@ -5,8 +5,8 @@
 //! count. (Without the key the event model is untouched: `friction_off.rs` and
 //! `event.rs` pin its results.)
 
-use carom::compress::StopReason;
-use carom::models::grow::Grow;
+use carom::compression::StopReason;
+use carom::models::growing_disks::Grow;
 use carom::models::{CollisionModel, StepContext};
 use carom::parse::{build_world, load, parse_scenario, Format};
 use carom::World;
@@ -96,7 +96,7 @@ fn energy_is_conserved_to_round_off_without_growth() {
     let (table, physics) = (*w.table(), *w.physics());
     let before = kinetic(&w);
     let mut model = Grow::new();
-    model.set_growth(carom::models::grow::Growth {
+    model.set_growth(carom::models::growing_disks::Growth {
         rate: 0.0,
         len: 5.0,
         temperature: 0.0,

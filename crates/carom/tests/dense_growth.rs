@@ -1,7 +1,7 @@
-//! Growing disks (`carom::growth`): a growing pair meets at the analytic time, and an
+//! Growing disks (`carom::growing_contact`): a growing pair meets at the analytic time, and an
 //! impact conserves momentum and sends the pair apart faster than it grows.
 
-use carom::growth::{contact_time, impact};
+use carom::growing_contact::{contact_time, impact};
 
 fn close(a: f64, b: f64) -> bool {
     // A quadratic's root in the stable form carries a few ulps of relative error.

@@ -3,7 +3,7 @@
 
 use std::f64::consts::PI;
 
-use carom::generators::SplitMix64;
+use carom::random::SplitMix64;
 use carom::table::Boundary;
 use carom::{Ball, Physics, Table, World};
 

@@ -4,8 +4,8 @@
 
 use std::f64::consts::PI;
 
-use carom::generators::SplitMix64;
 use carom::parse::{load, Format};
+use carom::random::SplitMix64;
 use carom::{Balls, World};
 
 fn world(text: &str) -> World {

@@ -1,7 +1,7 @@
 //! The event log against the physics: a head-on pair, walls, a pocket, the break's
 //! first impact, thread-count identity, and the log leaving every result unchanged.
 
-use carom::events::{EventKind, LoggedEvent};
+use carom::event_log::{EventKind, LoggedEvent};
 use carom::models::Wall;
 use carom::parse::build_world;
 use carom::presets::PRESETS;
@@ -166,7 +166,11 @@ fn the_log_is_the_same_on_any_thread_count() {
             w.set_threads(threads).unwrap();
             w.set_event_log(true);
             w.run_steps(30).unwrap();
-            let log: Vec<String> = w.event_log().iter().map(carom::events::csv_line).collect();
+            let log: Vec<String> = w
+                .event_log()
+                .iter()
+                .map(carom::event_log::csv_line)
+                .collect();
             log
         };
         let one = run(1);

@@ -6,12 +6,12 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use carom::generators::SplitMix64;
 use carom::models::simultaneous::{
     resolve_contacts, ContactSolver, Simultaneous, APPROACH, MAX_CLUSTER,
 };
 use carom::models::{CollisionModel, Contact, StepContext, Wall};
 use carom::parse::build_world;
+use carom::random::SplitMix64;
 use carom::scenario::ModelKind;
 use carom::{Ball, Balls, Physics, Table, World};
 use proptest::prelude::*;

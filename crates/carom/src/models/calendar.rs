@@ -1,6 +1,6 @@
 //! A calendar of time buckets over the balls, each ball filed once under its key (the
 //! time of its next event of one kind): the growing model's events (the earlier of a
-//! ball's contact and crossing, `grow.rs`) and Andersen's strikes in the event model
+//! ball's contact and crossing, `growing_disks.rs`) and Andersen's strikes in the event model
 //! (`event/strikes.rs`).
 //!
 //! A binary or four-ary heap pays `log N` levels per change, and at 10^6 balls each

@@ -20,7 +20,7 @@
 use crate::balls::Balls;
 use crate::cloth::{Body, Sphere};
 use crate::cushion::{rebound, DEFAULT_NOSE_HEIGHT};
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::models::Wall;
 use crate::physics::Physics;
 use crate::table::Table;

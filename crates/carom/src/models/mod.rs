@@ -6,14 +6,14 @@ pub(crate) mod calendar;
 pub mod chain;
 pub mod cushions;
 pub mod event;
-pub mod grow;
+pub mod growing_disks;
 pub mod impulse;
 pub mod simultaneous;
 pub mod spring;
 
 use crate::balls::Balls;
+use crate::physics::ModelKind;
 use crate::physics::Physics;
-use crate::scenario::ModelKind;
 use crate::table::Table;
 use crate::walls::{Removal, Walls};
 
@@ -200,12 +200,12 @@ pub trait CollisionModel: Send {
     /// The growth of the next step, for a compression (`physics.compress`): every
     /// radius grows by `growth.rate` times its size at the step's start per unit time,
     /// the step lasts `growth.len` (at most `dt`) unless the packing jams first. Only
-    /// the growing event model ([`grow::Grow`]) takes it; the others ignore it.
-    fn set_growth(&mut self, _growth: grow::Growth) {}
+    /// the growing event model ([`growing_disks::Grow`]) takes it; the others ignore it.
+    fn set_growth(&mut self, _growth: growing_disks::Growth) {}
 
     /// What the last compressing step measured, for a model that measures it exactly
-    /// ([`grow::Grow`]); `None` otherwise.
-    fn grown(&self) -> Option<grow::Grown> {
+    /// ([`growing_disks::Grow`]); `None` otherwise.
+    fn grown(&self) -> Option<growing_disks::Grown> {
         None
     }
 
@@ -222,14 +222,14 @@ pub trait CollisionModel: Send {
     /// per-contact memory ignore it all.
     fn restore_contact_history(&mut self, _history: &ContactHistory, _balls: &Balls) {}
 
-    /// Starts (`true`) or stops keeping the event log ([`crate::events`]). Off, a model
+    /// Starts (`true`) or stops keeping the event log ([`crate::event_log`]). Off, a model
     /// keeps no log and spends nothing on it. Models that resolve no impacts of their
     /// own ignore it.
     fn set_event_log(&mut self, _on: bool) {}
 
     /// Moves the rows logged since the last call to `out`, each timed from the start of
     /// the step that wrote it (the world adds that start), in the order resolved.
-    fn take_events(&mut self, _out: &mut Vec<crate::events::LoggedEvent>) {}
+    fn take_events(&mut self, _out: &mut Vec<crate::event_log::LoggedEvent>) {}
 
     /// Whether the model applies thermostat `th` itself under `physics` (the event
     /// model strikes with Andersen's bath as events of their own: see
@@ -293,7 +293,7 @@ pub fn create(
     }
     if kind == ModelKind::Spring
         && walls.any_own_friction()
-        && physics.integrator != crate::scenario::Integrator::SemiImplicitEuler
+        && physics.integrator != crate::physics::Integrator::SemiImplicitEuler
     {
         return Err(StepError::Unfit(
             "walls",
@@ -487,8 +487,8 @@ pub fn contact_row(
     pieces: &[PieceContact],
     impulse: f64,
     approach: f64,
-) -> crate::events::LoggedEvent {
-    use crate::events::LoggedEvent;
+) -> crate::event_log::LoggedEvent {
+    use crate::event_log::LoggedEvent;
     match c {
         Contact::Pair(i, j) => LoggedEvent::pair(time, i, j, impulse, approach),
         Contact::Wall(i, w) => LoggedEvent::table_wall(time, i, w, impulse, approach),

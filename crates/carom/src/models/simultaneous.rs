@@ -58,8 +58,8 @@ use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::cloth::Cloth;
 use crate::friction::{cloth_motion, ClothMotion};
+use crate::physics::ModelKind;
 use crate::physics::{ContactFriction, Physics};
-use crate::scenario::ModelKind;
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};
 
@@ -183,7 +183,7 @@ pub struct Simultaneous {
     /// slack (none without walls).
     wall_cells: Option<WallCells>,
     /// The event log of the steps not yet drained, when kept.
-    log: Option<Vec<crate::events::LoggedEvent>>,
+    log: Option<Vec<crate::event_log::LoggedEvent>>,
 }
 
 impl Simultaneous {
@@ -413,7 +413,7 @@ impl CollisionModel for Simultaneous {
         self.log = on.then(Vec::new);
     }
 
-    fn take_events(&mut self, out: &mut Vec<crate::events::LoggedEvent>) {
+    fn take_events(&mut self, out: &mut Vec<crate::event_log::LoggedEvent>) {
         if let Some(log) = self.log.as_mut() {
             out.append(log);
         }
@@ -441,7 +441,7 @@ impl Simultaneous {
         table: &Table,
         physics: &Physics,
         walls: &Walls,
-        log: Option<&mut Vec<crate::events::LoggedEvent>>,
+        log: Option<&mut Vec<crate::event_log::LoggedEvent>>,
     ) -> u64 {
         let slack = touch_slack(balls, table);
         let reach = balls.max_radius() + slack;

@@ -49,7 +49,7 @@ use crate::broadphase::{Grid, ListBlock, NeighbourList};
 use crate::cloth::Cloth;
 use crate::hint::prefetch;
 use crate::physics::Physics;
-use crate::scenario::{Integrator, ModelKind};
+use crate::physics::{Integrator, ModelKind};
 use crate::stress::{self, Tensor, Virial};
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};
@@ -663,7 +663,7 @@ impl CollisionModel for Spring {
         self.log = on.then(Box::default);
     }
 
-    fn take_events(&mut self, out: &mut Vec<crate::events::LoggedEvent>) {
+    fn take_events(&mut self, out: &mut Vec<crate::event_log::LoggedEvent>) {
         if let Some(log) = self.log.as_deref_mut() {
             out.append(&mut log.rows);
         }

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::table::Boundary;
+use crate::error::BuildError;
+use crate::sheared::{KEY, SHIFT_KEY};
+use crate::table::{Boundary, Table};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -29,7 +31,7 @@ pub struct BoundarySpec {
     pub axes: [Boundary; 2],
     /// What the map form says of shearing (`None`: no axis written `"sheared"`, no
     /// `shear_rate`, no `shift`). Checked when the table is built
-    /// ([`crate::sheared::table`]), where each error names its key.
+    /// ([`table_with_boundary`]), where each error names its key.
     pub shear: Option<ShearSpec>,
 }
 
@@ -60,6 +62,86 @@ fn boundary_name(b: Boundary) -> &'static str {
         Boundary::Periodic => "periodic",
         Boundary::Open => "open",
     }
+}
+
+/// The table that `table.boundary` makes of a table of this size (`size`, walled):
+/// its axes, and, for the map form with `y = "sheared"`, the sheared box at its rate
+/// and shift. Each misuse of the map form is refused naming its key: an x written
+/// `"sheared"` (the copies slide along x, so only y may be), a sheared y beside an x
+/// that is not periodic, a rate without a sheared y or a sheared y without a rate, a
+/// rate or shift that is not finite, a shift off `[0, width)`.
+pub fn table_with_boundary(spec: Option<&BoundarySpec>, size: Table) -> Result<Table, BuildError> {
+    let Some(spec) = spec else {
+        return Ok(size);
+    };
+    let table = size.with_boundary(spec.axes);
+    let Some(shear) = spec.shear else {
+        return Ok(table);
+    };
+    if shear.sheared[0] {
+        return Err(BuildError::invalid(
+            "table.boundary.x",
+            "only y may be sheared: the copies across the y edges slide along x \
+             (x = \"periodic\", y = \"sheared\")"
+                .to_string(),
+        ));
+    }
+    let Some(g) = shear.rate else {
+        let (key, what) = if shear.sheared[1] {
+            (KEY, "missing: y = \"sheared\" needs the rate G")
+        } else {
+            (SHIFT_KEY, "belongs to a sheared box (y = \"sheared\")")
+        };
+        return Err(BuildError::invalid(key, what.to_string()));
+    };
+    if !shear.sheared[1] {
+        return Err(BuildError::invalid(
+            KEY,
+            format!(
+                "a shear rate needs y = \"sheared\" (y is {:?})",
+                boundary_name(spec.axes[1])
+            ),
+        ));
+    }
+    if !g.is_finite() {
+        return Err(BuildError::invalid(
+            KEY,
+            format!("must be a finite number (got {g})"),
+        ));
+    }
+    if spec.axes[0] != Boundary::Periodic {
+        return Err(BuildError::invalid(
+            "table.boundary.x",
+            format!(
+                "must be \"periodic\" in a sheared box (got {:?})",
+                boundary_name(spec.axes[0])
+            ),
+        ));
+    }
+    let shift = shear.shift.unwrap_or(0.0);
+    if !(shift.is_finite() && (0.0..size.width).contains(&shift)) {
+        return Err(BuildError::invalid(
+            SHIFT_KEY,
+            format!("must be in [0, table.width) (got {shift})"),
+        ));
+    }
+    Ok(Table::sheared(size.width, size.height, g, shift))
+}
+
+/// How a state file writes a table's boundary: `None` for walls all round, the map
+/// form with the rate and the current shift for a sheared box, the words otherwise.
+pub fn boundary_spec_of(table: &Table) -> Option<BoundarySpec> {
+    if table.is_sheared() {
+        return Some(BoundarySpec {
+            axes: table.boundary,
+            shear: Some(ShearSpec {
+                sheared: [false, true],
+                rate: Some(table.shear_rate),
+                shift: Some(table.shift),
+            }),
+        });
+    }
+    (table.boundary != [Boundary::Walls; 2]).then_some(BoundarySpec::from(table.boundary))
 }
 
 impl Serialize for BoundarySpec {

@@ -169,15 +169,15 @@ pub fn check(glue: &[Glued], walls: &super::Walls, balls: &Balls) -> Result<(), 
 /// stepping models that set a kinematic ball's velocity each step, `spring` and
 /// `impulse`; the error names the first glued ball's `glue` key.
 pub fn refuse(
-    kind: crate::scenario::ModelKind,
+    kind: crate::physics::params::ModelKind,
     glue: &[Glued],
-) -> Option<crate::physics::BuildError> {
-    use crate::scenario::ModelKind;
+) -> Option<crate::error::BuildError> {
+    use crate::physics::params::ModelKind;
     let g = glue.first()?;
     if matches!(kind, ModelKind::Spring | ModelKind::Impulse) {
         return None;
     }
-    Some(crate::physics::BuildError {
+    Some(crate::error::BuildError {
         field: format!("balls[{}].glue", g.ball),
         message: format!(
             "glued balls run in the spring and impulse models (got {})",

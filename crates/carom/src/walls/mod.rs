@@ -11,10 +11,13 @@
 //!
 //! A pocket is a disk: a ball whose centre comes within its radius leaves play.
 
+pub mod from_spec;
 pub mod geometry;
 pub mod glue;
 pub mod impact;
 pub mod motion;
+pub mod motion_from_spec;
+pub mod spec;
 
 pub use geometry::{Feature, Touch};
 pub use glue::Glued;
@@ -352,10 +355,10 @@ impl Walls {
         &self,
         t: &Touch,
         e: f64,
-        friction: &crate::physics::ContactFriction,
-    ) -> (f64, crate::physics::ContactFriction, [f64; 2]) {
+        friction: &crate::physics::params::ContactFriction,
+    ) -> (f64, crate::physics::params::ContactFriction, [f64; 2]) {
         let s = &self.surfaces[t.wall as usize];
-        let f = crate::physics::ContactFriction {
+        let f = crate::physics::params::ContactFriction {
             mu: s.mu.unwrap_or(friction.mu),
             ..*friction
         };

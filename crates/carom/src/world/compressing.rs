@@ -1,4 +1,4 @@
-//! The world's side of a compression (`physics.compress`, see [`crate::compress`]):
+//! The world's side of a compression (`physics.compress`, see [`crate::compression`]):
 //! before each step, the growth and the step's length (shorter where the target area
 //! fraction falls inside it); after it, the reduced pressure over the step, the
 //! temperature put back, and the stop.
@@ -8,11 +8,12 @@
 //! the same area fraction `phi(t) = phi_0 g(t)^2`, the same stops.
 
 use super::World;
-use crate::compress::{reduced_pressure, Compress, Progress};
+use crate::compression::{reduced_pressure, Compress, Progress};
 use crate::diagnostics;
-use crate::models::grow::{Grow, Growth};
-use crate::physics::{bad, BuildError, Physics};
-use crate::scenario::{Friction, ModelKind};
+use crate::error::BuildError;
+use crate::models::growing_disks::{Grow, Growth};
+use crate::physics::Physics;
+use crate::physics::{Friction, ModelKind};
 use crate::thermostat::Thermostat;
 
 mod affine;
@@ -59,20 +60,20 @@ impl World {
                     &self.physics,
                     &self.walls,
                 )
-                .map_err(|e| bad("physics.model", e.to_string()))?;
+                .map_err(|e| BuildError::invalid("physics.model", e.to_string()))?;
                 self.restart_window();
             }
             return Ok(());
         };
         self.check_compressible(&self.physics)?;
         if !self.walls.is_empty() || self.table.any_open() {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 FIELD,
                 "runs on a table without walls inside it, pockets or open edges".into(),
             ));
         }
         if (0..self.balls.len()).any(|i| self.balls.is_kinematic(i)) || !self.in_play.is_empty() {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 FIELD,
                 "needs every ball dynamic and in play (no kinematic balls)".into(),
             ));
@@ -80,7 +81,7 @@ impl World {
         let (phi, mv2, n) = diagnostics::statistics(&self.balls, &self.table, &self.in_play);
         let kt = 0.5 * mv2 / n.max(1) as f64;
         if !(kt > 0.0 && kt.is_finite()) {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 FIELD,
                 "the balls are at rest (temperature 0): compression holds a temperature, \
                  give them speeds"
@@ -89,7 +90,7 @@ impl World {
         }
         if let Some(f) = spec.until.area_fraction {
             if f <= phi {
-                return Err(bad(
+                return Err(BuildError::invalid(
                     "physics.compress.until.area_fraction",
                     format!("{f} is not above the start's area fraction {phi}"),
                 ));
@@ -98,7 +99,10 @@ impl World {
         let affine = self.physics.model != ModelKind::Event;
         if !affine && self.table.is_sheared() {
             // The growing disks' pair times are not the sliding images' (`sliding.rs`).
-            return Err(bad(FIELD, "cannot run in a sheared box".into()));
+            return Err(BuildError::invalid(
+                FIELD,
+                "cannot run in a sheared box".into(),
+            ));
         }
         spec.origin.get_or_insert(self.time);
         if affine {
@@ -153,7 +157,7 @@ impl World {
         } else {
             return Ok(());
         };
-        Err(bad(FIELD, why.into()))
+        Err(BuildError::invalid(FIELD, why.into()))
     }
 
     /// Before a step: tells the model the growth, and returns the step's length.

@@ -2,7 +2,7 @@
 //! moment and the way it left.
 
 use super::World;
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::walls::{Exit, Removal};
 
 impl World {

@@ -4,7 +4,7 @@
 
 use carom::balls::solid_sphere_inertia;
 use carom::cloth::Phase;
-use carom::events::{EventKind, LoggedEvent};
+use carom::event_log::{EventKind, LoggedEvent};
 use carom::scenario::{Friction, ModelKind};
 use carom::{Ball, Physics, Table, World};
 

@@ -2,7 +2,7 @@
 //! model, with the time step (and for `spring` the stiffness) chosen where the model
 //! needs it. Every scene is deterministic (a fixed seed).
 
-use carom::generators::SplitMix64;
+use carom::random::SplitMix64;
 use carom::scenario::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 

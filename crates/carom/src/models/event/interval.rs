@@ -9,8 +9,8 @@ use super::queue::{Ev, Kind, MAX_BALLS};
 use super::{Event, History, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
 use crate::balls::Balls;
 use crate::models::{StepError, Wall};
+use crate::physics::Friction;
 use crate::physics::Physics;
-use crate::scenario::Friction;
 use crate::table::Table;
 
 impl Event {

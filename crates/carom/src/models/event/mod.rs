@@ -169,8 +169,8 @@ use super::simultaneous::ContactSolver;
 use super::{CollisionModel, Contact, StepContext, StepError};
 use crate::balls::Balls;
 use crate::broadphase::Grid;
+use crate::physics::ModelKind;
 use crate::physics::{ContactFriction, Physics};
-use crate::scenario::ModelKind;
 use crate::stress::Virial;
 use crate::table::Table;
 use crate::walls::{Removal, Walls};
@@ -351,7 +351,7 @@ pub struct Event {
     needs_rebuild: bool,
     /// The event log of the steps not yet drained, when kept (times from the start of
     /// the step, balls by their own indices).
-    log: Option<Vec<crate::events::LoggedEvent>>,
+    log: Option<Vec<crate::event_log::LoggedEvent>>,
     /// The pending rebuild continues from balls that were read (as a run resumed from
     /// a state file would begin): it forgets the collapse guard's memory as well.
     resumed: bool,
@@ -847,7 +847,7 @@ impl CollisionModel for Event {
         self.log = on.then(Vec::new);
     }
 
-    fn take_events(&mut self, out: &mut Vec<crate::events::LoggedEvent>) {
+    fn take_events(&mut self, out: &mut Vec<crate::event_log::LoggedEvent>) {
         if let Some(log) = self.log.as_mut() {
             out.append(log);
         }

@@ -66,7 +66,7 @@ use super::queue::Ev;
 use super::{soft, Event};
 use crate::balls::Balls;
 use crate::cloth::{Body, Cloth, Phase, Sphere};
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::models::{Contact, StepError, Wall};
 
 /// `Kind::Wall` code of the end of a ball's phase (after `inner::EXIT`).
@@ -217,7 +217,7 @@ impl Event {
     /// The cloth of `physics`, checked against the rest of the scene: refused under
     /// gravity in the table's plane (the cloth's law is a level table's).
     pub(super) fn cloth_of(
-        friction: &crate::scenario::Friction,
+        friction: &crate::physics::Friction,
         gravity: [f64; 2],
     ) -> Result<Option<Cloth>, StepError> {
         let cloth = Cloth::of(friction);

@@ -8,7 +8,7 @@ use super::on_face::HELD;
 use super::queue::Kind;
 use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
 use crate::balls::Balls;
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::models::simultaneous::ContactSolver;
 use crate::models::{approach_speed, contact_row, Contact, Wall};
 use crate::table::Table;

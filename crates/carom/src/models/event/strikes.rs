@@ -25,8 +25,8 @@
 use super::Event;
 use crate::balls::{gather, Balls};
 use crate::models::calendar::Calendar;
+use crate::physics::Friction;
 use crate::physics::Physics;
-use crate::scenario::Friction;
 use crate::thermostat::{self, Thermostat};
 
 /// The heat bath's parameters and clock.

@@ -373,7 +373,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generators::SplitMix64;
+    use crate::random::SplitMix64;
 
     /// Solves the `k x k` system `m x = b` by Gaussian elimination with partial
     /// pivoting; `None` when it is singular (pivot below `1e-10` of the largest entry).

@@ -9,7 +9,7 @@
 
 use crate::balls::Balls;
 use crate::broadphase::NeighbourList;
-use crate::events::LoggedEvent;
+use crate::event_log::LoggedEvent;
 use crate::models::Wall;
 use crate::table::Table;
 use crate::walls::{WallCells, Walls};

@@ -22,9 +22,9 @@
 
 use super::FIELD;
 use crate::balls::Balls;
-use crate::compress::{reduced_pressure, Compress, Progress};
+use crate::compression::{reduced_pressure, Compress, Progress};
 use crate::diagnostics;
-use crate::physics::{bad, BuildError};
+use crate::error::BuildError;
 use crate::table::Table;
 use crate::thermostat::Thermostat;
 use crate::world::World;
@@ -39,7 +39,10 @@ impl World {
         phi: f64,
     ) -> Result<(), BuildError> {
         if self.table.is_sheared() {
-            return Err(bad(FIELD, "cannot shrink a sheared box".into()));
+            return Err(BuildError::invalid(
+                FIELD,
+                "cannot shrink a sheared box".into(),
+            ));
         }
         let target = spec.until.area_fraction.unwrap_or(1.0);
         let factor = (phi / target).sqrt();
@@ -47,7 +50,7 @@ impl World {
         for axis in 0..2 {
             let side = self.table.side(axis);
             if self.table.is_periodic(axis) && side * factor < min {
-                return Err(bad(
+                return Err(BuildError::invalid(
                     FIELD,
                     format!(
                         "the periodic side {side} would shrink to {} at area fraction {target}, \

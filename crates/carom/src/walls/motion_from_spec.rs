@@ -2,10 +2,10 @@
 //! `pressure` with `axis` and `servo_time`, and a state file's `offset` and `angle`) to
 //! the wall's [`Motion`], every bad combination a one-line error naming its key.
 
+use super::spec::{ServoAxis, WallSpec};
+use super::{Motion, Piece, Servo};
 use crate::error::ScenarioError;
-use crate::scenario::{ServoAxis, WallSpec};
 use crate::table::Table;
-use crate::walls::{Motion, Piece, Servo};
 
 fn err(field: String, message: impl Into<String>) -> ScenarioError {
     ScenarioError::field(field, message)

@@ -17,7 +17,7 @@
 //! comes due (the partner's velocity-change counter differs) and predicted afresh then.
 
 use super::{Ev, Grow, END, WALL};
-use crate::growth;
+use crate::growing_contact;
 
 impl Grow {
     /// The earlier of ball `i`'s two events.
@@ -270,7 +270,7 @@ impl Grow {
     }
 }
 
-/// The time until a pair meets ([`growth::contact_time`]), also for a pair that
+/// The time until a pair meets ([`growing_contact::contact_time`]), also for a pair that
 /// round-off leaves touching or a hair inside contact right after an impact: one
 /// closing in the growing frame meets now; one separating meets again only if the
 /// contact distance grows faster than the pair separates (`a < 0`), at the quadratic's
@@ -287,7 +287,7 @@ pub(super) fn pair_time(d: [f64; 2], w: [f64; 2], sigma: f64, sigma_dot: f64) ->
         if b >= 0.0 && a >= 0.0 {
             return None;
         }
-        return growth::contact_time(d, w, sigma, sigma_dot);
+        return growing_contact::contact_time(d, w, sigma, sigma_dot);
     }
     if b < 0.0 {
         return Some(0.0);

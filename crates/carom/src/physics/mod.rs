@@ -3,8 +3,12 @@
 //! them or of the world that drives them.
 
 use crate::balls::Balls;
+use crate::error::BuildError;
 use crate::friction;
-use crate::scenario::{Friction, Integrator, ModelKind};
+
+pub mod params;
+
+pub use params::{ContactFriction, Friction, Integrator, ModelKind};
 
 /// The default of `physics.event_budget`: the most events per ball the event model
 /// accepts while the fastest ball moves the smallest radius. A hard-disk fluid has a
@@ -49,90 +53,21 @@ impl Default for Physics {
     }
 }
 
-/// A world that cannot be built: names the parameter and what is wrong with it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BuildError {
-    pub field: String,
-    pub message: String,
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for BuildError {}
-
-pub(crate) fn bad(field: &str, message: String) -> BuildError {
-    BuildError {
-        field: field.to_string(),
-        message,
-    }
-}
-
-/// Friction at ball-ball and ball-wall contact points (`physics.contact_friction`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ContactFriction {
-    /// Coulomb coefficient: the tangential impulse or force is at most `mu` times the
-    /// normal one. 0 switches contact friction (and its effect on rotation) off.
-    pub mu: f64,
-    /// beta in [-1, 1]: the tangential velocity of the contact point is reversed by this
-    /// factor when the contact sticks (-1 smooth, 0 stopped, 1 perfectly rough).
-    pub tangential_restitution: f64,
-    /// Stiffness of the spring model's tangential spring; `None`: the documented default.
-    pub tangential_stiffness: Option<f64>,
-    /// Rolling resistance (spring model): each contact a torque opposing its relative
-    /// rolling, at most `rolling_mu r_eff F_n`; 0: none.
-    pub rolling_mu: f64,
-}
-
-impl ContactFriction {
-    pub const NONE: ContactFriction = ContactFriction {
-        mu: 0.0,
-        tangential_restitution: 0.0,
-        tangential_stiffness: None,
-        rolling_mu: 0.0,
-    };
-
-    /// True when contacts exert tangential forces.
-    #[inline]
-    pub fn is_active(&self) -> bool {
-        self.mu > 0.0
-    }
-}
-
-impl ContactFriction {
-    /// The spring model's tangential stiffness: the one given, or by default `k / 3`,
-    /// which gives the tangential oscillation of a contact the period of the normal one.
-    /// A contact's normal motion has compliance (inverse effective mass)
-    /// `c_n = 1/m_i + 1/m_j` and angular frequency `sqrt(k c_n)`; its contact point's
-    /// tangential motion has `c_t = c_n + r_i^2/I_i + r_j^2/I_j` and `sqrt(k_t c_t)`.
-    /// For solid disks `r^2/I = 2/m`, so `c_t = 3 c_n` for every pair and every wall
-    /// contact (`c_n = 1/m`) alike, and the periods match when `k_t = k / 3`.
-    pub fn tangential_stiffness_for(&self, normal_stiffness: f64) -> f64 {
-        self.tangential_stiffness.unwrap_or(normal_stiffness / 3.0)
-    }
-}
-
-impl Default for ContactFriction {
-    fn default() -> Self {
-        ContactFriction::NONE
-    }
-}
-
 fn check_finite(field: &str, v: f64) -> Result<(), BuildError> {
     if v.is_finite() {
         Ok(())
     } else {
-        Err(bad(field, format!("must be finite (got {v})")))
+        Err(BuildError::invalid(
+            field,
+            format!("must be finite (got {v})"),
+        ))
     }
 }
 
 /// Validates the physics against these balls; returns warnings that do not stop a run.
 pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildError> {
     if !(p.dt.is_finite() && p.dt > 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.dt",
             format!("must be positive (got {})", p.dt),
         ));
@@ -140,26 +75,26 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
     check_finite("physics.gravity[0]", p.gravity[0])?;
     check_finite("physics.gravity[1]", p.gravity[1])?;
     if !(p.restitution.is_finite() && (0.0..=1.0).contains(&p.restitution)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.restitution",
             format!("must be in [0, 1] (got {})", p.restitution),
         ));
     }
     if !(p.stiffness.is_finite() && p.stiffness > 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.stiffness",
             format!("must be positive (got {})", p.stiffness),
         ));
     }
     if !(p.event_budget.is_finite() && p.event_budget > 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.event_budget",
             format!("must be a positive finite number (got {})", p.event_budget),
         ));
     }
     friction::check(&p.friction)?;
     check_contact_friction(&p.contact_friction)?;
-    crate::rolling::check(p)?;
+    crate::rolling::check(&p.contact_friction, p.model, &p.friction)?;
     let mut warnings = Vec::new();
     if p.model == ModelKind::Spring && p.contact_friction.is_active() {
         check_tangential_spring(p, balls)?;
@@ -170,7 +105,7 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
             // the explicit schemes are unstable once w dt reaches 2.
             let w_dt = p.dt * (p.stiffness / mu).sqrt();
             if w_dt >= 2.0 {
-                return Err(bad(
+                return Err(BuildError::invalid(
                     "physics.dt",
                     format!(
                         "dt = {} is unstable for the spring model: dt*sqrt(k/mu) = {:.3} >= 2 \
@@ -199,27 +134,27 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
 /// `physics.contact_friction`: `mu >= 0`, beta in [-1, 1], a positive stiffness.
 fn check_contact_friction(c: &ContactFriction) -> Result<(), BuildError> {
     if !(c.mu.is_finite() && c.mu >= 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.mu",
             format!("must be a finite number >= 0 (got {})", c.mu),
         ));
     }
     let beta = c.tangential_restitution;
     if !(beta.is_finite() && (-1.0..=1.0).contains(&beta)) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.tangential_restitution",
             format!("must be in [-1, 1] (got {beta})"),
         ));
     }
     if !(c.rolling_mu.is_finite() && c.rolling_mu >= 0.0) {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.rolling_mu",
             format!("must be a finite number >= 0 (got {})", c.rolling_mu),
         ));
     }
     if let Some(k) = c.tangential_stiffness {
         if !(k.is_finite() && k > 0.0) {
-            return Err(bad(
+            return Err(BuildError::invalid(
                 "physics.contact_friction.tangential_stiffness",
                 format!("must be a positive finite number (got {k})"),
             ));
@@ -235,7 +170,7 @@ fn check_contact_friction(c: &ContactFriction) -> Result<(), BuildError> {
 /// of a contact (the two most compliant dynamic balls, or one against a wall).
 fn check_tangential_spring(p: &Physics, balls: &Balls) -> Result<(), BuildError> {
     if p.integrator != Integrator::SemiImplicitEuler {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.integrator",
             format!(
                 "contact friction in the spring model runs with the semi-implicit-euler \
@@ -260,7 +195,7 @@ fn check_tangential_spring(p: &Physics, balls: &Balls) -> Result<(), BuildError>
     let k_t = p.contact_friction.tangential_stiffness_for(p.stiffness);
     let w_dt = p.dt * (k_t * (a + b)).sqrt();
     if w_dt >= 2.0 {
-        return Err(bad(
+        return Err(BuildError::invalid(
             "physics.contact_friction.tangential_stiffness",
             format!(
                 "the tangential spring k_t = {k_t} is unstable at dt = {}: \

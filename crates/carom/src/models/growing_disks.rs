@@ -6,7 +6,7 @@
 //! over the interval every radius grows linearly, `r_i (1 + s tau)`, `tau` the time
 //! since the interval's start and `r_i` the radius there. Between events the balls fly
 //! straight (compression runs without gravity), so a pair's contact is a root of a
-//! quadratic and a wall's a root of a linear equation ([`crate::growth`]); an impact
+//! quadratic and a wall's a root of a linear equation ([`crate::growing_contact`]); an impact
 //! reverses the normal relative speed in the frame of the growing surfaces, so it adds
 //! the growth speed to the separation speed.
 //!
@@ -26,8 +26,8 @@
 
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
-use crate::growth;
-use crate::scenario::ModelKind;
+use crate::growing_contact;
+use crate::physics::ModelKind;
 use crate::stress::{self, Virial};
 use crate::table::Table;
 
@@ -275,7 +275,7 @@ impl Grow {
         let sd = (di.r + dj.r) * self.s;
         let (vi, vj) = ([di.vx, di.vy], [dj.vx, dj.vy]);
         let (mi, mj) = (di.m, dj.m);
-        let (dvi, dvj) = growth::impact(n, vi, vj, mi, mj, 1.0, sd);
+        let (dvi, dvj) = growing_contact::impact(n, vi, vj, mi, mj, 1.0, sd);
         self.account(i, dvi);
         self.account(j, dvj);
         self.d[i].vx += dvi[0];

@@ -1,6 +1,7 @@
-//! Disks that grow (Lubachevsky-Stillinger compression): the contact time and the
-//! impact of a pair whose radii grow linearly in time. Building blocks of
-//! `physics.compress`; no model calls them yet.
+//! The contact law of disks that grow (Lubachevsky-Stillinger compression): the
+//! contact time and the impact of a pair whose radii grow linearly in time. The
+//! growing event model ([`crate::models::growing_disks`]) predicts and resolves its
+//! collisions with them while `physics.compress` runs.
 //!
 //! Every radius grows as `r_i(t) = r_i0 (1 + rate t)`, so a pair's contact distance
 //! grows linearly too: `sigma(tau) = sigma + sigma_dot tau` from the present, with

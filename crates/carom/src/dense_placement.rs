@@ -1,16 +1,16 @@
 //! Dense placement: a gas of mixed sizes asked for above what random placement reaches
 //! ([`crate::sizes::MAX_RANDOM_FRACTION`]) is placed at [`PLACE_FRACTION`] with every
 //! radius shrunk by the same factor, then compressed in the event model
-//! (Lubachevsky-Stillinger growth, [`crate::compress`]) until the area fraction is the
+//! (Lubachevsky-Stillinger growth, [`crate::compression`]) until the area fraction is the
 //! one asked for, exactly (to round-off): the radii are then the drawn ones to
 //! round-off, the positions those of an equilibrated dense fluid, the temperature the
 //! drawn velocities'.
 
 use crate::balls::Balls;
-use crate::compress::{Compress, StopReason, Until};
+use crate::compression::{Compress, StopReason, Until};
 use crate::error::ScenarioError;
+use crate::physics::ModelKind;
 use crate::physics::Physics;
-use crate::scenario::ModelKind;
 use crate::table::Table;
 use crate::world::World;
 

@@ -1,11 +1,12 @@
 //! From a scenario's `[[walls]]` and `[[pockets]]` entries to [`Walls`], every bad
 //! entry a one-line error naming it (`walls[2].points: ...`).
 
+use super::motion_from_spec;
+use super::spec::{PocketSpec, WallKind, WallSpec};
+use super::{Pocket, Surface, Walls};
 use crate::balls::Balls;
 use crate::error::ScenarioError;
-use crate::scenario::{PocketSpec, RemovedSpec, WallKind, WallSpec};
 use crate::table::Table;
-use crate::walls::{Exit, Pocket, Removal, Surface, Walls};
 
 fn err(field: String, message: impl Into<String>) -> ScenarioError {
     ScenarioError::field(field, message)
@@ -43,8 +44,7 @@ pub fn build(
         let name = format!("walls[{k}]");
         let first = out.pieces().len();
         let bounds = add_wall(&mut out, w, &name, table)?;
-        if let Some(m) =
-            crate::wall_motion::motion(w, &name, table, bounds, &out.pieces()[first..])?
+        if let Some(m) = motion_from_spec::motion(w, &name, table, bounds, &out.pieces()[first..])?
         {
             motions.push((k as u32, m));
         }
@@ -92,9 +92,36 @@ fn add_wall(
     table: &Table,
 ) -> Result<[f64; 4], ScenarioError> {
     let kind = kind_name(w.kind);
+    let takes_points = matches!(w.kind, WallKind::Segment | WallKind::Polyline);
+    let surface = surface(w, name, kind, takes_points)?;
+    let bounds = if takes_points {
+        add_points(out, w, name, kind, surface)?
+    } else {
+        add_round(out, w, name, kind, surface)?
+    };
+    // Its box's bounds are finite (finite points, finite radius), so this compares.
+    if bounds[2] < 0.0 || bounds[0] > table.width || bounds[3] < 0.0 || bounds[1] > table.height {
+        return Err(err(
+            name.to_string(),
+            format!(
+                "the {kind} lies wholly outside the {} x {} table",
+                table.width, table.height
+            ),
+        ));
+    }
+    Ok(bounds)
+}
+
+/// The keys of a wall of kind `kind` (`takes_points`: a segment or polyline) checked
+/// against its kind, and its surface's values.
+fn surface(
+    w: &WallSpec,
+    name: &str,
+    kind: &str,
+    takes_points: bool,
+) -> Result<Surface, ScenarioError> {
     // Keys that do not belong to the kind are refused: a typo'd shape must not be
     // silently read as another.
-    let takes_points = matches!(w.kind, WallKind::Segment | WallKind::Polyline);
     let given = [
         ("points", w.points.is_some(), takes_points),
         ("closed", w.closed.is_some(), w.kind == WallKind::Polyline),
@@ -142,178 +169,152 @@ fn add_wall(
             ));
         }
     }
-    let surface = Surface {
+    Ok(Surface {
         restitution: w.restitution,
         mu: w.mu,
         surface_velocity,
         cushion_height: w.cushion_height,
-    };
-    let bounds;
-    if takes_points {
-        let points = w.points.as_deref().ok_or_else(|| {
-            err(
-                name.to_string(),
-                format!("a {kind} needs points = [[x, y], ...]"),
-            )
-        })?;
-        let field = format!("{name}.points");
-        for (i, &p) in points.iter().enumerate() {
-            finite_point(&format!("{field}[{i}]"), p)?;
-        }
-        let closed = w.closed.unwrap_or(false);
-        let need = if closed { 3 } else { 2 };
-        if w.kind == WallKind::Segment && points.len() != 2 {
-            return Err(err(
-                field,
-                format!("a segment needs exactly two points (got {})", points.len()),
-            ));
-        }
-        if points.len() < need {
-            return Err(err(
-                field,
-                format!(
-                    "a{} polyline needs at least {need} points (got {})",
-                    if closed { " closed" } else { "n open" },
-                    points.len()
-                ),
-            ));
-        }
-        let n = points.len();
-        let segs = if closed { n } else { n - 1 };
-        for k in 0..segs {
-            let (a, b) = (points[k], points[(k + 1) % n]);
-            let len = (b[0] - a[0]).hypot(b[1] - a[1]);
-            // A length that is not a positive finite number (zero, or an overflow of
-            // two huge coordinates) gives no direction to the segment.
-            if !(len.is_finite() && len > 0.0) {
-                return Err(err(
-                    field,
-                    format!(
-                        "the segment from point {k} to point {} has no length ([{}, {}] to [{}, {}])",
-                        (k + 1) % n,
-                        a[0],
-                        a[1],
-                        b[0],
-                        b[1]
-                    ),
-                ));
-            }
-        }
-        bounds = points.iter().fold(
-            [
-                f64::INFINITY,
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-                f64::NEG_INFINITY,
-            ],
-            |b, p| {
-                [
-                    b[0].min(p[0]),
-                    b[1].min(p[1]),
-                    b[2].max(p[0]),
-                    b[3].max(p[1]),
-                ]
-            },
-        );
-        out.polyline(points, closed, surface);
-    } else {
-        let center = w
-            .center
-            .ok_or_else(|| err(name.to_string(), format!("a {kind} needs center = [x, y]")))?;
-        finite_point(&format!("{name}.center"), center)?;
-        let radius = w
-            .radius
-            .ok_or_else(|| err(name.to_string(), format!("a {kind} needs radius")))?;
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(err(
-                format!("{name}.radius"),
-                format!("must be a positive finite number (got {radius})"),
-            ));
-        }
-        let (from, span) = if w.kind == WallKind::Arc {
-            let from = w.from.unwrap_or(0.0);
-            let to =
-                w.to.ok_or_else(|| err(name.to_string(), "an arc needs to (degrees)"))?;
-            for (key, v) in [("from", from), ("to", to)] {
-                if !v.is_finite() {
-                    return Err(err(
-                        format!("{name}.{key}"),
-                        format!("must be finite (got {v})"),
-                    ));
-                }
-            }
-            let extent = to - from;
-            if !(extent > 0.0 && extent <= 360.0) {
-                return Err(err(
-                    format!("{name}.to"),
-                    format!(
-                        "the arc's extent to - from must be more than 0 and at most 360 degrees \
-                         (got {to} - {from} = {extent})"
-                    ),
-                ));
-            }
-            let span = if extent == 360.0 {
-                std::f64::consts::TAU
-            } else {
-                extent.to_radians()
-            };
-            (from.to_radians(), span)
-        } else {
-            (0.0, std::f64::consts::TAU)
-        };
-        bounds = [
-            center[0] - radius,
-            center[1] - radius,
-            center[0] + radius,
-            center[1] + radius,
-        ];
-        out.arc(center, radius, from, span, surface);
-    }
-    // Its box's bounds are finite (finite points, finite radius), so this compares.
-    if bounds[2] < 0.0 || bounds[0] > table.width || bounds[3] < 0.0 || bounds[1] > table.height {
-        return Err(err(
+    })
+}
+
+/// A segment or polyline from its points, checked; returns its bounding box.
+fn add_points(
+    out: &mut Walls,
+    w: &WallSpec,
+    name: &str,
+    kind: &str,
+    surface: Surface,
+) -> Result<[f64; 4], ScenarioError> {
+    let points = w.points.as_deref().ok_or_else(|| {
+        err(
             name.to_string(),
+            format!("a {kind} needs points = [[x, y], ...]"),
+        )
+    })?;
+    let field = format!("{name}.points");
+    for (i, &p) in points.iter().enumerate() {
+        finite_point(&format!("{field}[{i}]"), p)?;
+    }
+    let closed = w.closed.unwrap_or(false);
+    let need = if closed { 3 } else { 2 };
+    if w.kind == WallKind::Segment && points.len() != 2 {
+        return Err(err(
+            field,
+            format!("a segment needs exactly two points (got {})", points.len()),
+        ));
+    }
+    if points.len() < need {
+        return Err(err(
+            field,
             format!(
-                "the {kind} lies wholly outside the {} x {} table",
-                table.width, table.height
+                "a{} polyline needs at least {need} points (got {})",
+                if closed { " closed" } else { "n open" },
+                points.len()
             ),
         ));
     }
+    let n = points.len();
+    let segs = if closed { n } else { n - 1 };
+    for k in 0..segs {
+        let (a, b) = (points[k], points[(k + 1) % n]);
+        let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+        // A length that is not a positive finite number (zero, or an overflow of
+        // two huge coordinates) gives no direction to the segment.
+        if !(len.is_finite() && len > 0.0) {
+            return Err(err(
+                field,
+                format!(
+                    "the segment from point {k} to point {} has no length ([{}, {}] to [{}, {}])",
+                    (k + 1) % n,
+                    a[0],
+                    a[1],
+                    b[0],
+                    b[1]
+                ),
+            ));
+        }
+    }
+    let bounds = points.iter().fold(
+        [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ],
+        |b, p| {
+            [
+                b[0].min(p[0]),
+                b[1].min(p[1]),
+                b[2].max(p[0]),
+                b[3].max(p[1]),
+            ]
+        },
+    );
+    out.polyline(points, closed, surface);
     Ok(bounds)
 }
 
-/// A ball's `removed = { time, by }`, checked against the scene's pockets.
-pub fn removal(spec: &RemovedSpec, field: &str, walls: &Walls) -> Result<Removal, ScenarioError> {
-    if !spec.time.is_finite() {
+/// An arc or circle from its centre, radius and angles, checked; returns its bounding
+/// box.
+fn add_round(
+    out: &mut Walls,
+    w: &WallSpec,
+    name: &str,
+    kind: &str,
+    surface: Surface,
+) -> Result<[f64; 4], ScenarioError> {
+    let center = w
+        .center
+        .ok_or_else(|| err(name.to_string(), format!("a {kind} needs center = [x, y]")))?;
+    finite_point(&format!("{name}.center"), center)?;
+    let radius = w
+        .radius
+        .ok_or_else(|| err(name.to_string(), format!("a {kind} needs radius")))?;
+    if !(radius.is_finite() && radius > 0.0) {
         return Err(err(
-            format!("{field}.time"),
-            format!("must be finite (got {})", spec.time),
+            format!("{name}.radius"),
+            format!("must be a positive finite number (got {radius})"),
         ));
     }
-    let by = Exit::parse(&spec.by).ok_or_else(|| {
-        err(
-            format!("{field}.by"),
-            format!(
-                "must be \"pocket K\", \"left\", \"right\", \"top\" or \"bottom\" (got {:?})",
-                spec.by
-            ),
-        )
-    })?;
-    if let Exit::Pocket(k) = by {
-        if k as usize >= walls.pockets().len() {
+    let (from, span) = if w.kind == WallKind::Arc {
+        let from = w.from.unwrap_or(0.0);
+        let to =
+            w.to.ok_or_else(|| err(name.to_string(), "an arc needs to (degrees)"))?;
+        for (key, v) in [("from", from), ("to", to)] {
+            if !v.is_finite() {
+                return Err(err(
+                    format!("{name}.{key}"),
+                    format!("must be finite (got {v})"),
+                ));
+            }
+        }
+        let extent = to - from;
+        if !(extent > 0.0 && extent <= 360.0) {
             return Err(err(
-                format!("{field}.by"),
+                format!("{name}.to"),
                 format!(
-                    "names pocket {k}, but the scene has {} pocket(s)",
-                    walls.pockets().len()
+                    "the arc's extent to - from must be more than 0 and at most 360 degrees \
+                     (got {to} - {from} = {extent})"
                 ),
             ));
         }
-    }
-    Ok(Removal {
-        time: spec.time,
-        by,
-    })
+        let span = if extent == 360.0 {
+            std::f64::consts::TAU
+        } else {
+            extent.to_radians()
+        };
+        (from.to_radians(), span)
+    } else {
+        (0.0, std::f64::consts::TAU)
+    };
+    let bounds = [
+        center[0] - radius,
+        center[1] - radius,
+        center[0] + radius,
+        center[1] + radius,
+    ];
+    out.arc(center, radius, from, span, surface);
+    Ok(bounds)
 }
 
 /// The first ball (in play, dynamic) that overlaps a wall at the start by more than

@@ -1,0 +1,197 @@
+//! The types the physics parameters are made of: the choices of collision model,
+//! integrator and friction against the table, and the friction at the contact points.
+//! Below the physics laws that read them (table friction, cloth, rolling resistance,
+//! walls), which [`super::Physics`] calls to check itself.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModelKind {
+    Impulse,
+    #[default]
+    Spring,
+    Simultaneous,
+    Event,
+}
+
+impl ModelKind {
+    pub const ALL: [ModelKind; 4] = [
+        ModelKind::Impulse,
+        ModelKind::Spring,
+        ModelKind::Simultaneous,
+        ModelKind::Event,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Impulse => "impulse",
+            ModelKind::Spring => "spring",
+            ModelKind::Simultaneous => "simultaneous",
+            ModelKind::Event => "event",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum Integrator {
+    #[default]
+    SemiImplicitEuler,
+    AverageVelocity,
+    AverageAcceleration,
+    PredictedAcceleration,
+    VelocityVerlet,
+}
+
+impl Integrator {
+    pub const ALL: [Integrator; 5] = [
+        Integrator::SemiImplicitEuler,
+        Integrator::AverageVelocity,
+        Integrator::AverageAcceleration,
+        Integrator::PredictedAcceleration,
+        Integrator::VelocityVerlet,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Integrator::SemiImplicitEuler => "semi-implicit-euler",
+            Integrator::AverageVelocity => "average-velocity",
+            Integrator::AverageAcceleration => "average-acceleration",
+            Integrator::PredictedAcceleration => "predicted-acceleration",
+            Integrator::VelocityVerlet => "velocity-verlet",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+/// Friction against the table (tutorial level 7).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    deny_unknown_fields,
+    expecting = "a table { kind = \"none\" | \"dry\" | \"drag\" | \"linear\" | \"cloth\", ... }"
+)]
+pub enum Friction {
+    #[default]
+    None,
+    /// Constant deceleration `mu * g_normal` against the velocity; a ball stops, never reverses.
+    Dry {
+        mu: f64,
+        #[serde(default = "one")]
+        g_normal: f64,
+    },
+    /// Force `mu m |v|^2` against the velocity.
+    Drag { mu: f64 },
+    /// `v' = (1 - mu)^dt v`.
+    Linear { mu: f64 },
+    /// Pool balls on cloth: every ball a sphere that slides, rolls and spins
+    /// ([`crate::cloth`]). The defaults are a pool table's (see `docs/pool.md`).
+    Cloth {
+        #[serde(default = "cloth_sliding_mu")]
+        sliding_mu: f64,
+        #[serde(default = "cloth_rolling_mu")]
+        rolling_mu: f64,
+        #[serde(default = "cloth_spinning_mu")]
+        spinning_mu: f64,
+        #[serde(default = "one")]
+        g_normal: f64,
+    },
+}
+
+/// Ball on cloth, sliding: 0.2 (Marlow, *The Physics of Pocket Billiards*; Alciatore's
+/// measurements give 0.15 to 0.4).
+pub const CLOTH_SLIDING_MU: f64 = 0.2;
+/// Ball on cloth, rolling resistance: 0.01 (Marlow: 0.005 to 0.015).
+pub const CLOTH_ROLLING_MU: f64 = 0.01;
+/// Spin about the vertical: 0.0127, a decay of `5 mu g / (2 r)`, about 11 rad/s^2 for a
+/// 57.15 mm ball (a sidespin of 30 rad/s dies in about 3 s, as on a real table).
+pub const CLOTH_SPINNING_MU: f64 = 0.0127;
+
+fn cloth_sliding_mu() -> f64 {
+    CLOTH_SLIDING_MU
+}
+fn cloth_rolling_mu() -> f64 {
+    CLOTH_ROLLING_MU
+}
+fn cloth_spinning_mu() -> f64 {
+    CLOTH_SPINNING_MU
+}
+
+impl Friction {
+    /// Cloth friction with a pool table's coefficients and `g_normal`.
+    pub fn cloth(g_normal: f64) -> Friction {
+        Friction::Cloth {
+            sliding_mu: CLOTH_SLIDING_MU,
+            rolling_mu: CLOTH_ROLLING_MU,
+            spinning_mu: CLOTH_SPINNING_MU,
+            g_normal,
+        }
+    }
+
+    pub fn is_cloth(&self) -> bool {
+        matches!(self, Friction::Cloth { .. })
+    }
+}
+
+/// Friction at ball-ball and ball-wall contact points (`physics.contact_friction`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactFriction {
+    /// Coulomb coefficient: the tangential impulse or force is at most `mu` times the
+    /// normal one. 0 switches contact friction (and its effect on rotation) off.
+    pub mu: f64,
+    /// beta in [-1, 1]: the tangential velocity of the contact point is reversed by this
+    /// factor when the contact sticks (-1 smooth, 0 stopped, 1 perfectly rough).
+    pub tangential_restitution: f64,
+    /// Stiffness of the spring model's tangential spring; `None`: the documented default.
+    pub tangential_stiffness: Option<f64>,
+    /// Rolling resistance (spring model): each contact a torque opposing its relative
+    /// rolling, at most `rolling_mu r_eff F_n`; 0: none.
+    pub rolling_mu: f64,
+}
+
+impl ContactFriction {
+    pub const NONE: ContactFriction = ContactFriction {
+        mu: 0.0,
+        tangential_restitution: 0.0,
+        tangential_stiffness: None,
+        rolling_mu: 0.0,
+    };
+
+    /// True when contacts exert tangential forces.
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        self.mu > 0.0
+    }
+}
+
+impl ContactFriction {
+    /// The spring model's tangential stiffness: the one given, or by default `k / 3`,
+    /// which gives the tangential oscillation of a contact the period of the normal one.
+    /// A contact's normal motion has compliance (inverse effective mass)
+    /// `c_n = 1/m_i + 1/m_j` and angular frequency `sqrt(k c_n)`; its contact point's
+    /// tangential motion has `c_t = c_n + r_i^2/I_i + r_j^2/I_j` and `sqrt(k_t c_t)`.
+    /// For solid disks `r^2/I = 2/m`, so `c_t = 3 c_n` for every pair and every wall
+    /// contact (`c_n = 1/m`) alike, and the periods match when `k_t = k / 3`.
+    pub fn tangential_stiffness_for(&self, normal_stiffness: f64) -> f64 {
+        self.tangential_stiffness.unwrap_or(normal_stiffness / 3.0)
+    }
+}
+
+impl Default for ContactFriction {
+    fn default() -> Self {
+        ContactFriction::NONE
+    }
+}
+
+fn one() -> f64 {
+    1.0
+}
