@@ -9,7 +9,7 @@
 //! `python/tests/test_bad_input.py` checks that the Python package refuses the same
 //! inputs with the same line.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A periodic spring scene with contact friction and a spinning ball: every field the

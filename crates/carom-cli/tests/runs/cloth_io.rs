@@ -3,7 +3,7 @@
 //! the diagnostics CSV its rotational energy, and renders draw a spin dot on each ball;
 //! a scene off cloth keeps the columns and pictures it had.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A cue ball struck with draw and english towards a resting ball, on cloth (SI

@@ -4,7 +4,7 @@
 //! frictionless state file has no such key, and a bad value in it is refused with
 //! exit 2, one line naming the field, and nothing written.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// K steps of the column (dt = 0.002): by 0.5 time units the column has landed on the

@@ -2,7 +2,7 @@
 //! file, line and field, outputs written whole or not at all, and runs whose results
 //! can be checked against closed forms.
 
-mod common;
+use crate::common;
 use common::*;
 
 use carom::ModelKind;

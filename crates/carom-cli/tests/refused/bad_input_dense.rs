@@ -4,7 +4,7 @@
 //! Andersen clock a state file of the event model holds (`thermostat_clock`), and a
 //! compression.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A bidisperse gas in a periodic box, sized by the generator, with every new key on a

@@ -2,7 +2,7 @@
 //! between white caps, the 1 a yellow solid), located from the rack and the picture's
 //! layout, independently of the drawing code.
 
-mod common;
+use crate::common;
 use common::*;
 
 use carom_games::{GameKind, Setup};

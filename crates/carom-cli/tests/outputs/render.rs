@@ -1,7 +1,7 @@
 //! `carom run --render` and `--plot` as a user runs them: the files hold what the run
 //! did, and bad requests are refused before anything is run.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// (cx, cy, r) of every `<circle>` in an SVG written by --render.

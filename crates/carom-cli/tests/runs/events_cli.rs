@@ -2,7 +2,7 @@
 //! pocket row for every ball the state file marks removed, at the same time and into
 //! the same pocket, and its first row is the cue ball (ball 0) striking the rack.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

@@ -8,7 +8,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::os::unix::process::ExitStatusExt;

@@ -2,7 +2,7 @@
 //! trajectory and diagnostics CSVs when rotation is in play (and the old columns when
 //! it is not), and bad contact-friction input as one line with file, line and field.
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! holding what the physics says, pictures side by side, and bad requests refused
 //! with status 2 and one line.
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::path::Path;

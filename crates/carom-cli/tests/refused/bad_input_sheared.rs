@@ -9,7 +9,7 @@
 //! table, a compression), and walls or pockets reaching the sliding edge. The good scene
 //! runs and its state file writes the map with the shift.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A sheared spring box with two balls: every case below spoils one line of it (or

@@ -2,7 +2,7 @@
 //! of bad input through the command line's contract (exit 2, one line on stderr
 //! naming what is wrong, nothing written although --out and --render were asked for).
 
-mod common;
+use crate::common;
 use common::*;
 
 const HEADER: &str = "speed,aim,english,follow,elevation";

@@ -2,7 +2,7 @@
 //! status 2 and one line on stderr. The window itself is tested under Xvfb by
 //! `.ci/viewer-smoke`.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -1,7 +1,7 @@
 //! `--color-by` in renders and the `psi6` column of the diagnostics CSV, as a user
 //! runs them.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A periodic box holding a perfect triangular crystal, 8 by 8 (spacing 2, rows

@@ -2,7 +2,7 @@
 //! and contact friction writes bit-identical state files and trajectories for one and
 //! two threads, and run to run.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A periodic rough gas of 4000 spinning-up disks. The spring model splits its

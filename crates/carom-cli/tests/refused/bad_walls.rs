@@ -4,7 +4,7 @@
 //! were asked for. `python/tests/test_bad_input.py` refuses the same with the same
 //! line.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A walled spring scene with each kind of wall, a pocket and an open edge, every

@@ -3,7 +3,7 @@
 //! state the run ends in, an unknown extension is a usage error, the diagnostics CSV,
 //! the summary and `compare` report the observables, a bad boundary is one clear line.
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::path::Path;

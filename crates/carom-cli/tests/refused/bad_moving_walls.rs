@@ -4,7 +4,7 @@
 //! servos, gravity with a moving wall in `event`, and servos outside `spring` are
 //! refused.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A gas between a fixed floor and a lid at y = 80 moving as `lid` says.

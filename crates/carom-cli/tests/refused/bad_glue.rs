@@ -2,7 +2,7 @@
 //! file names the glue; every bad use is exit status 2, one line naming the key,
 //! nothing written.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A frictionless gas ball under a lid at y = 20 (walls[0], moving as `lid` says) and a

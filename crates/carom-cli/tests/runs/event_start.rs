@@ -2,7 +2,7 @@
 //! balls and the overlap, nothing written. The same scene runs under other models, and
 //! a state written by an event run (balls touching to round-off) resumes.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// Two radius-10 balls whose centres are 15 apart: 5 of overlap.

@@ -5,7 +5,7 @@
 //! wall's `cushion_height`. `python/tests/test_bad_input_cloth.py` checks that the
 //! Python package refuses the same inputs with the same line.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A cloth scene with every new key present, each on a line of its own, so that one

@@ -3,7 +3,7 @@
 //! state file marks them `removed`, and a run resumed from it keeps them out, to the
 //! bit of an uninterrupted run.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// Three balls: one rolls into the pocket at t = (172 - 20) / 3, one out across the
