@@ -8,37 +8,14 @@ use common::*;
 
 /// Three balls: one rolls into the pocket at t = (172 - 20) / 3, one out across the
 /// open left edge at t = 50 / 2.5 = 20, one stays at rest.
-const SCENE: &str = r#"
-[table]
-width = 200.0
-height = 100.0
-boundary = ["open", "walls"]
-[physics]
-model = "spring"
-dt = 0.05
-[[balls]]
-x = 20.0
-y = 30.0
-vx = 3.0
-r = 5.0
-[[balls]]
-x = 50.0
-y = 70.0
-vx = -2.5
-r = 5.0
-[[balls]]
-x = 100.0
-y = 50.0
-r = 5.0
-[[pockets]]
-center = [180.0, 30.0]
-radius = 8.0
-"#;
+fn scene() -> String {
+    fixtures::pocket_and_open_edge("spring", 0.05, "x = 100.0\ny = 50.0\nr = 5.0")
+}
 
 #[test]
 fn balls_that_leave_play_are_counted_dropped_from_frames_and_stay_out_on_resume() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("s.toml"), SCENE).unwrap();
+    std::fs::write(dir.path().join("s.toml"), scene()).unwrap();
     let out = run_ok(
         dir.path(),
         &[

@@ -201,34 +201,12 @@ fn a_circular_container_conserves_energy_and_angular_momentum() {
 /// times (the centre within the pocket's radius; the centre on the edge), exactly.
 #[test]
 fn a_pocket_and_an_open_edge_take_balls_at_the_analytic_time() {
-    let toml = r#"
-        [table]
-        width = 200.0
-        height = 100.0
-        boundary = ["open", "walls"]
-        [physics]
-        model = "event"
-        dt = 1.0
-        [[balls]]
-        x = 20.0
-        y = 30.0
-        vx = 3.0
-        r = 5.0
-        [[balls]]
-        x = 50.0
-        y = 70.0
-        vx = -2.5
-        r = 5.0
-        [[balls]]
-        x = 100.0
-        y = 50.0
-        vy = 1.0
-        r = 5.0
-        [[pockets]]
-        center = [180.0, 30.0]
-        radius = 8.0
-        "#;
-    let mut w = world(toml);
+    let toml = common::fixtures::pocket_and_open_edge(
+        "event",
+        1.0,
+        "x = 100.0\ny = 50.0\nvy = 1.0\nr = 5.0",
+    );
+    let mut w = world(&toml);
     w.run_steps(100).unwrap();
     let (rp, rl) = (w.removal(0).unwrap(), w.removal(1).unwrap());
     assert_eq!(rp.by, Exit::Pocket(0));

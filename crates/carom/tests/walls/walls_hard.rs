@@ -207,34 +207,10 @@ fn a_moving_wall_surface_drags_a_ball_along() {
 #[test]
 fn exits_at_the_analytic_time_and_out_of_play_balls_meet_nothing() {
     for model in MODELS {
-        let toml = format!(
-            r#"
-            [table]
-            width = 200.0
-            height = 100.0
-            boundary = ["open", "walls"]
-            [physics]
-            model = "{model}"
-            dt = 0.05
-            [[balls]]
-            x = 20.0
-            y = 30.0
-            vx = 3.0
-            r = 5.0
-            [[balls]]
-            x = 50.0
-            y = 70.0
-            vx = -2.5
-            r = 5.0
-            [[balls]]
-            x = 120.0
-            y = 30.0
-            vx = 2.0
-            r = 5.0
-            [[pockets]]
-            center = [180.0, 30.0]
-            radius = 8.0
-            "#
+        let toml = common::fixtures::pocket_and_open_edge(
+            model,
+            0.05,
+            "x = 120.0\ny = 30.0\nvx = 2.0\nr = 5.0",
         );
         let mut w = world(&toml);
         w.run_steps(2000).unwrap();
