@@ -1,6 +1,6 @@
 //! Recordings write files whole, in the format the extension names.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! Walls inside the table, pockets and open edges in pictures: each drawn where its
 //! geometry says, and balls out of play left out.
 
-mod common;
+use crate::common;
 
 use carom::parse::{build_world, parse_scenario, Format};
 use carom_render::{render_png, render_svg, Frame, Panel};

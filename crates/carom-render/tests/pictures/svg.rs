@@ -1,6 +1,6 @@
 //! SVG pictures parsed back as XML: one circle per ball, at the ball's own coordinates.
 
-mod common;
+use crate::common;
 
 use carom_render::{render_svg, Panel, Trails};
 use common::*;

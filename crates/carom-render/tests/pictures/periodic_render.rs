@@ -1,7 +1,7 @@
 //! Periodic tables in pictures: a ball cut by a periodic edge shows on both sides of the
 //! table (and not over the border), in PNG and SVG; walls stay as they were.
 
-mod common;
+use crate::common;
 
 use carom_render::{render_png, render_svg, BallView, Frame, Panel};
 use common::*;

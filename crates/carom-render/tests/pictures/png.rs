@@ -1,7 +1,7 @@
 //! Raster pictures checked pixel by pixel at positions worked out by hand (see
 //! `common::options` for the geometry).
 
-mod common;
+use crate::common;
 
 use carom_render::{render_png, Panel, Trails, DEFAULT_BALL_COLORS};
 use common::*;

@@ -1,6 +1,6 @@
 //! Animated GIFs decoded back with the gif crate: frame count, size, timing, content.
 
-mod common;
+use crate::common;
 
 use carom_render::{AnimationOptions, GifWriter};
 use common::*;

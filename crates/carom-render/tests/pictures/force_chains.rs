@@ -1,7 +1,7 @@
 //! Force chains in pictures: each contact force a segment between the two centres, as
 //! wide as its share of the largest force.
 
-mod common;
+use crate::common;
 
 use carom::stress::ContactForce;
 use carom_render::{render_png, render_svg, BallView, Frame, Panel, FORCE_WIDTH};

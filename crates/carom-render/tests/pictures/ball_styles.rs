@@ -1,7 +1,7 @@
 //! Ball styles in pictures: stripes, numbers on white discs, plain colours; and no
 //! styles drawing today's pictures unchanged.
 
-mod common;
+use crate::common;
 
 use carom::Rgb;
 use carom_render::ballstyle::{CAP, INK, LABEL_DISC, STRIPE_HALF};

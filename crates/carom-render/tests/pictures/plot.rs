@@ -1,7 +1,7 @@
 //! Plots decoded back: the right size, not blank, the curves in their colours, and the
 //! title drawn (text works without system fonts).
 
-mod common;
+use crate::common;
 
 use carom_render::{plot_energy, plot_total_energies, ImageFormat, Series};
 use common::decode_png;
