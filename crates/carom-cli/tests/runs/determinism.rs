@@ -123,7 +123,7 @@ fn periodic_rough_spring_runs_are_bit_identical_for_one_and_two_threads_and_run_
 /// 2^20 ball-steps: 52 steps for 20,000 balls) that read nothing, so its state file is
 /// the library's single call bit for bit, whether or not a bar is shown. Were a chunk
 /// to bring the balls up to date, the model would restart its predictions there and
-/// the last bits would differ (see `carom/tests/event_lazy.rs`).
+/// the last bits would differ (see `carom/tests/models/event_lazy.rs`).
 #[test]
 fn an_event_run_in_chunks_is_one_call_bit_for_bit() {
     use carom::load::{build, Source};

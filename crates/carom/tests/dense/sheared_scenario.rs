@@ -2,7 +2,7 @@
 //! "periodic", y = "sheared", shear_rate = G }` in TOML and JSON builds the box the
 //! library's `Table::sheared` makes; the state file writes the map with the current
 //! shift, and a run resumed from it continues bit for bit; a box whose boundary does
-//! not say it stays as it was. (Bad input: `carom-cli/tests/bad_input_sheared.rs`.)
+//! not say it stays as it was. (Bad input: `carom-cli/tests/refused/bad_input_sheared.rs`.)
 
 use carom::parse::{build_world, parse_scenario, Format};
 use carom::{Table, World};
@@ -162,7 +162,7 @@ fn the_state_file_carries_the_shift_and_a_resumed_run_continues_bit_for_bit() {
     // the bottom half. With u_x = G (y - H/2) the halves' means differ by G H / 2 = 1;
     // after 2 strain units (4 time units) the gas, started at rest on average, has
     // taken up part of it; its sign is the test here, the profile's size is checked
-    // by tests/sheared.rs.
+    // by tests/dense/sheared.rs.
     let bl = straight.balls();
     let (mut lower, mut upper) = ((0.0, 0), (0.0, 0));
     for i in 0..bl.len() {
