@@ -4,8 +4,8 @@ with the very line the command line prints for the same input (exit status 2).
 Each case is given to both: a scenario or state file by the same absolute path (so
 the origin both name is the same), an override as ``--set KEY=VALUE`` and as
 ``overrides={KEY: VALUE}``. The command line's own side of the contract (nothing
-written, one line) is tested in ``crates/carom-cli/tests/bad_input.rs``; the cases
-here mirror those.
+written, one line) is tested in ``crates/carom-cli/tests/refused/bad_input.rs``; the
+cases here mirror those.
 """
 
 from __future__ import annotations
@@ -112,7 +112,8 @@ FILE_CASES = [
     ("omega", "ix = 9007199254740993", "balls[0].ix"),
     # A periodic side under four largest diameters (radius 5: 40).
     ("width", "width = 39.0", "table.width"),
-    # Sheared boxes (Lees-Edwards), as in crates/carom-cli/tests/bad_input_sheared.rs.
+    # Sheared boxes (Lees-Edwards), as in
+    # crates/carom-cli/tests/refused/bad_input_sheared.rs.
     (
         "boundary",
         'boundary = { x = "sheared", y = "periodic", shear_rate = 0.1 }',

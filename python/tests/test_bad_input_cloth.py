@@ -1,7 +1,7 @@
 """Bad values of the cloth keys: the Python package raises ``carom.ScenarioError`` with
 the very line the command line prints for the same file or override (exit status 2).
 The command line's own side (nothing written, one line) is tested in
-``crates/carom-cli/tests/bad_input_cloth.rs``; the cases here mirror those."""
+``crates/carom-cli/tests/refused/bad_input_cloth.rs``; the cases here mirror those."""
 
 from __future__ import annotations
 

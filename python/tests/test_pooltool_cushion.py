@@ -137,7 +137,8 @@ def shot(v0, alpha, top=0.0, side=0.0, extra=(0.0, 0.0)) -> dict:
     a = math.radians(alpha)
     v = np.array([math.sin(a), math.cos(a)]) * v0
     # Topspin about the horizontal axis across the path: rolling has (wx, wy) =
-    # (vy, -vx) / r (carom's frame); side spin is -omega (tests/cushion_published.rs).
+    # (vy, -vx) / r (carom's frame); side spin is -omega
+    # (tests/pool/cushion_published.rs).
     w = np.array([v[1], -v[0]]) * top / R + np.array(extra)
     return {
         "ball": {
@@ -432,7 +433,7 @@ def test_a_round_cushion_matches_pooltool(name):
 
 @needs_cloth
 def test_other_cushions_match_pooltool():
-    """The paper-style cushion of tests/cushion_published.rs (nose 7R/5, e 0.98, mu
+    """The paper-style cushion of tests/pool/cushion_published.rs (nose 7R/5, e 0.98, mu
     0.14), a nose at the equator (the plain wall) and a sticky one (mu 1)."""
     for cushion in ((1.4 * R, 0.98, 0.14), (R, 0.7, 0.3), (1.3 * R, 0.9, 1.0)):
         for name in ("rolling-45", "reverse-english-80", "masse-50"):

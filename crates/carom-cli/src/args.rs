@@ -43,6 +43,7 @@ pub enum Command {
     Play(crate::play::PlayArgs),
 }
 
+#[cfg(feature = "viewer")]
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -71,6 +72,16 @@ pub struct ViewArgs {
     /// Worker threads for the simulation [default: all cores]
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u64>,
+}
+
+/// `carom view` in a build without the viewer: whatever follows is taken as it comes,
+/// so that every use of the command gets the line saying how to get the viewer.
+#[cfg(not(feature = "viewer"))]
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// What the viewer would be given
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    pub rest: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -62,6 +62,7 @@ fn main() -> ExitCode {
 }
 
 /// The interactive viewer on the scenario, loaded as `carom run` loads it.
+#[cfg(feature = "viewer")]
 fn view(a: args::ViewArgs) -> Result<(), CliError> {
     if let Some(kind) = carom_viewer::game_named(&a.scenario) {
         let options = carom_viewer::Options {
@@ -93,6 +94,17 @@ fn view(a: args::ViewArgs) -> Result<(), CliError> {
         carom_viewer::ViewerError::Usage(s) => CliError::input(s),
         other => CliError::run(other.to_string()),
     })
+}
+
+/// The line `carom view` answers with in a build without the viewer.
+#[cfg(not(feature = "viewer"))]
+const NO_VIEWER: &str = "carom view: this carom is built without the viewer; \
+reinstall it with the default features to get it (cargo install --path crates/carom-cli)";
+
+/// A build without the viewer (`--no-default-features`) says how to get one.
+#[cfg(not(feature = "viewer"))]
+fn view(_: args::ViewArgs) -> Result<(), CliError> {
+    Err(CliError::input(NO_VIEWER))
 }
 
 /// One line per preset: its name and what it shows.

@@ -2,7 +2,7 @@
 //! e = 0.9, periodic) after an elastic start that makes the velocities Maxwellian, and
 //! plots its kinetic energy over time next to Haff's `E0 / (1 + t/t0)^2`, with
 //! `1/t0 = (1 - e^2) omega0 / 4` and omega0 Enskog's collision rate (Henderson's contact
-//! value); see `crates/carom/tests/statistical.rs` for the derivation.
+//! value); see `crates/carom/tests/dense/statistical.rs` for the derivation.
 //!
 //! `cargo run --release -p carom-render --example haff -- docs/haff.png`
 

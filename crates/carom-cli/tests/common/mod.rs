@@ -7,6 +7,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Scene texts shared with the engine's tests.
+#[path = "../../../carom/tests/common/fixtures.rs"]
+pub mod fixtures;
+
 /// The `carom` binary built for these tests.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_carom")

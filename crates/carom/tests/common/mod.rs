@@ -1,6 +1,7 @@
 //! Helpers shared by the physics tests.
 #![allow(dead_code)]
 
+pub mod fixtures;
 pub mod scene;
 
 use carom::scenario::{Integrator, ModelKind};

@@ -1,0 +1,14 @@
+//! Billiards games, one binary: tables, racks and spots, shots, aiming, the rules and
+//! their verdicts, the agent and batches of shots, one theme per module.
+
+mod agent;
+mod aim;
+mod batch;
+mod choices;
+mod game;
+mod many;
+mod position;
+mod rest;
+mod setups;
+mod shot;
+mod tables;

@@ -1,0 +1,16 @@
+//! Pool balls on cloth, one binary: sliding and rolling, throw, the cushion against
+//! published figures, and cloth left off changing nothing, one theme per module.
+
+#[path = "../cloth/mod.rs"]
+mod cloth;
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cloth_event;
+mod cloth_event_robust;
+mod cloth_off;
+mod cloth_spring_throw;
+mod cloth_stepping;
+mod cloth_throw;
+mod cushion_published;
