@@ -2,7 +2,8 @@
 //! that have just become its neighbours, and wraps through a periodic edge.
 
 use super::cells::Dir;
-use super::queue::{Ev, Kind};
+use super::kinds::Kind;
+use super::queue::Ev;
 use super::Event;
 use crate::balls::Balls;
 

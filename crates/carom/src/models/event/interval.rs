@@ -2,9 +2,9 @@
 //! detected, the clock moved to a new epoch, and, when the balls were replaced or
 //! read, every prediction made afresh.
 
+use super::kinds::{ON_FACE, ON_ROUND};
 use super::motion::{settle, touches_wall};
-use super::on_face::{OnFace, ON_FACE};
-use super::on_round::ON_ROUND;
+use super::on_face::OnFace;
 use super::queue::{Ev, Kind, MAX_BALLS};
 use super::{Event, History, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
 use crate::balls::Balls;
@@ -288,7 +288,7 @@ impl Event {
                 inner.bin(&self.cells, b.max_radius() * (1.0 + 1e-6));
             }
             // The moving walls' paths start afresh with the epoch, from where the world
-            // holds them (`moving_walls.rs`).
+            // holds them (`translating_walls.rs`).
             if let Some(m) = inner.moving.as_mut() {
                 m.restart(&inner.walls);
             }

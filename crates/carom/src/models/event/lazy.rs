@@ -2,9 +2,8 @@
 //! when an event needs it (see the model's notes), and the record of its state before
 //! its first change in an interval, which a failed step puts back.
 
+use super::kinds::{ON_FACE, ON_ROUND};
 use super::motion::accel_of;
-use super::on_face::ON_FACE;
-use super::on_round::ON_ROUND;
 use super::Event;
 use crate::balls::Balls;
 

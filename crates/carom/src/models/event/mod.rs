@@ -141,9 +141,9 @@ mod crossing;
 mod guard;
 mod inner;
 mod interval;
+mod kinds;
 mod lazy;
 mod motion;
-mod moving_walls;
 mod on_cloth;
 mod on_face;
 mod on_round;
@@ -154,15 +154,17 @@ mod run;
 mod sliding;
 mod soft;
 mod strikes;
+mod translating_walls;
 /// The event times' root finders, shared with the walls' times of impact.
 pub use crate::times;
 
 use self::cells::Cells;
 use self::inner::Inner;
 pub use self::isa::set_portable_only;
+use self::kinds::Kind;
 use self::lazy::Undo;
 use self::on_cloth::OnCloth;
-use self::queue::{Ev, Kind, Schedule, Source};
+use self::queue::{Ev, Schedule, Source};
 pub use self::renumber::RENUMBER_FROM;
 pub use self::strikes::as_events as andersen_as_events;
 use super::simultaneous::ContactSolver;
@@ -584,7 +586,7 @@ impl Event {
         // misses is shared with what the coming events need.
         let fetch = |j: usize| fetch_pair_reads!(self, b, j);
         let c = self.cells.cell_of(k);
-        match other.checked_sub(queue::CROSS) {
+        match other.checked_sub(kinds::CROSS) {
             // A crossing meets only the strip of cells beyond the next one.
             Some(d) if d < 4 => {
                 let d = cells::Dir::from_index(d);
@@ -595,7 +597,7 @@ impl Event {
             Some(_) => {}
             None => {
                 self.cells.firsts_of_block(c, fetch);
-                if other < queue::WALL {
+                if kinds::is_ball(other) {
                     self.cells
                         .firsts_of_block(self.cells.cell_of(other as usize), fetch);
                 }
@@ -811,7 +813,7 @@ impl CollisionModel for Event {
     }
 
     /// The translating walls' places at the end of the step just taken, from their
-    /// paths in the model's clock (`moving_walls.rs`).
+    /// paths in the model's clock (`translating_walls.rs`).
     fn place_walls(&self, walls: &mut Walls) -> bool {
         let Some(m) = self
             .inner

@@ -69,9 +69,6 @@ use crate::cloth::{Body, Cloth, Phase, Sphere};
 use crate::events::LoggedEvent;
 use crate::models::{Contact, StepError, Wall};
 
-/// `Kind::Wall` code of the end of a ball's phase (after `inner::EXIT`).
-pub(super) const PHASE: usize = 6;
-
 /// How many times a group's ball-ball contacts and cushions are resolved in turn at
 /// most (see the module's notes). A ball between a ball and a cushion settles in a few
 /// passes; the cap only bounds a pathological group.

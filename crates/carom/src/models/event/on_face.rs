@@ -23,24 +23,15 @@
 //! on, or lifts off if it now leaves the face faster than the rule allows.
 
 use super::inner::Inner;
+use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, POCKET};
 use super::motion::touches_wall;
-use super::on_round::{OnRound, ON_ROUND};
-use super::queue::{Ev, WALL};
+use super::on_round::OnRound;
+use super::queue::Ev;
 use super::Event;
 use crate::balls::Balls;
 use crate::models::{Contact, PieceContact, Wall};
 use crate::table::Table;
 use crate::walls::{Feature, Shape};
-
-/// `History::rest` bit of a ball resting on one or two faces of walls inside the table
-/// (bits 0 to 3 are the table's own walls).
-pub(super) const ON_FACE: u8 = 1 << 4;
-
-/// The bits of a ball held by a wall inside the table: on faces or on a circle.
-pub(super) const HELD: u8 = ON_FACE | ON_ROUND;
-
-/// No face in a slot of [`OnFace`].
-pub(super) const NO_FACE: u32 = u32::MAX;
 
 /// The faces (pieces) a ball rests on, each with its unit normal towards the ball, or
 /// the circle it is held on (`on_round.rs`).
@@ -277,7 +268,7 @@ impl Inner {
         let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
         for idx in start..end {
             let k = self.items[idx as usize];
-            if k & super::inner::POCKET != 0 || k == left {
+            if k & POCKET != 0 || k == left {
                 continue;
             }
             let piece = self.walls.pieces()[k as usize];
@@ -747,7 +738,7 @@ pub(super) fn face_end_event(kin: &super::predict::Kin, i: usize) -> Option<Ev> 
     Some(Ev {
         t: t_i + tau,
         i: i as u32,
-        other: WALL + super::on_cloth::PHASE as u32,
+        other: END_CODE,
         ci: kin.counter[i],
         cj: 0,
     })

@@ -25,19 +25,16 @@
 //! the speeds and accelerations prove free of contact, up to the end of the output
 //! interval (the ball is predicted afresh at every interval, as a resting ball is).
 
-use super::inner::{Inner, EXIT, PIECE, POCKET};
-use super::on_face::NO_FACE;
+use super::inner::Inner;
+use super::kinds::{self, END_CODE, EXIT_CODE, NO_FACE, ON_ROUND, PIECE, POCKET};
 use super::predict::Kin;
-use super::queue::{Ev, CROSS, WALL};
+use super::queue::Ev;
 use crate::balls::Balls;
 use crate::models::Wall;
 use crate::pendulum::{
     first_touch, first_touch_by, quadratic_step, safe_step, wrap_angle, Pendulum,
 };
 use crate::walls::{Feature, Piece, Shape};
-
-/// `History::rest` bit of a ball held on a circle by a wall inside the table.
-pub(super) const ON_ROUND: u8 = 1 << 5;
 
 /// A ball's circle: what it turns round, and where that contact's region ends.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -336,7 +333,10 @@ impl Kin<'_> {
                 let s = at(tau);
                 (side * (s[axis] - c), side * s[axis + 2])
             };
-            offer(first_touch(h, lip, Some(curv), tol, g), WALL + wall as u32);
+            offer(
+                first_touch(h, lip, Some(curv), tol, g),
+                kinds::wall(wall as usize),
+            );
         }
         let cell = self.cells.cell_of(i);
         for &item in inner.near(cell) {
@@ -348,7 +348,7 @@ impl Kin<'_> {
                     let len = d[0].hypot(d[1]);
                     (len - q.radius, dot(d, [s[2], s[3]]) / len)
                 };
-                offer(first_touch(h, lip, Some(curv), 0.0, g), WALL + EXIT as u32);
+                offer(first_touch(h, lip, Some(curv), 0.0, g), EXIT_CODE);
                 continue;
             }
             if item == round.piece || item == round.also {
@@ -393,7 +393,7 @@ impl Kin<'_> {
                 };
                 (gap, dd, step)
             };
-            offer(first_touch_by(h, tol, 1e-12 * lip, g), WALL + PIECE as u32);
+            offer(first_touch_by(h, tol, 1e-12 * lip, g), kinds::wall(PIECE));
         }
         for axis in 0..2 {
             if inner.open[axis] {
@@ -403,14 +403,14 @@ impl Kin<'_> {
                         let s = at(tau);
                         (s[axis], s[axis + 2])
                     }),
-                    WALL + EXIT as u32,
+                    EXIT_CODE,
                 );
                 offer(
                     first_touch(h, lip, Some(curv), 0.0, |tau| {
                         let s = at(tau);
                         (size - s[axis], -s[axis + 2])
                     }),
-                    WALL + EXIT as u32,
+                    EXIT_CODE,
                 );
             }
         }
@@ -463,7 +463,7 @@ impl Kin<'_> {
         best.map(|(tau, dir)| Ev {
             t: now + tau,
             i: i as u32,
-            other: CROSS + dir as u32,
+            other: kinds::cross(dir as u32),
             ci: self.counter[i],
             cj: 0,
         })
@@ -579,7 +579,7 @@ pub(super) fn round_end_event(kin: &Kin, i: usize) -> Option<Ev> {
     Some(Ev {
         t: kin.t[i] + tau,
         i: i as u32,
-        other: WALL + super::on_cloth::PHASE as u32,
+        other: END_CODE,
         ci: kin.counter[i],
         cj: 0,
     })

@@ -2,7 +2,8 @@
 //! crossing, or an impact of everything due within round-off of the same time),
 //! under the stall guard; and the balls brought to the interval's end for a reader.
 
-use super::queue::{self, Kind};
+use super::kinds::{self, Kind, EXIT_CODE};
+use super::queue::{self, Ev};
 use super::{stall_window, Event};
 use crate::balls::Balls;
 use crate::models::StepError;
@@ -58,7 +59,7 @@ impl Event {
                 }
                 let b = &*balls;
                 fetch_ball!(self, b, i);
-                if other < queue::WALL {
+                if kinds::is_ball(other) {
                     fetch_ball!(self, b, other as usize);
                 }
             }) {
@@ -75,9 +76,9 @@ impl Event {
                     self.look(balls, &mut guard, count + extra, ev.t, before)?;
                 }
                 self.note_recent(ev.i);
-                // An exit or the end of a phase on cloth (consecutive codes, so one
-                // comparison tells them from the rest).
-                if ev.other.wrapping_sub(EXIT_CODE) < 2 {
+                // An exit or the end of a course (one comparison tells them from the
+                // rest).
+                if kinds::is_exit_or_end(ev.other) {
                     if ev.other == EXIT_CODE {
                         self.take_out(balls, ev);
                     } else {
@@ -123,9 +124,7 @@ impl Event {
                     self.note_recent(e.i);
                     match e.kind() {
                         Kind::Cross(_) => self.cross(balls, e),
-                        Kind::Wall(_) if e.other.wrapping_sub(EXIT_CODE) < 2 => {
-                            self.pending_exits.push(e)
-                        }
+                        Kind::Exit | Kind::End => self.pending_exits.push(e),
                         Kind::Pair(j) => {
                             self.note_recent(j as u32);
                             self.group_events.push(e);
@@ -195,13 +194,9 @@ impl Event {
     }
 }
 
-/// The second slot of an exit event; the end of a phase on cloth is the next code.
-const EXIT_CODE: u32 = queue::WALL + super::inner::EXIT as u32;
-const _: () = assert!(super::on_cloth::PHASE == super::inner::EXIT + 1);
-
 impl Event {
     /// The end of ball `ev.i`'s course: its phase on cloth, or the face it rests on.
-    fn end_of_course(&mut self, b: &mut Balls, ev: super::queue::Ev) {
+    fn end_of_course(&mut self, b: &mut Balls, ev: Ev) {
         if self.cloth.is_some() {
             self.phase_end(b, ev);
         } else {
@@ -213,7 +208,7 @@ impl Event {
     /// open edge): frozen there, out of the grid and the schedule; the world records
     /// it after the step.
     #[cold]
-    fn take_out(&mut self, b: &mut Balls, ev: super::queue::Ev) {
+    fn take_out(&mut self, b: &mut Balls, ev: Ev) {
         let i = ev.i as usize;
         if self.t[i] <= self.step_start {
             self.remember(b, i);
@@ -235,8 +230,7 @@ impl Event {
             inner.let_go(i);
         }
         self.cells.remove(i);
-        self.queue
-            .set_both(i, super::queue::Ev::NONE, super::queue::Ev::NONE);
+        self.queue.set_both(i, Ev::NONE, Ev::NONE);
         // Partners that predicted a contact with it find it stale.
         self.counter[i] = self.counter[i].wrapping_add(1);
     }
