@@ -4,7 +4,7 @@
 use super::cells::Dir;
 use super::kinds::Kind;
 use super::queue::Ev;
-use super::Event;
+use super::state::Event;
 use crate::balls::Balls;
 
 impl Event {

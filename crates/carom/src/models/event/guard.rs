@@ -1,7 +1,7 @@
 //! Guards and audits: the overlap audit for tests, the stall guard's verdict and
 //! errors, and the record of which balls took part in the latest events.
 
-use super::Event;
+use super::state::Event;
 use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::models::StepError;

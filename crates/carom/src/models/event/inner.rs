@@ -32,8 +32,8 @@
 //! or swings inside an arc, moves on a circle (`on_round.rs`).
 
 use super::cells::Cells;
+use super::held::OnFace;
 use super::kinds::{EXIT, NO_FACE, PIECE, POCKET};
-use super::on_face::OnFace;
 use super::translating_walls::Moving;
 use crate::balls::Balls;
 use crate::contact;
@@ -85,7 +85,7 @@ pub(super) struct Inner {
     touches: Vec<(Touch, f64, f64, f64)>,
     /// Scratch on cloth: the contacts as cushions (normal, restitution, friction,
     /// surface velocity, nose height), and the impulse each took.
-    cushion_touches: Vec<super::on_cloth::Cushion>,
+    cushion_touches: Vec<super::cushions::Cushion>,
     cushion_impulses: Vec<f64>,
 }
 
@@ -308,7 +308,7 @@ impl Inner {
         &mut self,
         b: &mut Balls,
         i: usize,
-        press: &super::on_cloth::Press,
+        press: &super::cushions::Press,
         c: u32,
         e: Option<f64>,
         e_scene: f64,
@@ -321,7 +321,7 @@ impl Inner {
         for &(t, e_k, _, _) in &self.touches {
             let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
             let h = self.walls.cushion_height(t.wall).unwrap_or(nose);
-            self.cushion_touches.push(super::on_cloth::Cushion {
+            self.cushion_touches.push(super::cushions::Cushion {
                 normal: t.normal,
                 restitution: e_k,
                 mu: f.mu,
@@ -331,7 +331,7 @@ impl Inner {
         }
         self.cushion_impulses.clear();
         self.cushion_impulses.resize(self.touches.len(), 0.0);
-        super::on_cloth::cushions(
+        super::cushions::cushions(
             b,
             i,
             press,

@@ -22,50 +22,17 @@
 //! (in that order, as a ball touching a wall inside the table always does), and rests
 //! on, or lifts off if it now leaves the face faster than the rule allows.
 
+use super::held::{dot, OnFace, OnRound};
 use super::inner::Inner;
 use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, POCKET};
 use super::motion::touches_wall;
-use super::on_round::OnRound;
+use super::predict::Kin;
 use super::queue::Ev;
-use super::Event;
+use super::state::Event;
 use crate::balls::Balls;
 use crate::models::{Contact, PieceContact, Wall};
 use crate::table::Table;
 use crate::walls::{Feature, Shape};
-
-/// The faces (pieces) a ball rests on, each with its unit normal towards the ball, or
-/// the circle it is held on (`on_round.rs`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct OnFace {
-    pub(super) piece: [u32; 2],
-    pub(super) normal: [[f64; 2]; 2],
-    pub(super) round: Option<OnRound>,
-}
-
-impl OnFace {
-    pub(super) const NONE: OnFace = OnFace {
-        piece: [NO_FACE; 2],
-        normal: [[0.0; 2]; 2],
-        round: None,
-    };
-
-    pub(super) fn is_empty(&self) -> bool {
-        self.piece == [NO_FACE; 2] && self.round.is_none()
-    }
-
-    pub(super) fn has_faces(&self) -> bool {
-        self.piece != [NO_FACE; 2]
-    }
-
-    fn holds(&self, piece: u32) -> bool {
-        self.piece.contains(&piece)
-    }
-}
-
-#[inline]
-fn dot(a: [f64; 2], b: [f64; 2]) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
 
 /// The acceleration `g` leaves a ball pressed against surfaces of unit normals `ns`
 /// (towards the ball) that can only push: `g` plus non-negative multiples of the
@@ -725,21 +692,24 @@ impl Event {
     }
 }
 
-/// The event of ball `i` reaching the end of a face it rests on, from the view
-/// `kin` (`None` when it rests on none or never gets there).
-#[inline(never)]
-pub(super) fn face_end_event(kin: &super::predict::Kin, i: usize) -> Option<Ev> {
-    let inner = kin.inner?;
-    let t_i = kin.t[i];
-    let p = [kin.x[i], kin.y[i]];
-    let v = [kin.vx[i], kin.vy[i]];
-    let a = kin.accel(i);
-    let tau = inner.face_end_in(i, p, v, a)?;
-    Some(Ev {
-        t: t_i + tau,
-        i: i as u32,
-        other: END_CODE,
-        ci: kin.counter[i],
-        cj: 0,
-    })
+impl Kin<'_> {
+    /// The event of ball `i` reaching the end of a face it rests on, from the view
+    /// `kin` (`None` when it rests on none or never gets there).
+    #[inline(never)]
+    pub(super) fn face_end_event(&self, i: usize) -> Option<Ev> {
+        let kin = self;
+        let inner = kin.inner?;
+        let t_i = kin.t[i];
+        let p = [kin.x[i], kin.y[i]];
+        let v = [kin.vx[i], kin.vy[i]];
+        let a = kin.accel(i);
+        let tau = inner.face_end_in(i, p, v, a)?;
+        Some(Ev {
+            t: t_i + tau,
+            i: i as u32,
+            other: END_CODE,
+            ci: kin.counter[i],
+            cj: 0,
+        })
+    }
 }

@@ -5,9 +5,10 @@ use super::cells::{Cells, Dir, GATHER};
 use super::kinds::{self, END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND};
 use super::motion::{accel_of, has_wall};
 use super::queue::Ev;
-use super::{times, History, PARTNERS_OVERFLOW};
+use super::records::{History, PARTNERS_OVERFLOW};
 use crate::models::Wall;
 use crate::table::Table;
+use crate::times;
 
 /// Read-only view of the motion, for predictions (borrowed field by field so that the
 /// queue can be pushed to at the same time).
@@ -40,7 +41,7 @@ pub(super) struct Kin<'a> {
     /// Walls inside the table, pockets and open edges, if any.
     pub(super) inner: Option<&'a super::inner::Inner>,
     /// Cloth friction: each ball's acceleration and phase end (`on_cloth.rs`).
-    pub(super) cloth: Option<&'a super::on_cloth::OnCloth>,
+    pub(super) cloth: Option<&'a super::phases::OnCloth>,
 }
 
 macro_rules! kin {
@@ -101,9 +102,9 @@ impl Kin<'_> {
     fn phase_end(&self, i: usize) -> Option<Ev> {
         let Some(cloth) = self.cloth else {
             if self.hist[i].rest & ON_ROUND != 0 {
-                return super::on_round::round_end_event(self, i);
+                return self.round_end_event(i);
             }
-            return super::on_face::face_end_event(self, i);
+            return self.face_end_event(i);
         };
         let t = cloth.end[i];
         t.is_finite().then(|| Ev {

@@ -4,7 +4,8 @@
 
 use super::kinds::{Kind, HELD, PIECE};
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
-use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
+use super::records::{History, MAX_PARTNERS, PARTNERS_OVERFLOW};
+use super::state::{Event, TC_BURST};
 use crate::balls::Balls;
 use crate::events::LoggedEvent;
 use crate::models::simultaneous::ContactSolver;

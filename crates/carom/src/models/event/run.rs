@@ -4,7 +4,7 @@
 
 use super::kinds::{self, Kind, EXIT_CODE};
 use super::queue::{self, Ev};
-use super::{stall_window, Event};
+use super::state::{stall_window, Event};
 use crate::balls::Balls;
 use crate::models::StepError;
 use crate::physics::Physics;
