@@ -37,8 +37,18 @@
 //! `crossing.rs` and `resolve.rs` process a cell crossing and an impact, `predict.rs`
 //! finds what comes next, `queue/` keeps the events in order and `cells.rs` the
 //! neighbours, `lazy.rs` moves a ball along its curve when an event needs it; `inner.rs`
-//! adds the walls inside the table, pockets and open edges, `on_cloth.rs` and `soft.rs`
-//! pool balls on cloth.
+//! adds the walls inside the table, pockets and open edges (`on_face.rs` and
+//! `on_round.rs` the balls resting on them, `translating_walls.rs` the walls that
+//! move), `on_cloth.rs` and `soft.rs` pool balls on cloth, `strikes.rs` Andersen's
+//! heat bath, `sliding.rs` the sheared box, `guard.rs` the guards.
+//!
+//! Below the stages, the files they share and that name none of them: `state.rs` (the
+//! model's state: its settings and parts, and the constants the stages share),
+//! `kinds.rs` (what an event is about: every code), `records.rs` (what is kept of each
+//! ball's collisions, and its undo record), `phases.rs` (every ball's phase on cloth),
+//! `cushions.rs` (impacts with cushions on cloth), `held.rs` (how a ball rests on a
+//! wall inside the table), `bath.rs` (the heat bath's clock) and `motion.rs` (the
+//! impact laws along a ball's curve).
 //!
 //! Collisions within round-off of the same time are resolved together as one group
 //! (seed 001's double collision, a break's rack, Newton's cradle); contacts that only

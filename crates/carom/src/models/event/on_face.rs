@@ -87,6 +87,55 @@ fn no_speed_into(b: &mut Balls, i: usize, n: [f64; 2]) -> bool {
     false
 }
 
+/// The resting contacts among `found` (see `Inner::touches_of`), grown until what they
+/// leave of gravity `g` presses no other contact in (at most a few rounds: each adds
+/// one), for a ball of velocity `v`; and the acceleration they leave.
+fn resting(
+    found: &[(Touched, [f64; 2], f64)],
+    g: [f64; 2],
+    v: [f64; 2],
+    tc: f64,
+) -> ([bool; 8], [f64; 2]) {
+    let mut rests = [false; 8];
+    let mut a = g;
+    for _ in 0..found.len() + 1 {
+        let mut ns = [[0.0; 2]; 8];
+        let mut q = 0;
+        for (k, f) in found.iter().enumerate() {
+            if rests[k] {
+                ns[q] = f.1;
+                q += 1;
+            }
+        }
+        a = constrained(g, &ns[..q]);
+        let mut grew = false;
+        for (k, &(kind, n, rho)) in found.iter().enumerate() {
+            let (an, vn) = (dot(a, n), dot(v, n));
+            let holds = match kind {
+                Touched::Face(_) | Touched::Table(_) => an < 0.0 && vn <= -an * tc,
+                // A point or the outside of an arc: left at once when the speed
+                // round it needs more than the pull into it.
+                Touched::Round(_) => held_round(v, n, a, rho, tc),
+                // Inside an arc the wall pushes while the speed round it needs
+                // more than gravity pulls the ball off it (`v^2 / rho > a . n`).
+                Touched::Swing(_) => {
+                    let vt2 = (dot(v, v) - vn * vn).max(0.0);
+                    let push = vt2 / rho - an;
+                    push > 0.0 && vn <= push * tc
+                }
+            };
+            if !rests[k] && holds {
+                rests[k] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    (rests, a)
+}
+
 /// What a ball touches, for the resting rules.
 #[derive(Debug, Clone, Copy)]
 enum Touched {
@@ -210,23 +259,17 @@ impl Inner {
         self.settle_faces_but(b, i, c, g, tc, table, rest, NO_FACE)
     }
 
-    /// [`Inner::settle_faces`] passing over piece `left` (the face a ball has just
-    /// left at its end, which round-off may still show it touching).
-    #[allow(clippy::too_many_arguments)]
-    fn settle_faces_but(
-        &mut self,
-        b: &mut Balls,
+    /// Every contact of ball `i` (in cell `c`) but piece `left`, at most eight: what it
+    /// is, its normal towards the ball, and the distance to the point it would turn round.
+    #[allow(clippy::type_complexity)]
+    fn touches_of(
+        &self,
+        b: &Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
         table: &Table,
-        rest: &mut u8,
         left: u32,
-    ) -> Result<bool, u32> {
-        if b.inv_m[i] == 0.0 || self.out.get(i).copied().unwrap_or(false) {
-            return Ok(false);
-        }
+    ) -> ([(Touched, [f64; 2], f64); 8], usize) {
         let p = [b.x[i], b.y[i]];
         let reach = b.r[i] * (1.0 + 1e-9);
         // Every contact: its normal towards the ball, what it is, and whether it rests.
@@ -273,47 +316,30 @@ impl Inner {
                 m += 1;
             }
         }
+        (found, m)
+    }
+
+    /// [`Inner::settle_faces`] passing over piece `left` (the face a ball has just
+    /// left at its end, which round-off may still show it touching).
+    #[allow(clippy::too_many_arguments)]
+    fn settle_faces_but(
+        &mut self,
+        b: &mut Balls,
+        i: usize,
+        c: u32,
+        g: [f64; 2],
+        tc: f64,
+        table: &Table,
+        rest: &mut u8,
+        left: u32,
+    ) -> Result<bool, u32> {
+        if b.inv_m[i] == 0.0 || self.out.get(i).copied().unwrap_or(false) {
+            return Ok(false);
+        }
+        let (found, m) = self.touches_of(b, i, c, table, left);
         let found = &found[..m];
         let v = [b.vx[i], b.vy[i]];
-        // The resting contacts, grown until what they leave of gravity presses no other
-        // contact in (at most a few rounds: each adds one).
-        let mut rests = [false; 8];
-        let mut a = g;
-        for _ in 0..found.len() + 1 {
-            let mut ns = [[0.0; 2]; 8];
-            let mut q = 0;
-            for (k, f) in found.iter().enumerate() {
-                if rests[k] {
-                    ns[q] = f.1;
-                    q += 1;
-                }
-            }
-            a = constrained(g, &ns[..q]);
-            let mut grew = false;
-            for (k, &(kind, n, rho)) in found.iter().enumerate() {
-                let (an, vn) = (dot(a, n), dot(v, n));
-                let holds = match kind {
-                    Touched::Face(_) | Touched::Table(_) => an < 0.0 && vn <= -an * tc,
-                    // A point or the outside of an arc: left at once when the speed
-                    // round it needs more than the pull into it.
-                    Touched::Round(_) => held_round(v, n, a, rho, tc),
-                    // Inside an arc the wall pushes while the speed round it needs
-                    // more than gravity pulls the ball off it (`v^2 / rho > a . n`).
-                    Touched::Swing(_) => {
-                        let vt2 = (dot(v, v) - vn * vn).max(0.0);
-                        let push = vt2 / rho - an;
-                        push > 0.0 && vn <= push * tc
-                    }
-                };
-                if !rests[k] && holds {
-                    rests[k] = true;
-                    grew = true;
-                }
-            }
-            if !grew {
-                break;
-            }
-        }
+        let (mut rests, a) = resting(found, g, v, tc);
         let round = |k: usize| matches!(found[k].0, Touched::Round(_) | Touched::Swing(_));
         let count = |rests: &[bool; 8]| -> usize {
             rests[..found.len()].iter().map(|&r| usize::from(r)).sum()

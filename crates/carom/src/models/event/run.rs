@@ -101,37 +101,7 @@ impl Event {
                 }
                 // Everything due within round-off of t0 is one impact.
                 let t0 = ev.t;
-                let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
-                self.group_events.clear();
-                self.group_events.push(ev);
-                loop {
-                    // Nearly always nothing else is due so soon, and the schedule can tell
-                    // without sorting out its near set.
-                    if self.queue.nothing_due_by(window) {
-                        break;
-                    }
-                    let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
-                        break;
-                    };
-                    self.slide_to(e.t);
-                    if !self.due(balls, &e, src) {
-                        continue;
-                    }
-                    count += 1;
-                    if count + extra > guard.next {
-                        self.look(balls, &mut guard, count + extra, e.t, before)?;
-                    }
-                    self.note_recent(e.i);
-                    match e.kind() {
-                        Kind::Cross(_) => self.cross(balls, e),
-                        Kind::Exit | Kind::End => self.pending_exits.push(e),
-                        Kind::Pair(j) => {
-                            self.note_recent(j as u32);
-                            self.group_events.push(e);
-                        }
-                        Kind::Wall(_) => self.group_events.push(e),
-                    }
-                }
+                self.gather_group(balls, ev, &mut count, extra, &mut guard, before)?;
                 if let Kind::Pair(j) = ev.kind() {
                     self.note_recent(j as u32);
                 }
@@ -141,19 +111,7 @@ impl Event {
                 } else {
                     self.resolve_group(balls, t0);
                 }
-                // Exits and phase ends due in the same instant, unless the impact
-                // changed the ball (its phase was then derived afresh at the impact).
-                for k in 0..self.pending_exits.len() {
-                    let e = self.pending_exits[k];
-                    if self.counter[e.i as usize] == e.ci {
-                        if e.other == EXIT_CODE {
-                            self.take_out(balls, e);
-                        } else {
-                            self.end_of_course(balls, e);
-                        }
-                    }
-                }
-                self.pending_exits.clear();
+                self.take_pending_exits(balls);
                 if self.overflow.get() {
                     return Err(self.overflowed(balls, physics, t0, before));
                 }
@@ -191,6 +149,74 @@ impl Event {
             self.audit_at(balls, t_end);
         }
         Ok(())
+    }
+}
+
+impl Event {
+    /// The events due within round-off of `ev`'s time (`ev` first) gathered as one
+    /// impact in `group_events`; the crossings among them processed, and the exits and
+    /// ends of courses put aside in `pending_exits`. Counts them as the event loop
+    /// does.
+    #[inline(always)]
+    fn gather_group(
+        &mut self,
+        balls: &mut Balls,
+        ev: Ev,
+        count: &mut u64,
+        extra: u64,
+        guard: &mut Watch,
+        before: (u64, u64),
+    ) -> Result<(), StepError> {
+        let t0 = ev.t;
+        let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
+        self.group_events.clear();
+        self.group_events.push(ev);
+        loop {
+            // Nearly always nothing else is due so soon, and the schedule can tell
+            // without sorting out its near set.
+            if self.queue.nothing_due_by(window) {
+                break;
+            }
+            let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
+                break;
+            };
+            self.slide_to(e.t);
+            if !self.due(balls, &e, src) {
+                continue;
+            }
+            *count += 1;
+            if *count + extra > guard.next {
+                self.look(balls, guard, *count + extra, e.t, before)?;
+            }
+            self.note_recent(e.i);
+            match e.kind() {
+                Kind::Cross(_) => self.cross(balls, e),
+                Kind::Exit | Kind::End => self.pending_exits.push(e),
+                Kind::Pair(j) => {
+                    self.note_recent(j as u32);
+                    self.group_events.push(e);
+                }
+                Kind::Wall(_) => self.group_events.push(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// The exits and ends of courses due in the same instant as an impact, unless the
+    /// impact changed the ball (its phase was then derived afresh at the impact).
+    #[inline(always)]
+    fn take_pending_exits(&mut self, balls: &mut Balls) {
+        for k in 0..self.pending_exits.len() {
+            let e = self.pending_exits[k];
+            if self.counter[e.i as usize] == e.ci {
+                if e.other == EXIT_CODE {
+                    self.take_out(balls, e);
+                } else {
+                    self.end_of_course(balls, e);
+                }
+            }
+        }
+        self.pending_exits.clear();
     }
 }
 
