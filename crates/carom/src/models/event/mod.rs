@@ -146,6 +146,7 @@ macro_rules! fetch_ball {
 mod isa;
 #[macro_use]
 mod predict;
+mod audit;
 mod bath;
 mod cells;
 mod crossing;
@@ -174,6 +175,7 @@ mod translating_walls;
 /// The event times' root finders, shared with the walls' times of impact.
 pub use crate::times;
 
+use self::audit::Audit;
 pub use self::bath::as_events as andersen_as_events;
 use self::cells::Cells;
 use self::inner::Inner;
@@ -188,7 +190,6 @@ pub use self::state::{
 use super::simultaneous::ContactSolver;
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
-use crate::broadphase::Grid;
 use crate::physics::{ContactFriction, Physics};
 use crate::scenario::ModelKind;
 use crate::stress::Virial;
@@ -273,16 +274,12 @@ impl Event {
             contacts: Vec::new(),
             cluster: Vec::new(),
             nbrs: Vec::new(),
-            audit_grid: Grid::new(),
-            audit_x: Vec::new(),
-            audit_y: Vec::new(),
-            audit_pairs: Vec::new(),
             recent: [u32::MAX; 64],
             recent_at: 0,
             collisions: 0,
             events: 0,
             crossings: 0,
-            worst_overlap: 0.0,
+            overlap: Audit::new(),
             pair_virial: Virial::default(),
             virial_at_start: (Virial::default(), Virial::default()),
         })
@@ -328,7 +325,7 @@ impl Event {
 
     /// The deepest overlap seen by the audit, as a fraction of the smaller radius.
     pub fn worst_overlap(&self) -> f64 {
-        self.worst_overlap
+        self.overlap.worst
     }
 
     /// Events so far: collisions (ball-ball and ball-wall contacts that received an

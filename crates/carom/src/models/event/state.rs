@@ -3,13 +3,13 @@
 //! notes); this file only names the parts, so that every stage can reach them and none
 //! reaches the stages through it.
 
+use super::audit::Audit;
 use super::bath::Strikes;
 use super::cells::Cells;
 use super::inner::Inner;
 use super::phases::OnCloth;
 use super::queue::{Ev, Schedule};
 use super::records::{History, Undo};
-use crate::broadphase::Grid;
 use crate::models::simultaneous::ContactSolver;
 use crate::models::Contact;
 use crate::physics::ContactFriction;
@@ -161,10 +161,6 @@ pub struct Event {
     pub(super) cluster: Vec<u32>,
     pub(super) by_ball: Vec<(u32, u32)>,
     pub(super) nbrs: Vec<u32>,
-    pub(super) audit_grid: Grid,
-    pub(super) audit_x: Vec<f64>,
-    pub(super) audit_y: Vec<f64>,
-    pub(super) audit_pairs: Vec<(u32, u32)>,
     pub(super) recent: [u32; 64],
     pub(super) recent_at: usize,
 
@@ -172,7 +168,8 @@ pub struct Event {
     pub(super) collisions: u64,
     pub(super) events: u64,
     pub(super) crossings: u64,
-    pub(super) worst_overlap: f64,
+    /// The overlap audit's scratch and the deepest overlap it saw (`guard.rs`).
+    pub(super) overlap: Audit,
     /// Sum of `r_ij . J_ij` over the pair collisions resolved two balls at a time (the
     /// contact solver keeps its own for groups), with its tensor `sum r_ij (x) J_ij`.
     pub(super) pair_virial: Virial,
