@@ -118,7 +118,7 @@ pub trait CollisionModel: Send {
 
     /// Places the moving walls where the step just taken left them, for a model that
     /// moves them on its own clock (the event model: each translating wall's place is
-    /// a straight line in its time, see `models/event/moving_walls.rs`); `false` for a
+    /// a straight line in its time, see `models/event/translating_walls.rs`); `false` for a
     /// model that leaves it to [`Walls::advance`], which the world then calls.
     fn place_walls(&self, _walls: &mut Walls) -> bool {
         false

@@ -2,8 +2,9 @@
 //! that have just become its neighbours, and wraps through a periodic edge.
 
 use super::cells::Dir;
-use super::queue::{Ev, Kind};
-use super::Event;
+use super::kinds::Kind;
+use super::queue::Ev;
+use super::state::Event;
 use crate::balls::Balls;
 
 impl Event {

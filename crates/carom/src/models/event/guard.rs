@@ -1,7 +1,7 @@
 //! Guards and audits: the overlap audit for tests, the stall guard's verdict and
 //! errors, and the record of which balls took part in the latest events.
 
-use super::Event;
+use super::state::Event;
 use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::models::StepError;
@@ -17,20 +17,20 @@ impl Event {
     /// broad phase over positions computed afresh.
     pub(super) fn audit_at(&mut self, b: &Balls, now: f64) {
         let n = b.len();
-        self.audit_x.resize(n, 0.0);
-        self.audit_y.resize(n, 0.0);
+        self.overlap.x.resize(n, 0.0);
+        self.overlap.y.resize(n, 0.0);
         let kin = kin!(self, b);
         for i in 0..n {
             let s = kin.state(i, now);
-            self.audit_x[i] = s[0];
-            self.audit_y[i] = s[1];
+            self.overlap.x[i] = s[0];
+            self.overlap.y[i] = s[1];
         }
-        let mut worst = self.worst_overlap;
+        let mut worst = self.overlap.worst;
         for i in 0..n {
             if b.inv_m[i] == 0.0 {
                 continue;
             }
-            let (x, y, r) = (self.audit_x[i], self.audit_y[i], b.r[i]);
+            let (x, y, r) = (self.overlap.x[i], self.overlap.y[i], b.r[i]);
             let (w, h) = (self.table.width, self.table.height);
             let mut depth = f64::NEG_INFINITY;
             if !self.table.is_periodic(0) {
@@ -41,32 +41,32 @@ impl Event {
             }
             worst = worst.max(depth / r);
         }
-        self.audit_grid.rebuild(
-            &self.audit_x,
-            &self.audit_y,
+        self.overlap.grid.rebuild(
+            &self.overlap.x,
+            &self.overlap.y,
             2.0 * b.max_radius(),
             &self.table,
         );
-        self.audit_grid.touching_pairs(
-            &self.audit_x,
-            &self.audit_y,
+        self.overlap.grid.touching_pairs(
+            &self.overlap.x,
+            &self.overlap.y,
             &b.r,
             0.0,
-            &mut self.audit_pairs,
+            &mut self.overlap.pairs,
         );
-        for &(i, j) in &self.audit_pairs {
+        for &(i, j) in &self.overlap.pairs {
             let (i, j) = (i as usize, j as usize);
             if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
                 continue;
             }
             let (dx, dy) = self.table.min_image(
-                self.audit_x[j] - self.audit_x[i],
-                self.audit_y[j] - self.audit_y[i],
+                self.overlap.x[j] - self.overlap.x[i],
+                self.overlap.y[j] - self.overlap.y[i],
             );
             let depth = b.r[i] + b.r[j] - dx.hypot(dy);
             worst = worst.max(depth / b.r[i].min(b.r[j]));
         }
-        self.worst_overlap = worst;
+        self.overlap.worst = worst;
     }
 
     /// The stall guard's verdict on a window of `events` events that advanced the clock

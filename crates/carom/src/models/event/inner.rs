@@ -32,20 +32,14 @@
 //! or swings inside an arc, moves on a circle (`on_round.rs`).
 
 use super::cells::Cells;
-use super::moving_walls::Moving;
-use super::on_face::{OnFace, NO_FACE};
+use super::held::OnFace;
+use super::kinds::{EXIT, NO_FACE, PIECE, POCKET};
+use super::translating_walls::Moving;
 use crate::balls::Balls;
 use crate::contact;
 use crate::physics::ContactFriction;
 use crate::walls::impact::{edge_crossing, Flight};
 use crate::walls::{Exit, Removal, Touch, Walls};
-
-/// `Kind::Wall` codes of the two new partners (the table's own walls are 0 to 3).
-pub(super) const PIECE: usize = 4;
-pub(super) const EXIT: usize = 5;
-
-/// Marks a pocket among a cell's items (the rest are pieces).
-pub(super) const POCKET: u32 = 1 << 31;
 
 /// A ball taken out of play within the current step.
 #[derive(Debug, Clone, Copy)]
@@ -83,7 +77,7 @@ pub(super) struct Inner {
     /// failed step to put back.
     pub(super) on_undo: Vec<(u32, OnFace)>,
     /// The walls that translate, tested by every ball rather than binned by cell
-    /// (`moving_walls.rs`); `None` when no wall moves.
+    /// (`translating_walls.rs`); `None` when no wall moves.
     pub(super) moving: Option<Moving>,
     /// Scratch: one ball's contacts with the pieces (each with its restitution, the
     /// approach speed relative to the wall, and the wall's own speed along the normal,
@@ -91,7 +85,7 @@ pub(super) struct Inner {
     touches: Vec<(Touch, f64, f64, f64)>,
     /// Scratch on cloth: the contacts as cushions (normal, restitution, friction,
     /// surface velocity, nose height), and the impulse each took.
-    cushion_touches: Vec<super::on_cloth::Cushion>,
+    cushion_touches: Vec<super::cushions::Cushion>,
     cushion_impulses: Vec<f64>,
 }
 
@@ -141,7 +135,7 @@ impl Inner {
             }
         };
         for (k, p) in self.walls.pieces().iter().enumerate() {
-            // A moving piece is in no cell's list: every ball tests it (`moving_walls.rs`).
+            // A moving piece is in no cell's list: every ball tests it (`translating_walls.rs`).
             if self.walls.motion(p.wall).is_some() {
                 continue;
             }
@@ -284,8 +278,9 @@ impl Inner {
                 let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
                 let into = [-t.normal[0], -t.normal[1]];
                 if w != 0.0 {
-                    // A moving wall: the approach relative to it (`moving_walls.rs`).
-                    let j_n = super::moving_walls::collide_rough(b, i, into, surface, -w, e_k, &f);
+                    // A moving wall: the approach relative to it (`translating_walls.rs`).
+                    let j_n =
+                        super::translating_walls::collide_rough(b, i, into, surface, -w, e_k, &f);
                     return u64::from(j_n > 0.0);
                 }
                 let j = contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f);
@@ -313,7 +308,7 @@ impl Inner {
         &mut self,
         b: &mut Balls,
         i: usize,
-        press: &super::on_cloth::Press,
+        press: &super::cushions::Press,
         c: u32,
         e: Option<f64>,
         e_scene: f64,
@@ -326,7 +321,7 @@ impl Inner {
         for &(t, e_k, _, _) in &self.touches {
             let (_, f, surface) = self.walls.law_at(&t, e_scene, friction);
             let h = self.walls.cushion_height(t.wall).unwrap_or(nose);
-            self.cushion_touches.push(super::on_cloth::Cushion {
+            self.cushion_touches.push(super::cushions::Cushion {
                 normal: t.normal,
                 restitution: e_k,
                 mu: f.mu,
@@ -336,7 +331,7 @@ impl Inner {
         }
         self.cushion_impulses.clear();
         self.cushion_impulses.resize(self.touches.len(), 0.0);
-        super::on_cloth::cushions(
+        super::cushions::cushions(
             b,
             i,
             press,
@@ -435,7 +430,9 @@ impl Inner {
                     let into = [-nk[0], -nk[1]];
                     let before = [b.vx[i], b.vy[i]];
                     lambda[k] += if wall_n != 0.0 {
-                        super::moving_walls::collide_rough(b, i, into, surface, -wall_n, e_k, &f)
+                        super::translating_walls::collide_rough(
+                            b, i, into, surface, -wall_n, e_k, &f,
+                        )
                     } else {
                         contact::collide_moving_wall_rough(b, i, into, surface, e_k, &f).j_n
                     };

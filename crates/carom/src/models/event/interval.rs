@@ -2,11 +2,12 @@
 //! detected, the clock moved to a new epoch, and, when the balls were replaced or
 //! read, every prediction made afresh.
 
+use super::held::OnFace;
+use super::kinds::{ON_FACE, ON_ROUND};
 use super::motion::{settle, touches_wall};
-use super::on_face::{OnFace, ON_FACE};
-use super::on_round::ON_ROUND;
 use super::queue::{Ev, Kind, MAX_BALLS};
-use super::{Event, History, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
+use super::records::History;
+use super::state::{Event, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
 use crate::balls::Balls;
 use crate::models::{StepError, Wall};
 use crate::physics::Friction;
@@ -57,7 +58,7 @@ impl Event {
         }
         let cloth = Event::cloth_of(&physics.friction, physics.gravity)?;
         if cloth != self.cloth.as_deref().map(|c| c.law) {
-            self.cloth = cloth.map(|law| Box::new(super::on_cloth::OnCloth::new(law)));
+            self.cloth = cloth.map(|law| Box::new(super::phases::OnCloth::new(law)));
             self.needs_rebuild = true;
         }
         self.flat = self.gravity == [0.0, 0.0] && self.cloth.is_none();
@@ -288,7 +289,7 @@ impl Event {
                 inner.bin(&self.cells, b.max_radius() * (1.0 + 1e-6));
             }
             // The moving walls' paths start afresh with the epoch, from where the world
-            // holds them (`moving_walls.rs`).
+            // holds them (`translating_walls.rs`).
             if let Some(m) = inner.moving.as_mut() {
                 m.restart(&inner.walls);
             }

@@ -2,49 +2,11 @@
 //! when an event needs it (see the model's notes), and the record of its state before
 //! its first change in an interval, which a failed step puts back.
 
+use super::kinds::{ON_FACE, ON_ROUND};
 use super::motion::accel_of;
-use super::on_face::ON_FACE;
-use super::on_round::ON_ROUND;
-use super::Event;
+use super::records::Undo;
+use super::state::Event;
 use crate::balls::Balls;
-
-/// A ball's state before its first change in the current interval. Image counts and
-/// spin are kept only where the model can change them (a periodic axis, contact
-/// friction): loading them would cost two more cache misses per ball at a million balls.
-/// (On cloth, the spins are kept beside it: `OnCloth::undo`.)
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Undo {
-    pub(super) i: u32,
-    pub(super) rest: u8,
-    pub(super) images: Option<(i64, i64)>,
-    pub(super) spin: Option<(f64, f64)>,
-    pub(super) t: f64,
-    pub(super) x: f64,
-    pub(super) y: f64,
-    pub(super) vx: f64,
-    pub(super) vy: f64,
-}
-
-impl Undo {
-    /// Ball `i` as it is now, with its own clock `t` and resting flags `rest`;
-    /// `images` and `spin`: whether its image counts and its spin can change.
-    /// (Always inlined, as are the other small steps of every collision: left to the
-    /// compiler they stayed calls, and inlined they take 3% fewer instructions.)
-    #[inline(always)]
-    fn of(b: &Balls, i: usize, rest: u8, t: f64, images: bool, spin: bool) -> Undo {
-        Undo {
-            i: i as u32,
-            rest,
-            images: images.then(|| (b.ix[i], b.iy[i])),
-            spin: spin.then(|| (b.angle[i], b.omega[i])),
-            t,
-            x: b.x[i],
-            y: b.y[i],
-            vx: b.vx[i],
-            vy: b.vy[i],
-        }
-    }
-}
 
 impl Event {
     /// Records ball `i` as it is now, for a failed step to put back.

@@ -37,8 +37,18 @@
 //! `crossing.rs` and `resolve.rs` process a cell crossing and an impact, `predict.rs`
 //! finds what comes next, `queue/` keeps the events in order and `cells.rs` the
 //! neighbours, `lazy.rs` moves a ball along its curve when an event needs it; `inner.rs`
-//! adds the walls inside the table, pockets and open edges, `on_cloth.rs` and `soft.rs`
-//! pool balls on cloth.
+//! adds the walls inside the table, pockets and open edges (`on_face.rs` and
+//! `on_round.rs` the balls resting on them, `translating_walls.rs` the walls that
+//! move), `on_cloth.rs` and `soft.rs` pool balls on cloth, `strikes.rs` Andersen's
+//! heat bath, `sliding.rs` the sheared box, `guard.rs` the guards.
+//!
+//! Below the stages, the files they share and that name none of them: `state.rs` (the
+//! model's state: its settings and parts, and the constants the stages share),
+//! `kinds.rs` (what an event is about: every code), `records.rs` (what is kept of each
+//! ball's collisions, and its undo record), `phases.rs` (every ball's phase on cloth),
+//! `cushions.rs` (impacts with cushions on cloth), `held.rs` (how a ball rests on a
+//! wall inside the table), `bath.rs` (the heat bath's clock) and `motion.rs` (the
+//! impact laws along a ball's curve).
 //!
 //! Collisions within round-off of the same time are resolved together as one group
 //! (seed 001's double collision, a break's rack, Newton's cradle); contacts that only
@@ -136,253 +146,55 @@ macro_rules! fetch_ball {
 mod isa;
 #[macro_use]
 mod predict;
+mod audit;
+mod bath;
 mod cells;
 mod crossing;
+mod cushions;
 mod guard;
+mod held;
 mod inner;
 mod interval;
+mod kinds;
 mod lazy;
 mod motion;
-mod moving_walls;
 mod on_cloth;
 mod on_face;
 mod on_round;
+mod phases;
 mod queue;
+mod records;
 mod renumber;
 mod resolve;
 mod run;
 mod sliding;
 mod soft;
+mod state;
 mod strikes;
+mod translating_walls;
 /// The event times' root finders, shared with the walls' times of impact.
 pub use crate::times;
 
+use self::audit::Audit;
+pub use self::bath::as_events as andersen_as_events;
 use self::cells::Cells;
 use self::inner::Inner;
 pub use self::isa::set_portable_only;
-use self::lazy::Undo;
-use self::on_cloth::OnCloth;
-use self::queue::{Ev, Kind, Schedule, Source};
+use self::kinds::Kind;
+use self::phases::OnCloth;
+use self::queue::{Ev, Schedule, Source};
 pub use self::renumber::RENUMBER_FROM;
-pub use self::strikes::as_events as andersen_as_events;
+pub use self::state::{
+    stall_window, Event, DEFAULT_EVENT_BUDGET, TC_BURST, TC_FRACTION, WINDOW_BASE, WINDOW_PER_BALL,
+};
 use super::simultaneous::ContactSolver;
-use super::{CollisionModel, Contact, StepContext, StepError};
+use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
-use crate::broadphase::Grid;
-use crate::physics::ModelKind;
 use crate::physics::{ContactFriction, Physics};
+use crate::physics::ModelKind;
 use crate::stress::Virial;
 use crate::table::Table;
 use crate::walls::{Removal, Walls};
-
-/// `tc = TC_FRACTION * dt`: collisions of one ball closer together than this are a
-/// "burst" (a hundred thousand per output interval and more: far finer than anything
-/// the output shows).
-pub const TC_FRACTION: f64 = 1e-5;
-
-/// A ball's collision is elastic once it is at least the `TC_BURST`-th of a burst. A
-/// true collapse has unboundedly many, so it is always caught; a rack or a cradle with
-/// `e < 1` has a handful at zero time, which keep their restitution.
-pub const TC_BURST: u8 = 16;
-
-/// Fixed part of the stall guard's window: see [`stall_window`].
-pub const WINDOW_BASE: u64 = 1_000_000;
-/// Part of the stall guard's window per ball.
-pub const WINDOW_PER_BALL: u64 = 100;
-
-/// How many events the stall guard lets pass between two looks at the clock, for `n`
-/// balls: a million plus a hundred per ball. A degenerate scene is stopped after one
-/// such window (as long as the former budget per output interval took, whatever the
-/// interval), and the look, rare as it is, costs nothing measurable.
-pub fn stall_window(n: usize) -> u64 {
-    WINDOW_BASE + WINDOW_PER_BALL * n as u64
-}
-
-/// The stall guard's default budget is a physics parameter's default, kept with them.
-pub use crate::physics::DEFAULT_EVENT_BUDGET;
-
-/// Events closer in time than `GROUP_TOL * r_min / v_max` form one group: the balls
-/// concerned are then at most `GROUP_TOL` of a radius from touching, a thousand times
-/// above position round-off and far below anything physical.
-const GROUP_TOL: f64 = 1e-10;
-
-/// Local times are measured from an epoch, moved forward (every event time rewritten)
-/// once the clock would let a ball move `REBASE_AFTER` radii, at an instant of the
-/// run's own clock rather than an interval's start (`interval::next_rebase`): the time resolution
-/// `ulp(t)` then never costs more than about 1e-13 of a radius in position.
-const REBASE_AFTER: f64 = 1e3;
-
-/// Ball-ball contacts of each ball's last collision group, remembered so that a pair
-/// that has just collided (and, in exact arithmetic, now separates) is never predicted
-/// to collide again because of round-off.
-const MAX_PARTNERS: usize = 6;
-const PARTNERS_OVERFLOW: u8 = u8::MAX;
-
-/// What a ball's last collisions left, read and written together at each of its
-/// impacts: one record (48 bytes) rather than eight arrays, so that an impact at a
-/// million balls asks memory for one or two cache lines of it instead of eight.
-#[derive(Debug, Clone, Copy)]
-struct History {
-    /// Time of the last collision, and how many collisions in a row came within tc.
-    t_last: f64,
-    /// Serial of the collision group that last changed the ball (0: none).
-    group: u32,
-    /// Scratch marks, compared with `serial`.
-    mark: u32,
-    hit: u32,
-    /// The balls it touched in that group (`n_partners` of them, or
-    /// `PARTNERS_OVERFLOW`).
-    partners: [u32; MAX_PARTNERS],
-    n_partners: u8,
-    quick: u8,
-    /// Walls the ball rests on (bit `1 << wall`).
-    rest: u8,
-}
-
-impl History {
-    const NEW: History = History {
-        t_last: f64::NEG_INFINITY,
-        group: 0,
-        mark: 0,
-        hit: 0,
-        partners: [0; MAX_PARTNERS],
-        n_partners: 0,
-        quick: 0,
-        rest: 0,
-    };
-}
-
-// The record's size is part of the memory per ball (the target is 250 bytes at a
-// million balls): a field added here must not grow it unnoticed.
-const _: () = assert!(std::mem::size_of::<History>() == 48);
-
-/// Cloning copies the whole state, predictions included: the clone continues exactly
-/// as the original would.
-#[derive(Clone)]
-pub struct Event {
-    // Settings.
-    /// Whether the wide version of the event loop runs (see `isa.rs`).
-    wide: bool,
-    /// Hard cap on the events of one output interval (`None`: none).
-    budget: Option<u64>,
-    /// The stall guard's limit: events per ball while the fastest ball moves the
-    /// smallest radius (`physics.event_budget`).
-    event_budget: f64,
-    audit: bool,
-    collapse_guard: bool,
-
-    // Per ball.
-    /// Local time of the state stored in `Balls` (epoch time).
-    t: Vec<f64>,
-    counter: Vec<u32>,
-    /// Time of the last collision, and how many collisions in a row came within tc.
-    /// What each ball's last collisions left: see [`History`].
-    hist: Vec<History>,
-
-    /// The state of every ball changed in the current interval, as it was before the
-    /// first change: put back when the step fails. O(events), not O(N).
-    undo: Vec<Undo>,
-    /// Balls whose predictions are redone at the start of every interval (kinematic or
-    /// resting balls under gravity); may hold balls that no longer need it.
-    quartic: Vec<u32>,
-
-    cells: Cells,
-    /// Walls inside the table, pockets and open edges (`None`: the table alone, and
-    /// every path as it was without them).
-    inner: Option<Box<Inner>>,
-    /// Cloth friction: the law and every ball's phase (`None`: no cloth, and every
-    /// path as it was without it). See `on_cloth.rs`.
-    cloth: Option<Box<OnCloth>>,
-    /// Andersen's heat bath struck as events (`None`: none, and every path as it was
-    /// without it). See `strikes.rs`.
-    strikes: Option<Box<strikes::Strikes>>,
-    /// Scratch of a group on cloth that meets the table's walls (see `on_cloth.rs`).
-    cushion_group: Vec<Contact>,
-    /// Balls of a group that struck a piece of wall inside the table (scratch).
-    piece_hits: Vec<u32>,
-    /// Under gravity, a ball left resting on a wall inside the table by its last impact
-    /// (its index in the model, the `[[walls]]` entry): what the model cannot continue
-    /// yet, so the step fails (see `inner.rs`).
-    settled: Option<(u32, u32)>,
-    /// Exits and ends of phases due in the same instant as a group, taken after it
-    /// (scratch).
-    pending_exits: Vec<Ev>,
-    queue: Schedule,
-    solver: ContactSolver,
-    /// The balls' identities in the model's layout while it works on its own (ball `k`
-    /// of the layout is ball `order[k]`); empty: the balls' own order. See `renumber.rs`.
-    order: Vec<u32>,
-    renumber_from: usize,
-
-    // Clock and per-interval parameters.
-    step_start: f64,
-    horizon: f64,
-    /// Epoch time at which the epoch next moves (see `interval::next_rebase`), and the
-    /// count of events when it last moved.
-    rebase_at: f64,
-    rebase_mark: u64,
-    eps_t: f64,
-    tc: f64,
-    restitution: f64,
-    /// Friction at the contacts (rough disks); off: the smooth collisions, untouched.
-    friction: ContactFriction,
-    gravity: [f64; 2],
-    /// No gravity and no cloth: every ball moves in a straight line (the predictions'
-    /// shorter paths; set with the physics of each interval).
-    flat: bool,
-    table: Table,
-    /// A sheared box's shift at epoch time 0 (`sliding.rs`): the table's `shift` is
-    /// set from it to the shift at each event.
-    shear_base: f64,
-    /// Scratch of an impact across a sheared box's edge: each ball and the copy whose
-    /// velocity it takes (`sliding.rs`).
-    slide: Vec<(u32, i32)>,
-    r_min: f64,
-    /// Largest squared speed seen at the last rebuild or after a collision since.
-    v2_max: f64,
-    /// `v2_max` when the epoch last moved or was rebuilt, and the speed gravity adds
-    /// over an interval: what the time tolerance `eps_t` is made of.
-    v2_epoch: f64,
-    v_gain: f64,
-    serial: u32,
-    /// Set by a prediction whose pair quartic is beyond its root finder's range (see
-    /// `Kin::overflow`): the step fails.
-    overflow: std::cell::Cell<bool>,
-    needs_rebuild: bool,
-    /// The event log of the steps not yet drained, when kept (times from the start of
-    /// the step, balls by their own indices).
-    log: Option<Vec<crate::event_log::LoggedEvent>>,
-    /// The pending rebuild continues from balls that were read (as a run resumed from
-    /// a state file would begin): it forgets the collapse guard's memory as well.
-    resumed: bool,
-
-    // Scratch, kept to avoid allocating inside a step.
-    group_events: Vec<Ev>,
-    cand: Vec<Ev>,
-    involved: Vec<u32>,
-    contacts: Vec<Contact>,
-    cluster: Vec<u32>,
-    by_ball: Vec<(u32, u32)>,
-    nbrs: Vec<u32>,
-    audit_grid: Grid,
-    audit_x: Vec<f64>,
-    audit_y: Vec<f64>,
-    audit_pairs: Vec<(u32, u32)>,
-    recent: [u32; 64],
-    recent_at: usize,
-
-    // Statistics.
-    collisions: u64,
-    events: u64,
-    crossings: u64,
-    worst_overlap: f64,
-    /// Sum of `r_ij . J_ij` over the pair collisions resolved two balls at a time (the
-    /// contact solver keeps its own for groups), with its tensor `sum r_ij (x) J_ij`.
-    pair_virial: Virial,
-    /// `pair_virial` and the solver's virial at the start of the interval, which a
-    /// failed step puts back with the balls.
-    virial_at_start: (Virial, Virial),
-}
 
 impl Event {
     /// The model for these balls. Refuses a start with balls overlapping or through a
@@ -462,16 +274,12 @@ impl Event {
             contacts: Vec::new(),
             cluster: Vec::new(),
             nbrs: Vec::new(),
-            audit_grid: Grid::new(),
-            audit_x: Vec::new(),
-            audit_y: Vec::new(),
-            audit_pairs: Vec::new(),
             recent: [u32::MAX; 64],
             recent_at: 0,
             collisions: 0,
             events: 0,
             crossings: 0,
-            worst_overlap: 0.0,
+            overlap: Audit::new(),
             pair_virial: Virial::default(),
             virial_at_start: (Virial::default(), Virial::default()),
         })
@@ -517,7 +325,7 @@ impl Event {
 
     /// The deepest overlap seen by the audit, as a fraction of the smaller radius.
     pub fn worst_overlap(&self) -> f64 {
-        self.worst_overlap
+        self.overlap.worst
     }
 
     /// Events so far: collisions (ball-ball and ball-wall contacts that received an
@@ -584,7 +392,7 @@ impl Event {
         // misses is shared with what the coming events need.
         let fetch = |j: usize| fetch_pair_reads!(self, b, j);
         let c = self.cells.cell_of(k);
-        match other.checked_sub(queue::CROSS) {
+        match other.checked_sub(kinds::CROSS) {
             // A crossing meets only the strip of cells beyond the next one.
             Some(d) if d < 4 => {
                 let d = cells::Dir::from_index(d);
@@ -595,7 +403,7 @@ impl Event {
             Some(_) => {}
             None => {
                 self.cells.firsts_of_block(c, fetch);
-                if other < queue::WALL {
+                if kinds::is_ball(other) {
                     self.cells
                         .firsts_of_block(self.cells.cell_of(other as usize), fetch);
                 }
@@ -713,7 +521,7 @@ impl CollisionModel for Event {
             let n = balls.len();
             if inner.out.len() != n {
                 inner.out = vec![false; n];
-                inner.on = vec![on_face::OnFace::NONE; n];
+                inner.on = vec![held::OnFace::NONE; n];
                 self.needs_rebuild = true;
             }
             if let Some(mask) = in_play.filter(|_| self.needs_rebuild) {
@@ -811,7 +619,7 @@ impl CollisionModel for Event {
     }
 
     /// The translating walls' places at the end of the step just taken, from their
-    /// paths in the model's clock (`moving_walls.rs`).
+    /// paths in the model's clock (`translating_walls.rs`).
     fn place_walls(&self, walls: &mut Walls) -> bool {
         let Some(m) = self
             .inner
@@ -861,7 +669,7 @@ impl CollisionModel for Event {
 
     fn applies_thermostat(&self, th: &crate::thermostat::Thermostat, physics: &Physics) -> bool {
         // In a sheared box the world applies it, about the streaming profile.
-        strikes::as_events(th, physics) && !self.table.is_sheared()
+        bath::as_events(th, physics) && !self.table.is_sheared()
     }
 
     fn set_thermostat(&mut self, th: Option<&crate::thermostat::Thermostat>) {

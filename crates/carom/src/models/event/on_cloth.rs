@@ -48,7 +48,7 @@
 //!   approaching takes the cushion
 //!   law, in the contacts' order; this is repeated while any contact of the group still
 //!   approaches (a ball pressed between a ball and a cushion rattles between them within
-//!   the instant, each pass losing energy), at most [`CUSHION_PASSES`] times, after
+//!   the instant, each pass losing energy), at most `CUSHION_PASSES` times, after
 //!   which the ball-ball contacts are stopped as the solver's own fallback does. The
 //!   ball-ball impulse comes first because it is what reaches the cushion through the
 //!   balls; a cushion is a rigid body of its own, not part of the solver's clusters.
@@ -62,156 +62,14 @@
 //! Cloth and in-plane gravity together are refused: the cloth's law is that of a
 //! level table seen from above.
 
+use super::cushions::{rebound, Cushion, Press, CUSHION_PASSES};
 use super::queue::Ev;
-use super::{soft, Event};
+use super::soft;
+use super::state::Event;
 use crate::balls::Balls;
-use crate::cloth::{Body, Cloth, Phase, Sphere};
+use crate::cloth::{Body, Cloth, Sphere};
 use crate::event_log::LoggedEvent;
 use crate::models::{Contact, StepError, Wall};
-
-/// `Kind::Wall` code of the end of a ball's phase (after `inner::EXIT`).
-pub(super) const PHASE: usize = 6;
-
-/// How many times a group's ball-ball contacts and cushions are resolved in turn at
-/// most (see the module's notes). A ball between a ball and a cushion settles in a few
-/// passes; the cap only bounds a pathological group.
-pub(super) const CUSHION_PASSES: usize = 16;
-
-/// The cloth's law and every ball's phase.
-#[derive(Debug, Clone)]
-pub(super) struct OnCloth {
-    pub(super) law: Cloth,
-    pub(super) phase: Vec<Phase>,
-    /// The centre's acceleration in the current phase.
-    pub(super) acc: Vec<[f64; 2]>,
-    /// Epoch time the current phase ends (infinite: nothing ends it).
-    pub(super) end: Vec<f64>,
-    /// `[angle, wx, wy, omega]` of each record of the model's undo list, side by side
-    /// with it (a failed step puts the spins back with the motion).
-    pub(super) undo: Vec<[f64; 4]>,
-}
-
-impl OnCloth {
-    pub(super) fn new(law: Cloth) -> OnCloth {
-        OnCloth {
-            law,
-            phase: Vec::new(),
-            acc: Vec::new(),
-            end: Vec::new(),
-            undo: Vec::new(),
-        }
-    }
-
-    /// Every ball's phase derived from its state, all at epoch time `now`.
-    pub(super) fn derive_all(&mut self, b: &Balls, now: f64) {
-        let n = b.len();
-        self.phase.clear();
-        self.phase.resize(n, Phase::Stationary);
-        self.acc.clear();
-        self.acc.resize(n, [0.0, 0.0]);
-        self.end.clear();
-        self.end.resize(n, f64::INFINITY);
-        for i in 0..n {
-            self.derive(b, i, now);
-        }
-    }
-
-    /// Ball `i`'s phase, its acceleration and its end, from its state at epoch time
-    /// `now`; returns the phase it was in. A kinematic ball (or one out of play) moves
-    /// as it is told: no phase ends for it, and it keeps its velocity.
-    pub(super) fn derive(&mut self, b: &Balls, i: usize, now: f64) -> Phase {
-        let before = self.phase[i];
-        if b.inv_m[i] == 0.0 {
-            self.phase[i] = Phase::Stationary;
-            self.acc[i] = [0.0, 0.0];
-            self.end[i] = f64::INFINITY;
-            return before;
-        }
-        let (s, body) = (Sphere::of(b, i), Body::of(b, i));
-        let p = self.law.phase(&s, body);
-        self.phase[i] = p;
-        self.acc[i] = self.law.accel(p, &s, body);
-        self.end[i] = now + self.law.duration(p, &s, body);
-        before
-    }
-
-    /// Moves ball `i` by `tau` from its state at epoch time `from` along its phase
-    /// (never past the phase's end: a round-off beyond it stays at the end). The
-    /// position is the parabola's in the form the predictions use.
-    #[inline]
-    pub(super) fn advance(&self, b: &mut Balls, i: usize, from: f64, tau: f64) {
-        if b.inv_m[i] == 0.0 {
-            // Kinematic, or out of play (at rest): a straight line, spin kept.
-            b.x[i] += tau * b.vx[i];
-            b.y[i] += tau * b.vy[i];
-            b.angle[i] += b.omega[i] * tau;
-            return;
-        }
-        let s = tau.min(self.end[i] - from);
-        if s.is_nan() || s <= 0.0 {
-            return;
-        }
-        let a = self.acc[i];
-        b.x[i] += s * (b.vx[i] + 0.5 * a[0] * s);
-        b.y[i] += s * (b.vy[i] + 0.5 * a[1] * s);
-        b.vx[i] += a[0] * s;
-        b.vy[i] += a[1] * s;
-        let body = Body::of(b, i);
-        match self.phase[i] {
-            Phase::Sliding => {
-                // The friction torque's spin change, (m r / I)(-a_y, a_x) per unit time.
-                let c = body.k / body.r * s;
-                b.wx[i] -= c * a[1];
-                b.wy[i] += c * a[0];
-            }
-            Phase::Rolling => {
-                b.wx[i] = b.vy[i] / body.r;
-                b.wy[i] = -b.vx[i] / body.r;
-            }
-            Phase::Spinning | Phase::Stationary => {}
-        }
-        // The spin about z decays at a constant rate until it stops; the angle turns by
-        // its integral.
-        let w = b.omega[i];
-        if w != 0.0 {
-            let decay = self.law.spin_decay(body);
-            let stop = if decay > 0.0 {
-                w.abs() / decay
-            } else {
-                f64::INFINITY
-            };
-            b.angle[i] += if s < stop {
-                s * (w - 0.5 * decay * s * w.signum())
-            } else {
-                0.5 * w * stop
-            };
-            b.omega[i] = self.law.spun_down(w, body, s);
-        }
-    }
-
-    /// Ball `i`, moved to the end of its phase at epoch time `now`, set exactly as the
-    /// law ends that phase; its next phase taken. Returns the new phase.
-    fn finish(&mut self, b: &mut Balls, i: usize, now: f64) -> Phase {
-        let r = b.r[i];
-        match self.phase[i] {
-            Phase::Sliding => {
-                // The slip is gone: the spins lock to the velocity (a slide that ends at
-                // rest, a stun shot's draw cancelled exactly, keeps no spin about the
-                // table's axes).
-                (b.wx[i], b.wy[i]) = (b.vy[i] / r, -b.vx[i] / r);
-                if b.vx[i] == 0.0 && b.vy[i] == 0.0 {
-                    (b.wx[i], b.wy[i]) = (0.0, 0.0);
-                }
-            }
-            Phase::Rolling => {
-                (b.vx[i], b.vy[i], b.wx[i], b.wy[i]) = (0.0, 0.0, 0.0, 0.0);
-            }
-            Phase::Spinning | Phase::Stationary => b.omega[i] = 0.0,
-        }
-        self.derive(b, i, now);
-        self.phase[i]
-    }
-}
 
 impl Event {
     /// The cloth of `physics`, checked against the rest of the scene: refused under
@@ -281,7 +139,7 @@ impl Event {
     #[cold]
     #[inline(never)]
     pub(super) fn piece_hit_on_cloth(&mut self, b: &mut Balls, i: usize, s: u32, t0: f64) {
-        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::TC_BURST;
+        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::state::TC_BURST;
         let e = burst.then_some(1.0);
         let c = self.cells.cell_of(i);
         let (Some(inner), Some(cloth)) = (self.inner.as_deref_mut(), self.cloth.as_deref()) else {
@@ -486,7 +344,7 @@ impl Event {
             return;
         }
         // The scene's restitution, or elastic in a burst (the collapse guard's TC rule).
-        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::TC_BURST;
+        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::state::TC_BURST;
         let e = if burst { 1.0 } else { self.restitution };
         let cushion = Cushion {
             normal: w.normal(),
@@ -523,83 +381,4 @@ impl Event {
             ));
         }
     }
-}
-
-/// One contact of a ball with a cushion: the unit normal from the cushion towards the
-/// ball's centre, the cushion's restitution, friction and surface velocity, and the
-/// height of its nose above the cloth.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Cushion {
-    pub(super) normal: [f64; 2],
-    pub(super) restitution: f64,
-    pub(super) mu: f64,
-    pub(super) surface: [f64; 2],
-    pub(super) nose: f64,
-}
-
-/// Ball `i`'s impact with the cushions it touches (`touches`), pressed into them by the
-/// cloth as `press` says, in turn while any still approaches: adds each contact's
-/// normal impulse per unit mass to `impulses`. Returns the contacts that took one.
-pub(super) fn cushions(
-    b: &mut Balls,
-    i: usize,
-    press: &Press,
-    touches: &[Cushion],
-    impulses: &mut [f64],
-) -> u64 {
-    if b.inv_m[i] == 0.0 {
-        return 0;
-    }
-    let body = Body::of(b, i);
-    for _ in 0..CUSHION_PASSES {
-        let mut any = false;
-        for (k, cushion) in touches.iter().enumerate() {
-            let out = rebound(&Sphere::of(b, i), body, press, cushion);
-            if out.impulse_per_mass > 0.0 {
-                out.sphere.store(b, i);
-                impulses[k] += out.impulse_per_mass;
-                any = true;
-            }
-        }
-        if !any {
-            break;
-        }
-    }
-    impulses.iter().filter(|&&p| p > 0.0).count() as u64
-}
-
-/// What a soft impact at a cushion needs to know of the ball (`soft.rs`): the cloth,
-/// the ball's phase, its acceleration, how long the phase lasts and its inverse mass.
-pub(super) struct Press<'a> {
-    pub(super) law: &'a Cloth,
-    pub(super) phase: Phase,
-    pub(super) acc: [f64; 2],
-    pub(super) left: f64,
-    pub(super) inv_m: f64,
-}
-
-/// A cushion's impulse on cloth ([`crate::cushion::rebound`]), or a soft impact's
-/// (`soft.rs`) along the cushion's horizontal normal.
-fn rebound(s: &Sphere, body: Body, press: &Press, c: &Cushion) -> crate::cushion::Rebound {
-    // The horizontal direction from the centre into the cushion.
-    let n = [-c.normal[0], -c.normal[1]];
-    let approach = s.v[0] * n[0] + s.v[1] * n[1];
-    let into = press.acc[0] * n[0] + press.acc[1] * n[1];
-    if soft::is_soft(approach, into, body.r, press.law) {
-        let held = soft::Held::new(*s, body, press.inv_m, press.phase);
-        let meeting = soft::Meeting {
-            n,
-            approach,
-            press: into,
-            sigma: body.r,
-            left: press.left,
-        };
-        let (sphere, impulse_per_mass) = soft::wall(press.law, &held, &meeting);
-        return crate::cushion::Rebound {
-            sphere,
-            impulse_per_mass,
-            approach,
-        };
-    }
-    crate::cushion::rebound(s, body, n, c.nose, c.restitution, c.mu, c.surface)
 }

@@ -22,59 +22,17 @@
 //! (in that order, as a ball touching a wall inside the table always does), and rests
 //! on, or lifts off if it now leaves the face faster than the rule allows.
 
+use super::held::{dot, OnFace, OnRound};
 use super::inner::Inner;
+use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, POCKET};
 use super::motion::touches_wall;
-use super::on_round::{OnRound, ON_ROUND};
-use super::queue::{Ev, WALL};
-use super::Event;
+use super::predict::Kin;
+use super::queue::Ev;
+use super::state::Event;
 use crate::balls::Balls;
 use crate::models::{Contact, PieceContact, Wall};
 use crate::table::Table;
 use crate::walls::{Feature, Shape};
-
-/// `History::rest` bit of a ball resting on one or two faces of walls inside the table
-/// (bits 0 to 3 are the table's own walls).
-pub(super) const ON_FACE: u8 = 1 << 4;
-
-/// The bits of a ball held by a wall inside the table: on faces or on a circle.
-pub(super) const HELD: u8 = ON_FACE | ON_ROUND;
-
-/// No face in a slot of [`OnFace`].
-pub(super) const NO_FACE: u32 = u32::MAX;
-
-/// The faces (pieces) a ball rests on, each with its unit normal towards the ball, or
-/// the circle it is held on (`on_round.rs`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct OnFace {
-    pub(super) piece: [u32; 2],
-    pub(super) normal: [[f64; 2]; 2],
-    pub(super) round: Option<OnRound>,
-}
-
-impl OnFace {
-    pub(super) const NONE: OnFace = OnFace {
-        piece: [NO_FACE; 2],
-        normal: [[0.0; 2]; 2],
-        round: None,
-    };
-
-    pub(super) fn is_empty(&self) -> bool {
-        self.piece == [NO_FACE; 2] && self.round.is_none()
-    }
-
-    pub(super) fn has_faces(&self) -> bool {
-        self.piece != [NO_FACE; 2]
-    }
-
-    fn holds(&self, piece: u32) -> bool {
-        self.piece.contains(&piece)
-    }
-}
-
-#[inline]
-fn dot(a: [f64; 2], b: [f64; 2]) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
 
 /// The acceleration `g` leaves a ball pressed against surfaces of unit normals `ns`
 /// (towards the ball) that can only push: `g` plus non-negative multiples of the
@@ -127,6 +85,55 @@ fn no_speed_into(b: &mut Balls, i: usize, n: [f64; 2]) -> bool {
         return true;
     }
     false
+}
+
+/// The resting contacts among `found` (see `Inner::touches_of`), grown until what they
+/// leave of gravity `g` presses no other contact in (at most a few rounds: each adds
+/// one), for a ball of velocity `v`; and the acceleration they leave.
+fn resting(
+    found: &[(Touched, [f64; 2], f64)],
+    g: [f64; 2],
+    v: [f64; 2],
+    tc: f64,
+) -> ([bool; 8], [f64; 2]) {
+    let mut rests = [false; 8];
+    let mut a = g;
+    for _ in 0..found.len() + 1 {
+        let mut ns = [[0.0; 2]; 8];
+        let mut q = 0;
+        for (k, f) in found.iter().enumerate() {
+            if rests[k] {
+                ns[q] = f.1;
+                q += 1;
+            }
+        }
+        a = constrained(g, &ns[..q]);
+        let mut grew = false;
+        for (k, &(kind, n, rho)) in found.iter().enumerate() {
+            let (an, vn) = (dot(a, n), dot(v, n));
+            let holds = match kind {
+                Touched::Face(_) | Touched::Table(_) => an < 0.0 && vn <= -an * tc,
+                // A point or the outside of an arc: left at once when the speed
+                // round it needs more than the pull into it.
+                Touched::Round(_) => held_round(v, n, a, rho, tc),
+                // Inside an arc the wall pushes while the speed round it needs
+                // more than gravity pulls the ball off it (`v^2 / rho > a . n`).
+                Touched::Swing(_) => {
+                    let vt2 = (dot(v, v) - vn * vn).max(0.0);
+                    let push = vt2 / rho - an;
+                    push > 0.0 && vn <= push * tc
+                }
+            };
+            if !rests[k] && holds {
+                rests[k] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    (rests, a)
 }
 
 /// What a ball touches, for the resting rules.
@@ -252,23 +259,17 @@ impl Inner {
         self.settle_faces_but(b, i, c, g, tc, table, rest, NO_FACE)
     }
 
-    /// [`Inner::settle_faces`] passing over piece `left` (the face a ball has just
-    /// left at its end, which round-off may still show it touching).
-    #[allow(clippy::too_many_arguments)]
-    fn settle_faces_but(
-        &mut self,
-        b: &mut Balls,
+    /// Every contact of ball `i` (in cell `c`) but piece `left`, at most eight: what it
+    /// is, its normal towards the ball, and the distance to the point it would turn round.
+    #[allow(clippy::type_complexity)]
+    fn touches_of(
+        &self,
+        b: &Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
         table: &Table,
-        rest: &mut u8,
         left: u32,
-    ) -> Result<bool, u32> {
-        if b.inv_m[i] == 0.0 || self.out.get(i).copied().unwrap_or(false) {
-            return Ok(false);
-        }
+    ) -> ([(Touched, [f64; 2], f64); 8], usize) {
         let p = [b.x[i], b.y[i]];
         let reach = b.r[i] * (1.0 + 1e-9);
         // Every contact: its normal towards the ball, what it is, and whether it rests.
@@ -277,7 +278,7 @@ impl Inner {
         let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
         for idx in start..end {
             let k = self.items[idx as usize];
-            if k & super::inner::POCKET != 0 || k == left {
+            if k & POCKET != 0 || k == left {
                 continue;
             }
             let piece = self.walls.pieces()[k as usize];
@@ -315,47 +316,30 @@ impl Inner {
                 m += 1;
             }
         }
+        (found, m)
+    }
+
+    /// [`Inner::settle_faces`] passing over piece `left` (the face a ball has just
+    /// left at its end, which round-off may still show it touching).
+    #[allow(clippy::too_many_arguments)]
+    fn settle_faces_but(
+        &mut self,
+        b: &mut Balls,
+        i: usize,
+        c: u32,
+        g: [f64; 2],
+        tc: f64,
+        table: &Table,
+        rest: &mut u8,
+        left: u32,
+    ) -> Result<bool, u32> {
+        if b.inv_m[i] == 0.0 || self.out.get(i).copied().unwrap_or(false) {
+            return Ok(false);
+        }
+        let (found, m) = self.touches_of(b, i, c, table, left);
         let found = &found[..m];
         let v = [b.vx[i], b.vy[i]];
-        // The resting contacts, grown until what they leave of gravity presses no other
-        // contact in (at most a few rounds: each adds one).
-        let mut rests = [false; 8];
-        let mut a = g;
-        for _ in 0..found.len() + 1 {
-            let mut ns = [[0.0; 2]; 8];
-            let mut q = 0;
-            for (k, f) in found.iter().enumerate() {
-                if rests[k] {
-                    ns[q] = f.1;
-                    q += 1;
-                }
-            }
-            a = constrained(g, &ns[..q]);
-            let mut grew = false;
-            for (k, &(kind, n, rho)) in found.iter().enumerate() {
-                let (an, vn) = (dot(a, n), dot(v, n));
-                let holds = match kind {
-                    Touched::Face(_) | Touched::Table(_) => an < 0.0 && vn <= -an * tc,
-                    // A point or the outside of an arc: left at once when the speed
-                    // round it needs more than the pull into it.
-                    Touched::Round(_) => held_round(v, n, a, rho, tc),
-                    // Inside an arc the wall pushes while the speed round it needs
-                    // more than gravity pulls the ball off it (`v^2 / rho > a . n`).
-                    Touched::Swing(_) => {
-                        let vt2 = (dot(v, v) - vn * vn).max(0.0);
-                        let push = vt2 / rho - an;
-                        push > 0.0 && vn <= push * tc
-                    }
-                };
-                if !rests[k] && holds {
-                    rests[k] = true;
-                    grew = true;
-                }
-            }
-            if !grew {
-                break;
-            }
-        }
+        let (mut rests, a) = resting(found, g, v, tc);
         let round = |k: usize| matches!(found[k].0, Touched::Round(_) | Touched::Swing(_));
         let count = |rests: &[bool; 8]| -> usize {
             rests[..found.len()].iter().map(|&r| usize::from(r)).sum()
@@ -734,21 +718,24 @@ impl Event {
     }
 }
 
-/// The event of ball `i` reaching the end of a face it rests on, from the view
-/// `kin` (`None` when it rests on none or never gets there).
-#[inline(never)]
-pub(super) fn face_end_event(kin: &super::predict::Kin, i: usize) -> Option<Ev> {
-    let inner = kin.inner?;
-    let t_i = kin.t[i];
-    let p = [kin.x[i], kin.y[i]];
-    let v = [kin.vx[i], kin.vy[i]];
-    let a = kin.accel(i);
-    let tau = inner.face_end_in(i, p, v, a)?;
-    Some(Ev {
-        t: t_i + tau,
-        i: i as u32,
-        other: WALL + super::on_cloth::PHASE as u32,
-        ci: kin.counter[i],
-        cj: 0,
-    })
+impl Kin<'_> {
+    /// The event of ball `i` reaching the end of a face it rests on, from the view
+    /// `kin` (`None` when it rests on none or never gets there).
+    #[inline(never)]
+    pub(super) fn face_end_event(&self, i: usize) -> Option<Ev> {
+        let kin = self;
+        let inner = kin.inner?;
+        let t_i = kin.t[i];
+        let p = [kin.x[i], kin.y[i]];
+        let v = [kin.vx[i], kin.vy[i]];
+        let a = kin.accel(i);
+        let tau = inner.face_end_in(i, p, v, a)?;
+        Some(Ev {
+            t: t_i + tau,
+            i: i as u32,
+            other: END_CODE,
+            ci: kin.counter[i],
+            cj: 0,
+        })
+    }
 }

@@ -25,163 +25,15 @@
 //! the speeds and accelerations prove free of contact, up to the end of the output
 //! interval (the ball is predicted afresh at every interval, as a resting ball is).
 
-use super::inner::{Inner, EXIT, PIECE, POCKET};
-use super::on_face::NO_FACE;
+use super::held::{dot, OnRound};
+use super::inner::Inner;
+use super::kinds::{self, END_CODE, EXIT_CODE, ON_ROUND, PIECE, POCKET};
 use super::predict::Kin;
-use super::queue::{Ev, CROSS, WALL};
+use super::queue::Ev;
 use crate::balls::Balls;
 use crate::models::Wall;
-use crate::pendulum::{
-    first_touch, first_touch_by, quadratic_step, safe_step, wrap_angle, Pendulum,
-};
-use crate::walls::{Feature, Piece, Shape};
-
-/// `History::rest` bit of a ball held on a circle by a wall inside the table.
-pub(super) const ON_ROUND: u8 = 1 << 5;
-
-/// A ball's circle: what it turns round, and where that contact's region ends.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct OnRound {
-    pub(super) center: [f64; 2],
-    /// Pushed outwards (a corner, the outside of an arc) or inwards (inside an arc).
-    pub(super) outside: bool,
-    /// The piece turned round, and a second piece passed over in predictions (the
-    /// segment that ends at a joint), or [`NO_FACE`].
-    pub(super) piece: u32,
-    pub(super) also: u32,
-    pub(super) wall: u32,
-    /// The ends of the contact's region: the angle of the ball's centre about `center`
-    /// (radians from +x) at which it leaves, and whether it leaves there turning
-    /// anticlockwise (angle growing).
-    pub(super) ends: [(f64, bool); 4],
-    pub(super) n_ends: u8,
-}
-
-#[inline]
-fn dot(a: [f64; 2], b: [f64; 2]) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
-
-impl OnRound {
-    /// The circle of a ball touching feature `feature` of piece `k` (`point`: the
-    /// feature's nearest point to the ball, `p`: the ball's centre).
-    pub(super) fn of(
-        pieces: &[Piece],
-        k: u32,
-        feature: Feature,
-        point: [f64; 2],
-        p: [f64; 2],
-    ) -> OnRound {
-        let piece = pieces[k as usize];
-        let mut round = OnRound {
-            center: point,
-            outside: true,
-            piece: k,
-            also: NO_FACE,
-            wall: piece.wall,
-            ends: [(0.0, false); 4],
-            n_ends: 0,
-        };
-        // A region `dir . c >= 0` (dir the direction from the centre to the ball)
-        // ends at the two directions perpendicular to `c`.
-        let half_plane = |r: &mut OnRound, c: [f64; 2]| {
-            let beta = c[1].atan2(c[0]);
-            let n = r.n_ends as usize;
-            r.ends[n] = (beta + std::f64::consts::FRAC_PI_2, true);
-            r.ends[n + 1] = (beta - std::f64::consts::FRAC_PI_2, false);
-            r.n_ends += 2;
-        };
-        match (piece.shape, feature) {
-            (Shape::Segment { a, b }, Feature::Start) => {
-                half_plane(&mut round, [a[0] - b[0], a[1] - b[1]]);
-                if let Some(prev) = piece.joint_before {
-                    half_plane(&mut round, prev);
-                    round.also = k.wrapping_sub(1);
-                }
-            }
-            (Shape::Segment { a, b }, _) => half_plane(&mut round, [b[0] - a[0], b[1] - a[1]]),
-            (
-                Shape::Arc {
-                    center,
-                    radius,
-                    from,
-                    span,
-                },
-                Feature::Face,
-            ) => {
-                round.center = center;
-                round.outside = (p[0] - center[0]).hypot(p[1] - center[1]) >= radius;
-                if span < std::f64::consts::TAU {
-                    round.ends[0] = (from, false);
-                    round.ends[1] = (from + span, true);
-                    round.n_ends = 2;
-                }
-            }
-            (Shape::Arc { from, .. }, Feature::Start) => {
-                half_plane(&mut round, [from.sin(), -from.cos()]);
-            }
-            (Shape::Arc { from, span, .. }, Feature::End) => {
-                let to = from + span;
-                half_plane(&mut round, [-to.sin(), to.cos()]);
-            }
-        }
-        round
-    }
-
-    /// Unit normal of the contact, towards the ball's centre at `p`.
-    pub(super) fn normal(&self, p: [f64; 2]) -> [f64; 2] {
-        let d = [p[0] - self.center[0], p[1] - self.center[1]];
-        let len = d[0].hypot(d[1]);
-        let s = if self.outside { 1.0 } else { -1.0 } / len;
-        [s * d[0], s * d[1]]
-    }
-
-    /// The angles (in `pend`'s measure) at which the ball leaves this circle, each with
-    /// the sense it leaves in (angle growing) and whether it is the push vanishing
-    /// (else an end of the region); their count.
-    fn exits(&self, pend: &Pendulum) -> ([(f64, bool, bool); 6], usize) {
-        let mut out = [(0.0, false, false); 6];
-        let mut n = 0;
-        let c = pend.release_cos();
-        if c.abs() < 1.0 {
-            // Outside, held while cos theta < c: leaves where it rises through c; inside
-            // the reverse.
-            let th = c.acos();
-            out[0] = (th, !self.outside, true);
-            out[1] = (-th, self.outside, true);
-            n = 2;
-        }
-        for &(phi, rising) in &self.ends[..self.n_ends as usize] {
-            out[n] = (pend.angle_of([phi.cos(), phi.sin()]), rising, false);
-            n += 1;
-        }
-        (out, n)
-    }
-
-    /// Whether the ball on `pend`, at an end of its circle, is there because the push
-    /// vanished (else it is at an end of the region): the nearer of the two angles.
-    fn nearest_is_release(&self, pend: &Pendulum) -> bool {
-        let theta = pend.angle(0.0);
-        let (exits, n) = self.exits(pend);
-        exits[..n]
-            .iter()
-            .map(|&(target, _, release)| (wrap_angle(theta - target).abs(), release))
-            .min_by(|a, b| a.0.total_cmp(&b.0))
-            .is_none_or(|(_, release)| release)
-    }
-
-    /// When the ball on `pend` next leaves this circle, and whether it is by the push
-    /// vanishing (else by the end of the region).
-    pub(super) fn leaves(&self, pend: &Pendulum) -> Option<(f64, bool)> {
-        let (exits, n) = self.exits(pend);
-        exits[..n]
-            .iter()
-            .filter_map(|&(target, rising, release)| {
-                pend.reaches(target, rising).map(|t| (t, release))
-            })
-            .min_by(|a, b| a.0.total_cmp(&b.0))
-    }
-}
+use crate::pendulum::{first_touch, first_touch_by, quadratic_step, safe_step, Pendulum};
+use crate::walls::{Piece, Shape};
 
 /// A ball's motion from a given time `tau = 0` on: on a circle (its pendulum, and the
 /// time since the pendulum's start), or on a parabola (state and acceleration).
@@ -336,7 +188,10 @@ impl Kin<'_> {
                 let s = at(tau);
                 (side * (s[axis] - c), side * s[axis + 2])
             };
-            offer(first_touch(h, lip, Some(curv), tol, g), WALL + wall as u32);
+            offer(
+                first_touch(h, lip, Some(curv), tol, g),
+                kinds::wall(wall as usize),
+            );
         }
         let cell = self.cells.cell_of(i);
         for &item in inner.near(cell) {
@@ -348,7 +203,7 @@ impl Kin<'_> {
                     let len = d[0].hypot(d[1]);
                     (len - q.radius, dot(d, [s[2], s[3]]) / len)
                 };
-                offer(first_touch(h, lip, Some(curv), 0.0, g), WALL + EXIT as u32);
+                offer(first_touch(h, lip, Some(curv), 0.0, g), EXIT_CODE);
                 continue;
             }
             if item == round.piece || item == round.also {
@@ -393,7 +248,7 @@ impl Kin<'_> {
                 };
                 (gap, dd, step)
             };
-            offer(first_touch_by(h, tol, 1e-12 * lip, g), WALL + PIECE as u32);
+            offer(first_touch_by(h, tol, 1e-12 * lip, g), kinds::wall(PIECE));
         }
         for axis in 0..2 {
             if inner.open[axis] {
@@ -403,14 +258,14 @@ impl Kin<'_> {
                         let s = at(tau);
                         (s[axis], s[axis + 2])
                     }),
-                    WALL + EXIT as u32,
+                    EXIT_CODE,
                 );
                 offer(
                     first_touch(h, lip, Some(curv), 0.0, |tau| {
                         let s = at(tau);
                         (size - s[axis], -s[axis + 2])
                     }),
-                    WALL + EXIT as u32,
+                    EXIT_CODE,
                 );
             }
         }
@@ -463,7 +318,7 @@ impl Kin<'_> {
         best.map(|(tau, dir)| Ev {
             t: now + tau,
             i: i as u32,
-            other: CROSS + dir as u32,
+            other: kinds::cross(dir as u32),
             ci: self.counter[i],
             cj: 0,
         })
@@ -570,19 +425,22 @@ fn distance(piece: &Piece, p: [f64; 2], v: [f64; 2]) -> (f64, f64) {
     (len, dot(d, v) / len)
 }
 
-/// The event of ball `i` (on a circle) leaving it, from the view `kin`.
-#[inline(never)]
-pub(super) fn round_end_event(kin: &Kin, i: usize) -> Option<Ev> {
-    let round = kin.inner?.on.get(i)?.round?;
-    let pend = kin.pendulum(i)?;
-    let (tau, _) = round.leaves(&pend)?;
-    Some(Ev {
-        t: kin.t[i] + tau,
-        i: i as u32,
-        other: WALL + super::on_cloth::PHASE as u32,
-        ci: kin.counter[i],
-        cj: 0,
-    })
+impl Kin<'_> {
+    /// The event of ball `i` (on a circle) leaving it, from the view `kin`.
+    #[inline(never)]
+    pub(super) fn round_end_event(&self, i: usize) -> Option<Ev> {
+        let kin = self;
+        let round = kin.inner?.on.get(i)?.round?;
+        let pend = kin.pendulum(i)?;
+        let (tau, _) = round.leaves(&pend)?;
+        Some(Ev {
+            t: kin.t[i] + tau,
+            i: i as u32,
+            other: END_CODE,
+            ci: kin.counter[i],
+            cj: 0,
+        })
+    }
 }
 
 impl Inner {
@@ -634,7 +492,7 @@ impl Inner {
     }
 }
 
-impl super::Event {
+impl super::state::Event {
     /// Moves ball `i`, held on a circle, along it by `tau` (its clock is the caller's
     /// to set).
     #[cold]

@@ -2,13 +2,13 @@
 //! computed from the balls' stored states and local times without moving anything.
 
 use super::cells::{Cells, Dir, GATHER};
+use super::kinds::{self, END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND};
 use super::motion::{accel_of, has_wall};
-use super::on_face::{HELD, ON_FACE};
-use super::on_round::ON_ROUND;
-use super::queue::{Ev, CROSS, WALL};
-use super::{times, History, PARTNERS_OVERFLOW};
+use super::queue::Ev;
+use super::records::{History, PARTNERS_OVERFLOW};
 use crate::models::Wall;
 use crate::table::Table;
+use crate::times;
 
 /// Read-only view of the motion, for predictions (borrowed field by field so that the
 /// queue can be pushed to at the same time).
@@ -41,7 +41,7 @@ pub(super) struct Kin<'a> {
     /// Walls inside the table, pockets and open edges, if any.
     pub(super) inner: Option<&'a super::inner::Inner>,
     /// Cloth friction: each ball's acceleration and phase end (`on_cloth.rs`).
-    pub(super) cloth: Option<&'a super::on_cloth::OnCloth>,
+    pub(super) cloth: Option<&'a super::phases::OnCloth>,
 }
 
 macro_rules! kin {
@@ -102,15 +102,15 @@ impl Kin<'_> {
     fn phase_end(&self, i: usize) -> Option<Ev> {
         let Some(cloth) = self.cloth else {
             if self.hist[i].rest & ON_ROUND != 0 {
-                return super::on_round::round_end_event(self, i);
+                return self.round_end_event(i);
             }
-            return super::on_face::face_end_event(self, i);
+            return self.face_end_event(i);
         };
         let t = cloth.end[i];
         t.is_finite().then(|| Ev {
             t,
             i: i as u32,
-            other: WALL + super::on_cloth::PHASE as u32,
+            other: END_CODE,
             ci: self.counter[i],
             cj: 0,
         })
@@ -352,7 +352,7 @@ impl Kin<'_> {
         let skip = if self.hist[i].rest & ON_FACE != 0 {
             inner.faces_of(i)
         } else {
-            [super::on_face::NO_FACE; 2]
+            [NO_FACE; 2]
         };
         let Some((tau, code)) =
             inner.next(now, self.cells.cell_of(i), &f, self.r[i], horizon, skip)
@@ -366,7 +366,7 @@ impl Kin<'_> {
         Some(Ev {
             t,
             i: i as u32,
-            other: WALL + code as u32,
+            other: kinds::wall(code),
             ci: self.counter[i],
             cj: 0,
         })
@@ -383,7 +383,7 @@ impl Kin<'_> {
         let ex = linear_exit(vx, x - r, w - r - x, [walls_x, walls_x]);
         let ey = linear_exit(vy, y - r, h - r - y, [walls_y, walls_y]);
         let codes = [[Wall::Left, Wall::Right], [Wall::Top, Wall::Bottom]]
-            .map(|a| a.map(|w| WALL + w as u32));
+            .map(|a| a.map(|w| kinds::wall(w as usize)));
         self.exit_event(i, now, ex, ey, codes)
     }
 
@@ -437,7 +437,7 @@ impl Kin<'_> {
         best.map(|(tau, wall)| Ev {
             t: now + tau,
             i: i as u32,
-            other: WALL + wall as u32,
+            other: kinds::wall(wall as usize),
             ci: self.counter[i],
             cj: 0,
         })
@@ -573,7 +573,7 @@ impl Kin<'_> {
             i: i as u32,
             other,
             ci: self.counter[i],
-            cj: if other < WALL {
+            cj: if kinds::is_ball(other) {
                 self.counter[other as usize]
             } else {
                 0
@@ -600,8 +600,8 @@ impl Kin<'_> {
         let (lo_y, hi_y, open_y) = self.cells.sides(y, cy, 1);
         let ex = linear_exit(vx, lo_x, hi_x, open_x);
         let ey = linear_exit(vy, lo_y, hi_y, open_y);
-        let codes =
-            [[Dir::Left, Dir::Right], [Dir::Up, Dir::Down]].map(|a| a.map(|d| CROSS + d as u32));
+        let codes = [[Dir::Left, Dir::Right], [Dir::Up, Dir::Down]]
+            .map(|a| a.map(|d| kinds::cross(d as u32)));
         self.exit_event(i, now, ex, ey, codes)
     }
 
@@ -634,7 +634,7 @@ impl Kin<'_> {
         best.map(|(tau, dir)| Ev {
             t: now + tau,
             i: i as u32,
-            other: CROSS + dir as u32,
+            other: kinds::cross(dir as u32),
             ci: self.counter[i],
             cj: 0,
         })

@@ -17,7 +17,7 @@
 //! and compares every bit); small or ordered scenes (the presets, every generated
 //! start) are never renumbered.
 
-use super::Event;
+use super::state::Event;
 use crate::balls::{gather, inverse, Balls};
 use crate::table::Table;
 

@@ -2,11 +2,10 @@
 //! contacts that really approach, clustered through shared balls, each cluster one
 //! simultaneous impact; then the bookkeeping and predictions that follow.
 
-use super::inner::PIECE;
+use super::kinds::{Kind, HELD, PIECE};
 use super::motion::{approaching_pair, approaching_wall, resolve_cluster, settle, wall_from_index};
-use super::on_face::HELD;
-use super::queue::Kind;
-use super::{Event, History, MAX_PARTNERS, PARTNERS_OVERFLOW, TC_BURST};
+use super::records::{History, MAX_PARTNERS, PARTNERS_OVERFLOW};
+use super::state::{Event, TC_BURST};
 use crate::balls::Balls;
 use crate::event_log::LoggedEvent;
 use crate::models::simultaneous::ContactSolver;
@@ -71,7 +70,7 @@ impl Event {
         for e in &self.group_events {
             let i = e.i as usize;
             match e.kind() {
-                Kind::Wall(w) if w >= PIECE => self.piece_hits.push(i as u32),
+                Kind::Wall(PIECE) => self.piece_hits.push(i as u32),
                 Kind::Pair(j) => {
                     if approaching_pair(b, &self.table, i, j)
                         || (CLOTH && self.pressed_touch(b, i, j))
@@ -86,7 +85,7 @@ impl Event {
                         self.contacts.push(Contact::Wall(i as u32, w));
                     }
                 }
-                Kind::Cross(_) => {}
+                Kind::Exit | Kind::End | Kind::Cross(_) => {}
             }
         }
         // A ball resting on a wall takes the wall into its impact: pushed into the

@@ -2,8 +2,9 @@
 //! crossing, or an impact of everything due within round-off of the same time),
 //! under the stall guard; and the balls brought to the interval's end for a reader.
 
-use super::queue::{self, Kind};
-use super::{stall_window, Event};
+use super::kinds::{self, Kind, EXIT_CODE};
+use super::queue::{self, Ev};
+use super::state::{stall_window, Event};
 use crate::balls::Balls;
 use crate::models::StepError;
 use crate::physics::Physics;
@@ -58,7 +59,7 @@ impl Event {
                 }
                 let b = &*balls;
                 fetch_ball!(self, b, i);
-                if other < queue::WALL {
+                if kinds::is_ball(other) {
                     fetch_ball!(self, b, other as usize);
                 }
             }) {
@@ -75,9 +76,9 @@ impl Event {
                     self.look(balls, &mut guard, count + extra, ev.t, before)?;
                 }
                 self.note_recent(ev.i);
-                // An exit or the end of a phase on cloth (consecutive codes, so one
-                // comparison tells them from the rest).
-                if ev.other.wrapping_sub(EXIT_CODE) < 2 {
+                // An exit or the end of a course (one comparison tells them from the
+                // rest).
+                if kinds::is_exit_or_end(ev.other) {
                     if ev.other == EXIT_CODE {
                         self.take_out(balls, ev);
                     } else {
@@ -100,39 +101,7 @@ impl Event {
                 }
                 // Everything due within round-off of t0 is one impact.
                 let t0 = ev.t;
-                let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
-                self.group_events.clear();
-                self.group_events.push(ev);
-                loop {
-                    // Nearly always nothing else is due so soon, and the schedule can tell
-                    // without sorting out its near set.
-                    if self.queue.nothing_due_by(window) {
-                        break;
-                    }
-                    let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
-                        break;
-                    };
-                    self.slide_to(e.t);
-                    if !self.due(balls, &e, src) {
-                        continue;
-                    }
-                    count += 1;
-                    if count + extra > guard.next {
-                        self.look(balls, &mut guard, count + extra, e.t, before)?;
-                    }
-                    self.note_recent(e.i);
-                    match e.kind() {
-                        Kind::Cross(_) => self.cross(balls, e),
-                        Kind::Wall(_) if e.other.wrapping_sub(EXIT_CODE) < 2 => {
-                            self.pending_exits.push(e)
-                        }
-                        Kind::Pair(j) => {
-                            self.note_recent(j as u32);
-                            self.group_events.push(e);
-                        }
-                        Kind::Wall(_) => self.group_events.push(e),
-                    }
-                }
+                self.gather_group(balls, ev, &mut count, extra, &mut guard, before)?;
                 if let Kind::Pair(j) = ev.kind() {
                     self.note_recent(j as u32);
                 }
@@ -142,19 +111,7 @@ impl Event {
                 } else {
                     self.resolve_group(balls, t0);
                 }
-                // Exits and phase ends due in the same instant, unless the impact
-                // changed the ball (its phase was then derived afresh at the impact).
-                for k in 0..self.pending_exits.len() {
-                    let e = self.pending_exits[k];
-                    if self.counter[e.i as usize] == e.ci {
-                        if e.other == EXIT_CODE {
-                            self.take_out(balls, e);
-                        } else {
-                            self.end_of_course(balls, e);
-                        }
-                    }
-                }
-                self.pending_exits.clear();
+                self.take_pending_exits(balls);
                 if self.overflow.get() {
                     return Err(self.overflowed(balls, physics, t0, before));
                 }
@@ -195,13 +152,77 @@ impl Event {
     }
 }
 
-/// The second slot of an exit event; the end of a phase on cloth is the next code.
-const EXIT_CODE: u32 = queue::WALL + super::inner::EXIT as u32;
-const _: () = assert!(super::on_cloth::PHASE == super::inner::EXIT + 1);
+impl Event {
+    /// The events due within round-off of `ev`'s time (`ev` first) gathered as one
+    /// impact in `group_events`; the crossings among them processed, and the exits and
+    /// ends of courses put aside in `pending_exits`. Counts them as the event loop
+    /// does.
+    #[inline(always)]
+    fn gather_group(
+        &mut self,
+        balls: &mut Balls,
+        ev: Ev,
+        count: &mut u64,
+        extra: u64,
+        guard: &mut Watch,
+        before: (u64, u64),
+    ) -> Result<(), StepError> {
+        let t0 = ev.t;
+        let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
+        self.group_events.clear();
+        self.group_events.push(ev);
+        loop {
+            // Nearly always nothing else is due so soon, and the schedule can tell
+            // without sorting out its near set.
+            if self.queue.nothing_due_by(window) {
+                break;
+            }
+            let Some((e, src)) = self.queue.pop_until(window, |_, _, _| {}) else {
+                break;
+            };
+            self.slide_to(e.t);
+            if !self.due(balls, &e, src) {
+                continue;
+            }
+            *count += 1;
+            if *count + extra > guard.next {
+                self.look(balls, guard, *count + extra, e.t, before)?;
+            }
+            self.note_recent(e.i);
+            match e.kind() {
+                Kind::Cross(_) => self.cross(balls, e),
+                Kind::Exit | Kind::End => self.pending_exits.push(e),
+                Kind::Pair(j) => {
+                    self.note_recent(j as u32);
+                    self.group_events.push(e);
+                }
+                Kind::Wall(_) => self.group_events.push(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// The exits and ends of courses due in the same instant as an impact, unless the
+    /// impact changed the ball (its phase was then derived afresh at the impact).
+    #[inline(always)]
+    fn take_pending_exits(&mut self, balls: &mut Balls) {
+        for k in 0..self.pending_exits.len() {
+            let e = self.pending_exits[k];
+            if self.counter[e.i as usize] == e.ci {
+                if e.other == EXIT_CODE {
+                    self.take_out(balls, e);
+                } else {
+                    self.end_of_course(balls, e);
+                }
+            }
+        }
+        self.pending_exits.clear();
+    }
+}
 
 impl Event {
     /// The end of ball `ev.i`'s course: its phase on cloth, or the face it rests on.
-    fn end_of_course(&mut self, b: &mut Balls, ev: super::queue::Ev) {
+    fn end_of_course(&mut self, b: &mut Balls, ev: Ev) {
         if self.cloth.is_some() {
             self.phase_end(b, ev);
         } else {
@@ -213,7 +234,7 @@ impl Event {
     /// open edge): frozen there, out of the grid and the schedule; the world records
     /// it after the step.
     #[cold]
-    fn take_out(&mut self, b: &mut Balls, ev: super::queue::Ev) {
+    fn take_out(&mut self, b: &mut Balls, ev: Ev) {
         let i = ev.i as usize;
         if self.t[i] <= self.step_start {
             self.remember(b, i);
@@ -235,8 +256,7 @@ impl Event {
             inner.let_go(i);
         }
         self.cells.remove(i);
-        self.queue
-            .set_both(i, super::queue::Ev::NONE, super::queue::Ev::NONE);
+        self.queue.set_both(i, Ev::NONE, Ev::NONE);
         // Partners that predicted a contact with it find it stale.
         self.counter[i] = self.counter[i].wrapping_add(1);
     }

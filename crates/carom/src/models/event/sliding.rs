@@ -36,10 +36,11 @@
 use super::cells::Dir;
 use super::predict::Kin;
 use super::queue::Ev;
-use super::{times, Event};
+use super::state::Event;
 use crate::balls::Balls;
 use crate::models::Contact;
 use crate::table::Table;
+use crate::times;
 
 /// How many images of a pair across the sliding edge a prediction tries at most. The
 /// images pass ball `i` at intervals `width / |vx|` (`width` > 2 `sigma`); the first

@@ -15,18 +15,14 @@ use std::collections::BinaryHeap;
 
 use near::{Near, NearHeap};
 
+use super::kinds;
+pub use super::kinds::Kind;
+
 mod near;
 mod pop;
 #[cfg(test)]
 mod tests;
 
-/// What the second slot of an event means: another ball (below `WALL`), a wall (the
-/// table's four, then a piece of wall inside the table and an exit: see `inner.rs`,
-/// then the end of a ball's phase on cloth: see `on_cloth.rs`), or a cell crossing
-/// (direction in the low bits). The codes keep their order (balls, walls, crossings),
-/// which breaks ties between events due at the same time.
-pub const WALL: u32 = u32::MAX - 11;
-pub const CROSS: u32 = u32::MAX - 4;
 /// Largest ball count the encoding leaves room for: two slot handles per ball below
 /// the schedule's list marks (`2^31`).
 pub const MAX_BALLS: usize = 1 << 30;
@@ -35,18 +31,12 @@ pub const MAX_BALLS: usize = 1 << 30;
 pub struct Ev {
     pub t: f64,
     pub i: u32,
-    /// `j < WALL`: ball-ball with ball `j`; `WALL + w`: wall `w`; `CROSS + d`: crossing.
+    /// The partner's code (`kinds.rs`): another ball, a wall, an exit, the end of a
+    /// course or a cell crossing.
     pub other: u32,
     /// Event counters of ball `i` and (for a pair) ball `j` when predicted.
     pub ci: u32,
     pub cj: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Pair(usize),
-    Wall(usize),
-    Cross(u32),
 }
 
 impl Ev {
@@ -60,13 +50,7 @@ impl Ev {
 
     #[inline]
     pub fn kind(&self) -> Kind {
-        if self.other < WALL {
-            Kind::Pair(self.other as usize)
-        } else if self.other < CROSS {
-            Kind::Wall((self.other - WALL) as usize)
-        } else {
-            Kind::Cross(self.other - CROSS)
-        }
+        kinds::kind(self.other)
     }
 }
 

@@ -2,7 +2,8 @@
 //! set one at a time, stale entries dropped as they surface, and the earliest of the
 //! near set, the side heap and a popped ball's pending slot taken.
 
-use super::{Ev, Handle, Schedule, Slot, Source, LIST, NEAR, UNLINKED, WALL};
+use super::{Ev, Handle, Schedule, Slot, Source, LIST, NEAR, UNLINKED};
+use crate::models::event::kinds::is_ball;
 
 impl Schedule {
     /// Brings the earliest slot to the top of the near heap: drops the stale entries
@@ -58,7 +59,7 @@ impl Schedule {
                 let s = &self.slots[(h >> 1) as usize];
                 let other = if h & 1 == 0 { s.other } else { s.cross_other };
                 // A collision rewrites its partner's slots as well as its own.
-                if other < WALL {
+                if is_ball(other) {
                     if let Some(p) = self.slots.get(other as usize) {
                         crate::hint::prefetch(p);
                     }

@@ -1,6 +1,7 @@
 //! The schedule against a brute-force order: every pop is the earliest slot.
 
 use super::*;
+use crate::models::event::kinds::WALL;
 
 fn ev(i: usize, t: f64) -> Ev {
     Ev {
