@@ -2,8 +2,8 @@
 //! heat bath struck as events adds (`strikes.rs` strikes with it).
 
 use crate::models::calendar::Calendar;
-use crate::physics::Physics;
 use crate::physics::Friction;
+use crate::physics::Physics;
 use crate::thermostat::{self, Thermostat};
 
 /// The heat bath's parameters and clock.

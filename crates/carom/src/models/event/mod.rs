@@ -190,8 +190,8 @@ pub use self::state::{
 use super::simultaneous::ContactSolver;
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
-use crate::physics::{ContactFriction, Physics};
 use crate::physics::ModelKind;
+use crate::physics::{ContactFriction, Physics};
 use crate::stress::Virial;
 use crate::table::Table;
 use crate::walls::{Removal, Walls};
