@@ -245,7 +245,7 @@ pub fn andersen(n: u64) -> Result<World, String> {
 /// area fraction within 0.3 to 0.31 over the few thousand time units a benchmark runs.
 pub fn compressing(n: u64) -> Result<World, String> {
     let mut w = gas(n, carom::ModelKind::Event)?;
-    let physics = carom::physics::Physics {
+    let physics = carom::Physics {
         dt: 1.0,
         ..*w.physics()
     };

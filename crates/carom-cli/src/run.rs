@@ -270,7 +270,7 @@ struct Sampler {
     /// The step last sampled, so a restored checkpoint is not written twice.
     last: Option<u64>,
     /// Where the interval since the last sample began, for its mean pressure.
-    window: carom::world::Window,
+    window: carom::Window,
 }
 
 impl Sampler {

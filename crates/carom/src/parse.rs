@@ -1,5 +1,5 @@
 //! Scenario text to a [`Scenario`] (syntax, keys and types checked), and, through
-//! [`crate::building`], to a [`World`]. Every problem becomes one [`ScenarioError`]
+//! `building`, to a [`World`]. Every problem becomes one [`ScenarioError`]
 //! naming the field and, where the format gives one, the line.
 
 pub use crate::error::ScenarioError;

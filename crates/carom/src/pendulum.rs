@@ -131,11 +131,6 @@ impl Pendulum {
         }
     }
 
-    /// The distance of the ball's centre from the circle's centre.
-    pub fn radius(&self) -> f64 {
-        self.rho
-    }
-
     /// `(sin(theta/2), cos(theta/2), theta')` at time `t`.
     fn half_angle(&self, t: f64) -> (f64, f64, f64) {
         match self.swing {

@@ -34,7 +34,7 @@ pub fn add_outer(t: &mut Tensor, r: [f64; 2], f: [f64; 2]) {
 /// Adds the pair term `r_ij (x) J_ij` of a contact between balls `i` and `j`: `n` the
 /// unit normal from `i` to `j`, `d` their centre distance, `j_n` the normal impulse (or
 /// force) pushing them apart and `j_t` the tangential one on `i` along `t = (-n_y, n_x)`
-/// (the convention of [`crate::contact::apply_pair`]).
+/// (the convention of `contact::apply_pair`).
 #[inline(always)]
 pub fn add_contact(t: &mut Tensor, n: [f64; 2], d: f64, j_n: f64, j_t: f64) {
     let tan = [-n[1], n[0]];

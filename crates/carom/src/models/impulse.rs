@@ -11,9 +11,9 @@
 //! its surface's velocity.
 //!
 //! On cloth (`physics.friction` of kind `cloth`) the free flight is the cloth's closed
-//! form ([`crate::friction::cloth_motion`], exact for a ball that meets nothing, phase
+//! form (`friction::cloth_motion`, exact for a ball that meets nothing, phase
 //! changes logged at their times), the pairs collide as above (with contact friction by
-//! the rough-sphere law of [`crate::contact`], whose vertical slip and impulse involve
+//! the rough-sphere law of `contact`, whose vertical slip and impulse involve
 //! the spins about the table's axes), and every wall, the table's and those inside it, is a cushion
 //! ([`super::cushions`]) in the same order.
 

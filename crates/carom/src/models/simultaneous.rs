@@ -29,7 +29,7 @@
 //!    as active, which always terminates.
 //!
 //! On cloth (`physics.friction` of kind `cloth`) the free flight is the cloth's closed
-//! form ([`crate::friction::cloth_motion`]), and walls are cushions: Han's impulse is a
+//! form (`friction::cloth_motion`), and walls are cushions: Han's impulse is a
 //! law of its own (it turns the ball's spins about the table's axes, which no column
 //! of the cluster problem expresses), so the clusters take the ball pairs only, and
 //! after them every ball touching a wall and approaching it takes the cushion impulse

@@ -26,7 +26,7 @@
 //! ([`super::cushions`], `impulse`'s rule), which sends it away, so it overlaps no
 //! longer, or at most recedes out of the overlap it entered during its last step. The
 //! balls' free motion on cloth follows the step as an operator split
-//! ([`crate::friction::ClothMotion::Correction`]): exact for a ball free of contacts.
+//! (`friction::ClothMotion::Correction`): exact for a ball free of contacts.
 //! Pairs keep their springs.
 //!
 //! The neighbour list lists pairs within a skin of touching, and is rebuilt (in

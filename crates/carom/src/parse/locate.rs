@@ -39,7 +39,7 @@ pub fn field_path(field: &str) -> Vec<PathSeg> {
     out
 }
 
-/// The line of `text` where the field named `field` (as in [`ScenarioError::field`])
+/// The line of `text` where the field named `field` (as in [`crate::ScenarioError::field`])
 /// is written, or of its nearest written ancestor (a ball's `[[balls]]` entry when the
 /// ball's `r` was left to its default). `None` when nothing of the path is written.
 pub fn locate_field(text: &str, format: Format, field: &str) -> Option<usize> {

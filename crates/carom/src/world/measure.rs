@@ -137,7 +137,7 @@ impl World {
     }
 
     /// The full force (normal and tangential) of every ball-ball contact now, for the
-    /// contact stress of profiles ([`crate::profiles::pair_forces`]); `None` as for
+    /// contact stress of profiles (`profiles::pair_forces`); `None` as for
     /// [`World::contact_forces`].
     pub fn pair_forces(&self) -> Option<Vec<crate::profiles::PairForce>> {
         let normals = self.contact_forces()?;
@@ -152,7 +152,7 @@ impl World {
     }
 
     /// Solid fraction, velocity and stress in `bins` slabs across `axis` (0: x, 1: y),
-    /// see [`crate::profiles`].
+    /// see `profiles`.
     pub fn profiles(&self, axis: usize, bins: usize) -> crate::profiles::Profiles {
         let pairs = self.pair_forces().unwrap_or_default();
         crate::profiles::measure(&self.balls, &self.table, &self.in_play, &pairs, axis, bins)

@@ -4,7 +4,7 @@
 use std::f64::consts::PI;
 
 use carom::random::SplitMix64;
-use carom::table::Boundary;
+use carom::Boundary;
 use carom::{Ball, Physics, Table, World};
 
 fn world(table: Table, balls: &[Ball]) -> World {

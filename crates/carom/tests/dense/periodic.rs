@@ -5,7 +5,7 @@
 use crate::common;
 use carom::parse::{build_world, load, parse_scenario, Format};
 use carom::scenario::ModelKind;
-use carom::table::Boundary;
+use carom::Boundary;
 use carom::{Ball, Physics, Table, World};
 use common::*;
 

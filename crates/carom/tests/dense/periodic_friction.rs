@@ -6,7 +6,7 @@
 use crate::common;
 use carom::parse::{load, Format};
 use carom::scenario::ModelKind;
-use carom::table::Boundary;
+use carom::Boundary;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 use common::*;
 
