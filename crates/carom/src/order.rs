@@ -21,12 +21,44 @@ use crate::table::Table;
 /// Per ball, `(re, im)` of `psi_6` (0 for balls out of play). `in_play`: per ball
 /// whether it is in play (empty: every ball is).
 pub fn psi6_per_ball(balls: &Balls, table: &Table, in_play: &[bool]) -> Vec<[f64; 2]> {
+    let mut out = vec![[0.0, 0.0]; balls.len()];
+    each_psi6(balls, table, in_play, |i, p| out[i] = p);
+    out
+}
+
+/// The global order `|<psi_6>|` over the balls in play (0 with fewer than two).
+pub fn psi6(balls: &Balls, table: &Table, in_play: &[bool]) -> f64 {
+    // Summed on the fly, in ascending index, so that no per-ball array is needed: the
+    // diagnostics of a state file compute this for every ball of the run.
+    let (mut re, mut im, mut n) = (0.0, 0.0, 0usize);
+    each_psi6(balls, table, in_play, |_, p| {
+        re += p[0];
+        im += p[1];
+        n += 1;
+    });
+    if n < 2 {
+        return 0.0;
+    }
+    (re / n as f64).hypot(im / n as f64)
+}
+
+/// Calls `visit(i, psi_6(i))` for every ball `i` in play, in ascending index (a ball
+/// with no other ball in play gets 0), when at least two are in play.
+fn each_psi6(
+    balls: &Balls,
+    table: &Table,
+    in_play: &[bool],
+    mut visit: impl FnMut(usize, [f64; 2]),
+) {
     let n = balls.len();
     let playing = |i: usize| in_play.get(i).copied().unwrap_or(true);
-    let members: Vec<usize> = (0..n).filter(|&i| playing(i)).collect();
-    let mut out = vec![[0.0, 0.0]; n];
+    // Indices and cells as u32: the scratch is transient but sized by the whole run
+    // (a world of 2^32 balls would need hundreds of gigabytes before this).
+    debug_assert!(n <= u32::MAX as usize);
+    let mut members: Vec<u32> = Vec::with_capacity(n);
+    members.extend((0..n).filter(|&i| playing(i)).map(|i| i as u32));
     if members.len() < 2 {
-        return out;
+        return;
     }
     let (w, h) = (table.width, table.height);
     // Cells about two mean spacings wide: a 3 x 3 block then holds some 36 balls, more
@@ -43,22 +75,23 @@ pub fn psi6_per_ball(balls: &Balls, table: &Table, in_play: &[bool]) -> Vec<[f64
     // Balls sorted by cell (counting sort): the balls of cell c are
     // `sorted[start[c]..start[c + 1]]`.
     let mut start = vec![0usize; ncx * ncy + 1];
-    let cells: Vec<usize> = members
+    let cells: Vec<u32> = members
         .iter()
         .map(|&i| {
-            let (cx, cy) = cell_of(balls.x[i], balls.y[i]);
-            cy * ncx + cx
+            let (cx, cy) = cell_of(balls.x[i as usize], balls.y[i as usize]);
+            (cy * ncx + cx) as u32
         })
         .collect();
     for &c in &cells {
-        start[c + 1] += 1;
+        start[c as usize + 1] += 1;
     }
     for c in 0..ncx * ncy {
         start[c + 1] += start[c];
     }
     let mut fill = start.clone();
-    let mut sorted = vec![0usize; members.len()];
+    let mut sorted = vec![0u32; members.len()];
     for (k, &c) in cells.iter().enumerate() {
+        let c = c as usize;
         sorted[fill[c]] = members[k];
         fill[c] += 1;
     }
@@ -67,8 +100,9 @@ pub fn psi6_per_ball(balls: &Balls, table: &Table, in_play: &[bool]) -> Vec<[f64
     // The six nearest so far: (squared distance, index, dx, dy), kept sorted.
     let mut best: Vec<(f64, usize, f64, f64)> = Vec::with_capacity(7);
     for (k, &i) in members.iter().enumerate() {
+        let i = i as usize;
         let (x, y) = (balls.x[i], balls.y[i]);
-        let (cx, cy) = (cells[k] % ncx, cells[k] / ncx);
+        let (cx, cy) = (cells[k] as usize % ncx, cells[k] as usize / ncx);
         best.clear();
         let mut ring = 1;
         loop {
@@ -77,6 +111,7 @@ pub fn psi6_per_ball(balls: &Balls, table: &Table, in_play: &[bool]) -> Vec<[f64
                 for kx in axis_cells(cx, ring, ncx, periodic[0]) {
                     let c = ky * ncx + kx;
                     for &j in &sorted[start[c]..start[c + 1]] {
+                        let j = j as usize;
                         if j == i {
                             continue;
                         }
@@ -101,6 +136,7 @@ pub fn psi6_per_ball(balls: &Balls, table: &Table, in_play: &[bool]) -> Vec<[f64
             ring += 1;
         }
         if best.is_empty() {
+            visit(i, [0.0, 0.0]);
             continue;
         }
         let (mut re, mut im) = (0.0, 0.0);
@@ -118,27 +154,8 @@ pub fn psi6_per_ball(balls: &Balls, table: &Table, in_play: &[bool]) -> Vec<[f64
             im += 2.0 * c3 * s3;
         }
         let m = best.len() as f64;
-        out[i] = [re / m, im / m];
+        visit(i, [re / m, im / m]);
     }
-    out
-}
-
-/// The global order `|<psi_6>|` over the balls in play (0 with fewer than two).
-pub fn psi6(balls: &Balls, table: &Table, in_play: &[bool]) -> f64 {
-    let per = psi6_per_ball(balls, table, in_play);
-    let playing = |i: usize| in_play.get(i).copied().unwrap_or(true);
-    let (mut re, mut im, mut n) = (0.0, 0.0, 0usize);
-    for (i, p) in per.iter().enumerate() {
-        if playing(i) {
-            re += p[0];
-            im += p[1];
-            n += 1;
-        }
-    }
-    if n < 2 {
-        return 0.0;
-    }
-    (re / n as f64).hypot(im / n as f64)
 }
 
 /// The cells at most `ring` away from cell `c` on an axis of `count` cells, each once:
