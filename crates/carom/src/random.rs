@@ -1,9 +1,12 @@
-//! The random stream of generated scenes: one fully specified generator, so that a
-//! scenario's seed gives the same balls in every version.
+//! The random stream of generated scenes and of the event-chain sampler: one fully
+//! specified generator, so that a seed gives the same balls and the same chains in
+//! every version.
 
 /// SplitMix64: a tiny, fully specified generator. Written out here rather than taken
 /// from a crate because a scenario's seed must give the same scene in every version,
-/// and a dependency upgrade may change its streams.
+/// and a dependency upgrade may change its streams. The whole state is the one word, so
+/// a state file can hold it and `SplitMix64(word)` continues the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
@@ -18,6 +21,20 @@ impl SplitMix64 {
     /// Uniform in [0, 1), 53 bits.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// Uniform in `0..n` (`n >= 1`), without bias: the high word of `u * n` is uniform
+    /// once the draws whose low word falls in the short first stretch `2^64 mod n` are
+    /// drawn again (Lemire, ACM TOMACS 29 (2019) 3).
+    pub fn below(&mut self, n: u64) -> u64 {
+        debug_assert!(n > 0);
+        let threshold = n.wrapping_neg() % n;
+        loop {
+            let m = u128::from(self.next_u64()) * u128::from(n);
+            if (m as u64) >= threshold {
+                return (m >> 64) as u64;
+            }
+        }
     }
 
     /// Uniform in [-1, 1).

@@ -15,13 +15,12 @@
 
 mod cells;
 mod pressure;
-mod rng;
 #[cfg(test)]
 mod tests;
 
+use crate::random::SplitMix64;
 use cells::{Grid, GridError, NONE};
 pub use pressure::{mean_and_error, Tally};
-pub use rng::SplitMix64;
 
 /// Why a sampler cannot be built or a chain cannot go on.
 #[derive(Debug, Clone, PartialEq)]
@@ -171,7 +170,7 @@ impl Chain {
             grid,
             n,
             length,
-            rng: SplitMix64::new(seed),
+            rng: SplitMix64(seed),
             next: Axis::X,
             tally: Tally::default(),
         };
@@ -229,12 +228,12 @@ impl Chain {
     /// The stream's state and the next chain's direction: with the positions, all a
     /// run needs to continue bit for bit ([`Chain::resume`]).
     pub fn stream(&self) -> (u64, Axis) {
-        (self.rng.state(), self.next)
+        (self.rng.0, self.next)
     }
 
     /// Continues a stream saved by [`Chain::stream`].
     pub fn resume(&mut self, state: u64, next: Axis) {
-        self.rng = SplitMix64::new(state);
+        self.rng = SplitMix64(state);
         self.next = next;
     }
 

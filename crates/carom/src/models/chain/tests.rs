@@ -109,7 +109,7 @@ fn two_disk_samples(
     let len = TWO_DISK_LEN;
     let r = [TWO_DISK_R; 2];
     let length = default_length(len, len, &r);
-    let mut draw = SplitMix64::new(0x5eed);
+    let mut draw = SplitMix64(0x5eed);
     (0..runs)
         .map(|k| {
             let [dx, dy] = start(&mut draw);
@@ -131,8 +131,8 @@ fn two_disks_keep_the_exact_distance_distribution() {
     // bins next to contact and the rest.
     let d = 2.0 * TWO_DISK_R;
     let samples = two_disk_samples(20_000, 4, |g| loop {
-        let dx = (g.uniform() - 0.5) * TWO_DISK_LEN;
-        let dy = (g.uniform() - 0.5) * TWO_DISK_LEN;
+        let dx = (g.unit() - 0.5) * TWO_DISK_LEN;
+        let dy = (g.unit() - 0.5) * TWO_DISK_LEN;
         if dx * dx + dy * dy >= d * d {
             return [dx, dy];
         }
@@ -433,7 +433,7 @@ fn bad_input_is_refused_with_a_reason() {
 fn stream_draws_are_uniform_below_n() {
     // 60,000 draws below 6: each face 10,000 expected; chi-square with 5 dof, 0.999
     // quantile 20.52.
-    let mut g = SplitMix64::new(1);
+    let mut g = SplitMix64(1);
     let mut h = [0.0; 6];
     for _ in 0..60_000 {
         h[g.below(6) as usize] += 1.0;
