@@ -229,7 +229,7 @@ pub fn andersen(n: u64) -> Result<World, String> {
     let density = b.len() as f64 / w.table().area();
     let g = (1.0 - 7.0 * eta / 16.0) / ((1.0 - eta) * (1.0 - eta));
     let omega = 2.0 * sigma * density * g * (std::f64::consts::PI * kt / m).sqrt();
-    w.set_thermostat(Some(carom::thermostat::Thermostat::Andersen {
+    w.set_thermostat(Some(carom::Thermostat::Andersen {
         temperature: kt,
         rate: 0.1 * omega,
         seed: 1,
@@ -250,7 +250,7 @@ pub fn compressing(n: u64) -> Result<World, String> {
         ..*w.physics()
     };
     w.set_physics(physics).map_err(|e| e.to_string())?;
-    w.set_compress(Some(carom::compression::Compress {
+    w.set_compress(Some(carom::Compress {
         rate: 1e-5,
         until: Default::default(),
         origin: None,

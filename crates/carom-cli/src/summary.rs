@@ -3,7 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use carom::diagnostics::{energy_drift, momentum_drift};
+use carom::energy_drift;
+use carom::momentum_drift;
 use carom::{Diagnostics, ModelKind, World};
 
 pub struct Summary<'a> {
@@ -109,7 +110,7 @@ impl fmt::Display for Summary<'_> {
             writeln!(f, "{line}")?;
         }
         if let Some((c, p)) = w.compression() {
-            use carom::compression::StopReason;
+            use carom::StopReason;
             let state = match p.stopped {
                 Some(StopReason::AreaFraction) => "reached the target area fraction".into(),
                 Some(StopReason::Jammed) => format!(

@@ -296,7 +296,7 @@ fn event_pair_meeting_again_through_another_image_is_not_missed() {
 /// touching with a separating speed of 1e-169. Before the fix both gave `None`.
 #[test]
 fn pair_in_contact_pushed_together_collides_again_when_its_gap_turns() {
-    use carom::models::event::times::{pair_quartic, quartic_entry};
+    use carom::times::{pair_quartic, quartic_entry};
     let (g, sigma) = (10.0, 20.0);
     for u in [1e-6, 1e-30] {
         // Ball j above ball i (y grows downwards), moving up at u, falling under g.

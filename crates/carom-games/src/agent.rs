@@ -20,7 +20,7 @@
 //! given standard deviations, drawn from the agent's seed, so that the same seed
 //! plays the same shots.
 
-use carom::random::SplitMix64;
+use carom::SplitMix64;
 
 use crate::batch::play_shots;
 use crate::game::{Game, ShotResult};

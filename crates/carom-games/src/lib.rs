@@ -3,7 +3,7 @@
 //! ([`setups`]) and shots simulated to rest with their facts ([`shot`]).
 //!
 //! The engine simulates; this crate decides. It holds no physics: a table is a carom
-//! [`carom::Scenario`] (walls, pockets, cloth, cushions), a shot is the engine's cue
+//! [`carom::scenario::Scenario`] (walls, pockets, cloth, cushions), a shot is the engine's cue
 //! strike, and what happened is read from the engine's event log. The engine never
 //! imports this crate.
 

@@ -16,8 +16,8 @@
 //! touching, never loose), as a real rack is never perfectly tight, and the same seed
 //! gives the same rack to the bit.
 
-use carom::random::SplitMix64;
 use carom::scenario::BallSpec;
+use carom::SplitMix64;
 use serde::{Deserialize, Serialize};
 
 use crate::tables::{Table, TableKind};
@@ -291,7 +291,7 @@ impl Setup {
     }
 
     /// The engine scenario of the position (balls in this order, at rest, coloured).
-    pub fn scenario(&self) -> carom::Scenario {
+    pub fn scenario(&self) -> carom::scenario::Scenario {
         let balls: Vec<BallSpec> = self
             .balls
             .iter()

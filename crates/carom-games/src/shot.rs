@@ -1,11 +1,11 @@
 //! A shot: the cue strike `speed, aim, english, follow, elevation` (the engine's
-//! [`carom::scenario::CueSpec`]) on the cue ball of a position, simulated to rest by
+//! [`carom::cue::CueSpec`]) on the cue ball of a position, simulated to rest by
 //! the `event` model with the event log on, and the facts the rules read from the log:
 //! the first ball the cue ball met, the cushion contacts by ball in time order, the
 //! balls pocketed with their pockets in time order.
 
+use carom::cue::CueSpec;
 use carom::event_log::{EventKind, LoggedEvent};
-use carom::scenario::CueSpec;
 use serde::{Deserialize, Serialize};
 
 use crate::setups::Setup;

@@ -10,9 +10,10 @@
 //! straight jaws; a pocketless table's cushions are one closed polyline on the noses.
 
 use carom::scenario::{
-    BallSpec, ContactFrictionSpec, Friction, ModelKind, PhysicsSpec, PocketSpec, Scenario,
-    TableSpec, WallKind, WallSpec,
+    BallSpec, ContactFrictionSpec, PhysicsSpec, PocketSpec, Scenario, TableSpec, WallKind, WallSpec,
 };
+use carom::Friction;
+use carom::ModelKind;
 use serde::{Deserialize, Serialize};
 
 /// One inch in metres.

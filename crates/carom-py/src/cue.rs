@@ -3,7 +3,7 @@
 //! load. Nothing of the model is repeated here: the arguments are checked as the
 //! scenario's are and handed over.
 
-use carom::scenario::CueSpec;
+use carom::cue::CueSpec;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -41,7 +41,7 @@ pub(crate) fn cue_strike<'py>(
         if let Err((key, message)) = carom::cue::check(&cue) {
             return Err(scenario_error(format!("cue_strike: {key}: {message}")));
         }
-        let inertia = inertia.unwrap_or_else(|| carom::balls::solid_sphere_inertia(m, r));
+        let inertia = inertia.unwrap_or_else(|| carom::solid_sphere_inertia(m, r));
         for (key, v) in [("m", m), ("r", r), ("inertia", inertia)] {
             if !(v.is_finite() && v > 0.0) {
                 return Err(scenario_error(format!(

@@ -103,7 +103,7 @@ pub struct Frame {
     pub pockets: Vec<((f64, f64), f64)>,
     /// Contact forces drawn as force chains (see [`Frame::force_segments`]); empty:
     /// none drawn.
-    pub forces: Vec<carom::stress::ContactForce>,
+    pub forces: Vec<carom::ContactForce>,
     /// Per ball (by index), how it is dressed: a stripe, a number (see
     /// [`BallStyle`]); the style's colour replaces the ball's own. Empty: every ball
     /// drawn plainly in its colour, as pictures were before styles. Kept when the
@@ -214,8 +214,8 @@ pub fn contrast(fill: Rgb) -> Rgb {
 }
 
 /// The walls as drawn: a polyline's segments joined back into one line.
-fn wall_views(walls: &carom::walls::Walls) -> Vec<WallView> {
-    use carom::walls::Shape;
+fn wall_views(walls: &carom::Walls) -> Vec<WallView> {
+    use carom::Shape;
     let mut out: Vec<WallView> = Vec::new();
     let mut last_wall = None;
     for piece in walls.pieces() {

@@ -52,7 +52,7 @@ pub fn paint_aim(
     view: &TableView,
     balls: &carom::Balls,
     ball: usize,
-    cue: &carom::scenario::CueSpec,
+    cue: &carom::cue::CueSpec,
     pull: f64,
 ) {
     let (x, y, r) = (balls.x[ball], balls.y[ball], balls.r[ball]);

@@ -95,7 +95,7 @@ pub fn run(world: carom::World, options: Options) -> Result<(), ViewerError> {
 /// Opens the viewer on a scenario: Reset and the saved state then keep the scenario's
 /// own settings (its duration) rather than those of a snapshot.
 pub fn run_scenario(
-    scenario: carom::Scenario,
+    scenario: carom::scenario::Scenario,
     source: &str,
     options: Options,
 ) -> Result<(), ViewerError> {

@@ -8,9 +8,11 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use carom::diagnostics::{energy_drift, momentum_drift};
+use carom::energy_drift;
+use carom::momentum_drift;
 use carom::parse::{build_world, parse_scenario, Format};
-use carom::{Ball, Balls, Diagnostics, ModelKind, Physics, Rgb, Scenario, World};
+use carom::scenario::Scenario;
+use carom::{Ball, Balls, Diagnostics, ModelKind, Physics, Rgb, World};
 
 mod cue;
 pub use cue::CueSettings;

@@ -189,13 +189,13 @@ impl TableView {
         let stroke = Stroke::new(2.0, CUSHION);
         for piece in walls.pieces() {
             match piece.shape {
-                carom::walls::Shape::Segment { a, b } => {
+                carom::Shape::Segment { a, b } => {
                     clip.line_segment(
                         [self.to_screen(a[0], a[1]), self.to_screen(b[0], b[1])],
                         stroke,
                     );
                 }
-                carom::walls::Shape::Arc {
+                carom::Shape::Arc {
                     center,
                     radius,
                     from,
@@ -256,7 +256,7 @@ impl TableView {
         &self,
         painter: &egui::Painter,
         world: &carom::World,
-        forces: &[carom::stress::ContactForce],
+        forces: &[carom::ContactForce],
     ) {
         let (b, table) = (world.balls(), world.table());
         let largest = forces.iter().map(|f| f.normal).fold(0.0, f64::max);

@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criteri
 
 use carom::models::simultaneous::{resolve_contacts, ContactSolver};
 use carom::models::Contact;
-use carom::random::SplitMix64;
+use carom::SplitMix64;
 use carom::{Ball, Balls, Table};
 
 const SIZES: [usize; 6] = [2, 4, 8, 16, 32, 64];

@@ -14,7 +14,8 @@ use std::hint::black_box;
 use carom::models::event::Event;
 use carom::models::{CollisionModel, StepContext};
 use carom::parse::build_world;
-use carom::scenario::{Generator, ModelKind};
+use carom::scenario::Generator;
+use carom::ModelKind;
 use carom::{Balls, Physics, Table};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 

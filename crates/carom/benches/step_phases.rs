@@ -10,7 +10,8 @@ use std::time::Duration;
 use carom::broadphase::{Grid, NeighbourList};
 use carom::models::spring::Spring;
 use carom::parse::build_world;
-use carom::scenario::{Generator, ModelKind};
+use carom::scenario::Generator;
+use carom::ModelKind;
 use carom::World;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 

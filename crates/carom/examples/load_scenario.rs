@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "energy drift {:+.3e}, symmetry error {:?}",
-        carom::diagnostics::energy_drift(&start, &end),
+        carom::energy_drift(&start, &end),
         end.symmetry_error
     );
     println!("{}", session.diagnostics());

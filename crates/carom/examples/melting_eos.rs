@@ -27,8 +27,9 @@
 use std::io::Write;
 use std::time::Instant;
 
-use carom::compression::{Compress, Until};
+use carom::compression::Until;
 use carom::parse::{load, Format};
+use carom::Compress;
 use carom::{Ball, Physics, Table, World};
 
 /// A SplitMix64 stream: the velocities of the lattice starts, from the seed.
@@ -70,7 +71,7 @@ fn lattice(side: u64, phi: f64, sigma: f64, seed: u64, block: f64) -> World {
         b.vy -= my;
     }
     let physics = Physics {
-        model: carom::scenario::ModelKind::Event,
+        model: carom::ModelKind::Event,
         dt: block,
         ..Default::default()
     };

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table, World};
 
 /// `n_side^2` unit disks on a square lattice at area fraction 0.5 (spacing sqrt(2 pi)),

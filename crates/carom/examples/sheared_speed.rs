@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 
 fn grains(n_side: usize) -> (Vec<Ball>, f64) {

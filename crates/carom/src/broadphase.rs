@@ -226,6 +226,7 @@ impl Grid {
     }
 
     /// Grid width and height in cells.
+    #[cfg(any(test, feature = "internals"))]
     pub fn dims(&self) -> (usize, usize) {
         (self.nx, self.ny)
     }
@@ -302,6 +303,7 @@ impl Grid {
 
     /// Calls `f(i, j)` once for every unordered pair of balls in the same or adjacent
     /// cells (a half stencil: own cell, then east, south-west, south, south-east).
+    #[cfg(any(test, feature = "internals"))]
     pub fn for_each_candidate_pair(&self, mut f: impl FnMut(usize, usize)) {
         let (nx, ny) = (self.nx, self.ny);
         if self.periodic.is_some() {
@@ -486,6 +488,7 @@ impl Grid {
 
 /// The O(N^2) reference: every pair within `r_i + r_j + slack`, ascending. Kept only as
 /// a test oracle for the grid.
+#[cfg(any(test, feature = "internals"))]
 pub fn touching_pairs_brute_force(x: &[f64], y: &[f64], r: &[f64], slack: f64) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     for i in 0..x.len() {
@@ -598,6 +601,7 @@ impl NeighbourList {
 
     /// Makes the list current for these balls, rebuilding it (on the pool's threads
     /// when given) if it is not or if the skin changed; returns whether it rebuilt.
+    #[cfg(any(test, feature = "internals"))]
     pub fn update(
         &mut self,
         x: &[f64],
@@ -783,6 +787,7 @@ impl NeighbourList {
     }
 
     /// Rebuilds so far (for tuning the skin).
+    #[cfg(any(test, feature = "internals"))]
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds
     }

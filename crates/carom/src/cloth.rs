@@ -316,6 +316,7 @@ impl Cloth {
 
     /// Kinetic energy of a ball of mass `m` and moment of inertia `inertia` on the
     /// cloth: translation plus rotation about all three axes.
+    #[cfg(any(test, feature = "internals"))]
     pub fn energy(s: &Sphere, m: f64, inertia: f64) -> f64 {
         0.5 * m * (s.v[0] * s.v[0] + s.v[1] * s.v[1])
             + 0.5 * inertia * (s.w[0] * s.w[0] + s.w[1] * s.w[1] + s.w[2] * s.w[2])

@@ -12,8 +12,7 @@ use crate::sizes;
 use crate::table::Table;
 use crate::value_checks::{finite, positive};
 
-// Tests reach the stream here as well as at `crate::random`.
-pub use crate::random::SplitMix64;
+use crate::random::SplitMix64;
 
 /// The table: as written, or, when both sizes are left out, the square that holds the
 /// first `gas` generator giving both `n` and `area_fraction`.

@@ -45,55 +45,77 @@
 //!
 //! More in `crates/carom/examples/`: `build_and_step` and `load_scenario`.
 
-pub mod balls;
-pub mod broadphase;
-mod building;
-pub mod cloth;
+// The engine's inner modules: crate-private. The `internals` feature (switched on only
+// by this workspace's own tests, benches and fuzz harness) makes them public and hidden
+// from the docs, so that a test can reach a stage directly; it is not an API.
+macro_rules! inner_modules {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        mod $name;
+    )*};
+}
+
+inner_modules!(
+    balls,
+    broadphase,
+    building,
+    cloth,
+    compression,
+    contact,
+    cushion,
+    dense_placement,
+    diagnostics,
+    elliptic,
+    error,
+    friction,
+    generators,
+    growing_contact,
+    hint,
+    models,
+    order,
+    pendulum,
+    physics,
+    profiles,
+    random,
+    rolling,
+    sheared,
+    sizes,
+    stress,
+    table,
+    thermostat,
+    times,
+    value_checks,
+    walls,
+    world,
+);
+
+// The scenario and file layer and the run session: what a program that reads scenarios,
+// runs them and writes their files uses.
 pub mod compare;
-pub mod compression;
-mod contact;
 pub mod cue;
-pub mod cushion;
-mod dense_placement;
-pub mod diagnostics;
-mod elliptic;
-mod error;
 pub mod event_log;
-mod friction;
-pub mod generators;
-pub mod growing_contact;
-mod hint;
 pub mod load;
-pub mod models;
-pub mod order;
 pub mod overrides;
 pub mod parse;
-mod pendulum;
-mod physics;
 pub mod presets;
-mod profiles;
-pub mod random;
-mod rolling;
 pub mod run;
 pub mod scenario;
-mod sheared;
-pub mod sizes;
 pub mod state;
-pub mod stress;
-mod table;
-pub mod thermostat;
-pub mod times;
-mod value_checks;
-pub mod walls;
-mod world;
 
-pub use balls::{Ball, Balls, Rgb};
-pub use diagnostics::Diagnostics;
-pub use error::BuildError;
-pub use error::ScenarioError;
+// The engine: one path per item.
+pub use balls::{solid_sphere_inertia, Ball, Balls, Rgb};
+pub use cloth::Phase;
+pub use compression::{Compress, StopReason};
+pub use diagnostics::{energy_drift, momentum_drift, Diagnostics};
+pub use error::{BuildError, ScenarioError};
 pub use models::StepError;
-pub use parse::Format;
-pub use physics::{ContactFriction, Physics};
-pub use scenario::{Friction, Integrator, ModelKind, Scenario};
+pub use physics::{ContactFriction, Friction, Integrator, ModelKind, Physics};
+pub use random::SplitMix64;
+pub use stress::ContactForce;
 pub use table::{Boundary, Table};
+pub use thermostat::Thermostat;
+pub use walls::{Shape, Walls};
 pub use world::{Window, World};

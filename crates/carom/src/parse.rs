@@ -2,7 +2,7 @@
 //! `building`, to a [`World`]. Every problem becomes one [`ScenarioError`]
 //! naming the field and, where the format gives one, the line.
 
-pub use crate::error::ScenarioError;
+use crate::error::ScenarioError;
 use crate::scenario::Scenario;
 use crate::world::World;
 
@@ -98,8 +98,6 @@ fn strip_json_position(msg: &str) -> String {
         None => msg.to_string(),
     }
 }
-
-pub use crate::scenario::short_number;
 
 /// Parses scenario text and builds its world; a value error found while building
 /// carries the line where the offending field is written.

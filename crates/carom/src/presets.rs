@@ -1,6 +1,7 @@
 //! Built-in scenarios, embedded in the binary as TOML text.
 
-use crate::parse::{parse_scenario, Format, ScenarioError};
+use crate::error::ScenarioError;
+use crate::parse::{parse_scenario, Format};
 use crate::scenario::Scenario;
 
 pub struct Preset {

@@ -13,11 +13,11 @@ pub use table_spec::{boundary_spec_of, table_with_boundary, BoundarySpec, ShearS
 // The file format names the physics' own choices: `physics.model`, `.integrator`,
 // `.friction`.
 // A ball's `cue = { ... }` is the cue law's own description of a strike.
-pub use crate::cue::CueSpec;
+use crate::cue::CueSpec;
+use crate::physics::params::{Friction, Integrator, ModelKind};
+// The cloth's default coefficients, which a scenario's `[cloth]` falls back to.
+pub use crate::physics::params::{CLOTH_ROLLING_MU, CLOTH_SLIDING_MU, CLOTH_SPINNING_MU};
 // `[[walls]]` and `[[pockets]]` describe walls as the walls' own builder reads them.
-pub use crate::physics::params::{
-    Friction, Integrator, ModelKind, CLOTH_ROLLING_MU, CLOTH_SLIDING_MU, CLOTH_SPINNING_MU,
-};
 pub use crate::walls::spec::{PocketSpec, ServoAxis, WallKind, WallSpec};
 
 /// A whole scenario as written in a file. A state file is also a scenario: the keys it

@@ -22,7 +22,7 @@ mod check;
 #[path = "soak/scenes.rs"]
 mod scenes;
 
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use check::Figures;
 use scenes::{Size, SCENES};
 

@@ -2,8 +2,8 @@
 //! read off the event log's own rows (phase changes and pockets), not off the loop
 //! that looked for rest without reading the balls.
 
-use carom::cloth::Phase;
 use carom::event_log::EventKind;
+use carom::Phase;
 use carom_games::shot::Position;
 use carom_games::{Game, GameKind, Shot};
 

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use carom::stress::ContactForce;
+use carom::ContactForce;
 use carom_render::{render_png, render_svg, BallView, Frame, Panel, FORCE_WIDTH};
 use common::*;
 

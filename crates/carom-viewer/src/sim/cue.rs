@@ -4,7 +4,7 @@
 //! (`carom::cue::strike`, the one a scenario's `cue = { ... }` uses at load), so a
 //! strike here gives exactly what the same `cue` in a scenario file would.
 
-use carom::scenario::CueSpec;
+use carom::cue::CueSpec;
 
 use super::Sim;
 
@@ -178,7 +178,7 @@ mod tests {
     fn pool() -> Sim {
         let (r, m) = (0.028575, 0.17);
         let ball = |x: f64, y: f64| Ball {
-            inertia: carom::balls::solid_sphere_inertia(m, r),
+            inertia: carom::solid_sphere_inertia(m, r),
             ..Ball::new(x, y, 0.0, 0.0, r, m)
         };
         let physics = Physics {
@@ -218,7 +218,7 @@ mod tests {
         assert_eq!(sim.release_aim(), Ok(Some(1)));
         // Exactly what the cue model gives, as a scenario's `cue` would.
         let (m, r) = (0.17, 0.028575);
-        let want = carom::cue::strike(&cue, m, r, carom::balls::solid_sphere_inertia(m, r));
+        let want = carom::cue::strike(&cue, m, r, carom::solid_sphere_inertia(m, r));
         let b = sim.world().balls();
         assert_eq!([b.vx[1], b.vy[1]], want.v);
         assert_eq!([b.wx[1], b.wy[1], b.omega[1]], want.w);

@@ -181,6 +181,7 @@ impl Grow {
     }
 
     /// Events processed so far (collisions, wall impacts, crossings).
+    #[cfg(any(test, feature = "internals"))]
     pub fn events(&self) -> u64 {
         self.events
     }

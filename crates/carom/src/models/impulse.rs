@@ -520,6 +520,7 @@ pub fn collide_pair(
 /// glitch prevention only if the ball moves into that wall. Periodic and open axes
 /// have no walls. Returns the bounces.
 /// Each bounce is logged at `time` when `log` is given.
+#[cfg(any(test, feature = "internals"))]
 pub fn bounce_walls(balls: &mut Balls, table: &Table, e: f64, glitch_prevention: bool) -> u64 {
     bounce_walls_with::<false>(balls, table, e, glitch_prevention, &mut Vec::new(), 0.0)
 }
@@ -681,6 +682,7 @@ pub fn collide_pair_rough(
 
 /// [`bounce_walls`] for rough disks: each wall a ball overlaps (and, with glitch
 /// prevention, moves into), in the order x then y, gets the rough-disk impulse.
+#[cfg(any(test, feature = "internals"))]
 pub fn bounce_walls_rough(
     balls: &mut Balls,
     table: &Table,

@@ -3,6 +3,8 @@
 //! contacts, count collisions.
 
 pub(crate) mod calendar;
+// Driven by its own tests and the `chain_speed` example; no scenario selects it.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub mod chain;
 pub mod cushions;
 pub mod event;
@@ -74,6 +76,8 @@ impl std::fmt::Display for StepError {
 impl std::error::Error for StepError {}
 
 pub trait CollisionModel: Send {
+    /// Which model this is (the workspace's tests check what [`create`] built).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     fn kind(&self) -> ModelKind;
 
     /// Advances every ball by exactly `physics.dt`.

@@ -196,6 +196,7 @@ impl Simultaneous {
     }
 
     /// The contact solver's counters (passes, fallbacks, guard hits).
+    #[cfg(any(test, feature = "internals"))]
     pub fn stats(&self) -> SolverStats {
         self.solver.stats()
     }

@@ -459,6 +459,7 @@ impl Spring {
     /// Every ball's acceleration (contacts, walls, gravity) at the balls' current
     /// state, as the step would evaluate it; for benchmarks and tools. Contacts begun
     /// are not counted here.
+    #[cfg(any(test, feature = "internals"))]
     pub fn accelerations(
         &mut self,
         balls: &Balls,

@@ -122,6 +122,7 @@ pub struct Removal {
 }
 
 /// No walls and no pockets, for callers that step a model by hand.
+#[cfg(any(test, feature = "internals"))]
 pub static NO_WALLS: Walls = Walls::none();
 
 /// Every wall and pocket of a scene. Fixed once built, except for the place of walls

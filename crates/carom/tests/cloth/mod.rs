@@ -2,10 +2,11 @@
 //! units, the cloth's default coefficients, worlds and the log's rows.
 #![allow(dead_code)]
 
-use carom::balls::solid_sphere_inertia;
-use carom::cloth::Phase;
 use carom::event_log::{EventKind, LoggedEvent};
-use carom::scenario::{Friction, ModelKind};
+use carom::solid_sphere_inertia;
+use carom::Friction;
+use carom::ModelKind;
+use carom::Phase;
 use carom::{Ball, Physics, Table, World};
 
 /// A pool ball (SI units): radius 28.575 mm, mass 0.17 kg.

@@ -4,7 +4,8 @@
 pub mod fixtures;
 pub mod scene;
 
-use carom::scenario::{Integrator, ModelKind};
+use carom::Integrator;
+use carom::ModelKind;
 use carom::{Ball, Balls, Physics, Table, World};
 
 pub fn physics(model: ModelKind) -> Physics {

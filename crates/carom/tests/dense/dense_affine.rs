@@ -5,8 +5,8 @@
 //! overlaps at the model's usual scale, stops as jammed when the reduced pressure
 //! passes the bound, and continues bit for bit from a state file and on two threads.
 
-use carom::compression::StopReason;
 use carom::parse::{build_world, parse_scenario, Format};
+use carom::StopReason;
 use carom::World;
 
 /// `n` unit disks (mass 1, speeds uniform in `[-1, 1]^2`) on the gas generator's

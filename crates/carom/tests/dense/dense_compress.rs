@@ -5,10 +5,10 @@
 //! count. (Without the key the event model is untouched: `friction_off.rs` and
 //! `event.rs` pin its results.)
 
-use carom::compression::StopReason;
 use carom::models::growing_disks::Grow;
 use carom::models::{CollisionModel, StepContext};
 use carom::parse::{build_world, load, parse_scenario, Format};
+use carom::StopReason;
 use carom::World;
 
 use crate::common;
@@ -108,7 +108,7 @@ fn energy_is_conserved_to_round_off_without_growth() {
             table: &table,
             physics: &physics,
             pool: None,
-            walls: &carom::walls::Walls::none(),
+            walls: &carom::Walls::none(),
             in_play: None,
         })
         .unwrap();

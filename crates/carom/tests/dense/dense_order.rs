@@ -3,8 +3,8 @@
 
 use std::f64::consts::PI;
 
-use carom::random::SplitMix64;
 use carom::Boundary;
+use carom::SplitMix64;
 use carom::{Ball, Physics, Table, World};
 
 fn world(table: Table, balls: &[Ball]) -> World {

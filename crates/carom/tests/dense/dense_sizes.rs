@@ -5,7 +5,7 @@
 use std::f64::consts::PI;
 
 use carom::parse::{load, Format};
-use carom::random::SplitMix64;
+use carom::SplitMix64;
 use carom::{Balls, World};
 
 fn world(text: &str) -> World {

@@ -9,7 +9,8 @@ use crate::common;
 use carom::models::event::Event;
 use carom::models::{CollisionModel, StepContext};
 use carom::parse::{build_world, load, parse_scenario, Format};
-use carom::thermostat::{strike_velocity, strike_wait, Thermostat};
+use carom::thermostat::{strike_velocity, strike_wait};
+use carom::Thermostat;
 use carom::World;
 use common::assert_same_bits;
 

@@ -6,7 +6,7 @@
 //! before thermostats existed.)
 
 use carom::parse::{build_world, load, parse_scenario, Format};
-use carom::thermostat::Thermostat;
+use carom::Thermostat;
 use carom::World;
 
 /// `n` balls on a square lattice far apart (no contact in a step), masses alternating

@@ -4,8 +4,8 @@
 
 use crate::common;
 use carom::parse::{build_world, load, parse_scenario, Format};
-use carom::scenario::ModelKind;
 use carom::Boundary;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table, World};
 use common::*;
 
@@ -107,7 +107,7 @@ fn without_walls_every_model_conserves_momentum_to_round_off() {
         let d0 = w.diagnostics();
         w.run_steps(300).unwrap();
         let d1 = w.diagnostics();
-        let drift = carom::diagnostics::momentum_drift(&d0, &d1);
+        let drift = carom::momentum_drift(&d0, &d1);
         assert!(
             w.collisions() > 100,
             "{model}: only {} collisions",
@@ -277,7 +277,7 @@ fn the_periodic_grid_finds_exactly_the_minimum_image_pairs_of_the_oracle() {
     // many cells per axis (where the wrapped stencil must list each cell once), both
     // axes periodic or one.
     use carom::broadphase::Grid;
-    let mut rng = carom::generators::SplitMix64(9);
+    let mut rng = carom::SplitMix64(9);
     for (side, n) in [(9.0, 6), (13.0, 10), (20.0, 30), (100.0, 600)] {
         for boundary in [
             [Boundary::Periodic; 2],

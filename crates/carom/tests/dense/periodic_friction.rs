@@ -5,8 +5,8 @@
 
 use crate::common;
 use carom::parse::{load, Format};
-use carom::scenario::ModelKind;
 use carom::Boundary;
+use carom::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 use common::*;
 

@@ -7,7 +7,8 @@
 use crate::common;
 
 use carom::parse::build_world;
-use carom::scenario::{Generator, ModelKind};
+use carom::scenario::Generator;
+use carom::ModelKind;
 
 /// FNV-1a over the bit patterns of every position and velocity, in ball order.
 fn state_hash(w: &carom::World) -> u64 {

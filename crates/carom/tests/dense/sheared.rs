@@ -4,7 +4,7 @@
 //! develops the streaming profile `u_x = G (y - H/2)`; thread counts do not change the
 //! result; a box without shear runs exactly as a periodic one.
 
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 
 fn spring(dt: f64, k: f64, e: f64) -> Physics {

@@ -12,7 +12,7 @@
 use crate::common;
 
 use carom::parse::{build_world, parse_scenario, Format};
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table, World};
 use common::{mean_and_error, Lcg};
 

@@ -4,8 +4,8 @@
 //! thermostat's action relative to the streaming profile in a sheared box.
 
 use crate::common;
-use carom::scenario::ModelKind;
-use carom::thermostat::Thermostat;
+use carom::ModelKind;
+use carom::Thermostat;
 use carom::{Ball, Physics, Table, World};
 use common::{mean_and_error, Lcg};
 

@@ -1,7 +1,7 @@
 //! Contact forces for force chains (`World::contact_forces`): in a resting column each
 //! contact carries the weight of the balls above it.
 
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table, World};
 
 /// `n` unit balls stacked on the floor (y = 0, gravity -g along y), touching, left to

@@ -12,7 +12,7 @@
 //! Tolerances are round-off: every quantity is O(1) and a handful of operations deep,
 //! so 1e-12 leaves three orders of magnitude above the double-precision error.
 
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 
 /// A small deterministic generator (xorshift64*), so the cases are random but fixed.

@@ -9,7 +9,7 @@ use crate::common;
 
 use carom::parse::build_world;
 use carom::presets::PRESETS;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{ContactFriction, World};
 
 /// FNV-1a over the bits of every position and velocity, then the collision count.

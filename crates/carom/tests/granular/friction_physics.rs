@@ -5,7 +5,7 @@
 
 use carom::parse::build_world;
 use carom::presets::find;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 
 fn rough(mu: f64, beta: f64) -> ContactFriction {

@@ -4,8 +4,8 @@
 //! accumulates.
 
 use crate::common;
-use carom::scenario::ModelKind;
 use carom::stress;
+use carom::ModelKind;
 use carom::{Ball, Boundary, Physics, Table, World};
 use common::Lcg;
 

@@ -8,7 +8,7 @@
 
 use crate::common;
 use carom::parse::{load, Format};
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 use common::{mean_and_error, Lcg};
 

@@ -5,7 +5,7 @@ use carom::event_log::{EventKind, LoggedEvent};
 use carom::models::Wall;
 use carom::parse::build_world;
 use carom::presets::PRESETS;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table, World};
 
 const MODELS: [ModelKind; 4] = [

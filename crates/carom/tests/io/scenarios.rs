@@ -1,7 +1,8 @@
 //! Scenario files: defaults, generators, and every class of bad input as an error value.
 
 use carom::parse::{build_world, parse_scenario, Format};
-use carom::scenario::{ModelKind, Scenario};
+use carom::scenario::Scenario;
+use carom::ModelKind;
 
 fn toml(text: &str) -> Result<Scenario, carom::ScenarioError> {
     parse_scenario(text, Format::Toml)

@@ -2,7 +2,8 @@
 //! closed-form results of one-dimensional and oblique collisions.
 
 use crate::common;
-use carom::scenario::{Integrator, ModelKind};
+use carom::Integrator;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table};
 use common::*;
 
@@ -173,7 +174,7 @@ fn momentum_conserved_without_walls() {
     for model in [ModelKind::Impulse, ModelKind::Spring] {
         // A loose cluster that collides a lot but never reaches the far walls.
         let mut balls = Vec::new();
-        let mut rng = carom::generators::SplitMix64(7);
+        let mut rng = carom::SplitMix64(7);
         for k in 0..100 {
             let (cx, cy) = ((k % 10) as f64, (k / 10) as f64);
             balls.push(Ball::new(
@@ -194,7 +195,7 @@ fn momentum_conserved_without_walls() {
             "{model:?}: the test needs collisions, got {}",
             end.collisions
         );
-        let drift = carom::diagnostics::momentum_drift(&start, &end);
+        let drift = carom::momentum_drift(&start, &end);
         // Sum of ~10^6 contributions each exact to one ulp: 1e-12 of the momentum scale.
         assert!(drift < 1e-12, "{model:?}: momentum drift {drift}");
     }

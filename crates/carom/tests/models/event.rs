@@ -5,7 +5,9 @@
 use carom::models::event::{self, Event};
 use carom::models::{CollisionModel, StepContext, StepError};
 use carom::parse::{build_world, parse_scenario, Format};
-use carom::scenario::{Friction, Integrator, ModelKind};
+use carom::Friction;
+use carom::Integrator;
+use carom::ModelKind;
 use carom::{Ball, Balls, Physics, Table, World};
 
 fn physics(dt: f64) -> Physics {
@@ -206,7 +208,7 @@ fn collision_times_do_not_depend_on_the_output_interval() {
     }
 }
 
-fn gas_scenario(n: u64, fraction: f64, model: &str, dt: f64) -> carom::Scenario {
+fn gas_scenario(n: u64, fraction: f64, model: &str, dt: f64) -> carom::scenario::Scenario {
     let text = format!(
         r#"
 name = "test gas"

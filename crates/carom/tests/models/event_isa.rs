@@ -9,7 +9,7 @@ use carom::models::event::Event;
 use carom::models::{CollisionModel, StepContext};
 use carom::parse::build_world;
 use carom::presets;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{Balls, Physics, Table};
 use common::assert_same_bits;
 

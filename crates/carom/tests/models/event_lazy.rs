@@ -5,8 +5,9 @@
 //! last good step, bit for bit.
 
 use carom::models::StepError;
+use carom::parse::Format;
 use carom::parse::{build_world, parse_scenario};
-use carom::{Format, World};
+use carom::World;
 
 fn gas(n: u64, fraction: f64, dt: f64) -> World {
     let text = format!(

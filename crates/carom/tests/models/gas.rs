@@ -5,7 +5,8 @@
 use crate::common;
 use carom::broadphase::{touching_pairs_brute_force, Grid};
 use carom::parse::build_world;
-use carom::scenario::{Generator, ModelKind};
+use carom::scenario::Generator;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table, World};
 use common::*;
 use proptest::prelude::*;
@@ -29,7 +30,7 @@ fn collision_energy_errors(integrator: carom::Integrator) -> (f64, f64) {
         integrator,
         ..*gas.physics()
     };
-    let mut rng = carom::generators::SplitMix64(3);
+    let mut rng = carom::SplitMix64(3);
     let (mut s1, mut s2, mut n) = (0.0, 0.0, 0.0);
     for _ in 0..2000 {
         let v = 0.5 + rng.unit();
@@ -152,7 +153,7 @@ proptest! {
         spring_model in any::<bool>(),
     ) {
         let table = Table::new(300.0, 200.0);
-        let mut rng = carom::generators::SplitMix64(seed);
+        let mut rng = carom::SplitMix64(seed);
         let cols = 10;
         let balls: Vec<Ball> = (0..n).map(|k| {
             let (cx, cy) = ((k % cols) as f64, (k / cols) as f64);

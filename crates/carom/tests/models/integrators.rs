@@ -5,7 +5,7 @@
 //! it; velocity-Verlet (symplectic, second order) keeps it best.
 
 use crate::common;
-use carom::scenario::Integrator;
+use carom::Integrator;
 use carom::{Ball, Physics, Table};
 use common::*;
 

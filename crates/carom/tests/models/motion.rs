@@ -1,7 +1,8 @@
 //! Free motion: uniform and uniformly accelerated, against closed forms.
 
 use crate::common;
-use carom::scenario::{Integrator, ModelKind};
+use carom::Integrator;
+use carom::ModelKind;
 use carom::{Ball, Physics, Table};
 use common::*;
 

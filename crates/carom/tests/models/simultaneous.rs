@@ -11,8 +11,8 @@ use carom::models::simultaneous::{
 };
 use carom::models::{CollisionModel, Contact, StepContext, Wall};
 use carom::parse::build_world;
-use carom::random::SplitMix64;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
+use carom::SplitMix64;
 use carom::{Ball, Balls, Physics, Table, World};
 use proptest::prelude::*;
 

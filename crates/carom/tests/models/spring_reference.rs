@@ -12,7 +12,8 @@
 //! order 1 to 100) leaves a wide margin and still catches any missed or doubled contact
 //! (which changes a velocity by dt k s, at least ~1e-6 for the overlaps seen here).
 
-use carom::scenario::{Integrator, ModelKind};
+use carom::Integrator;
+use carom::ModelKind;
 use carom::{Ball, Balls, Physics, Table, World};
 
 /// One reference step of the spring model with the semi-implicit Euler scheme.
@@ -132,7 +133,7 @@ fn reference_step(b: &Balls, table: &Table, p: &Physics) -> (Balls, u64) {
 /// `uniform` gives every ball the same radius and mass (the fast path); otherwise radii
 /// and masses vary and a few balls are kinematic.
 fn scene(n: usize, uniform: bool, seed: u64) -> (Table, Vec<Ball>) {
-    let mut rng = carom::generators::SplitMix64(seed);
+    let mut rng = carom::SplitMix64(seed);
     let cols = (n as f64).sqrt().ceil() as usize;
     let pitch = 3.2;
     let side = cols as f64 * pitch;
@@ -177,7 +178,7 @@ fn compare_scene(
     if shuffled {
         // Neighbours then have unrelated indices: pairs reach from any block into any
         // later one, not just the next.
-        let mut rng = carom::generators::SplitMix64(99);
+        let mut rng = carom::SplitMix64(99);
         for k in (1..n).rev() {
             balls.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
         }

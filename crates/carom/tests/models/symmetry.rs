@@ -4,7 +4,7 @@
 //! is chaotic and round-off grows exponentially in every model.
 
 use carom::parse::build_world;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 
 /// Symmetry error `after` time units after the cue ball first touches the rack.
 fn symmetry_error_after_first_contact(model: ModelKind, after: f64) -> f64 {

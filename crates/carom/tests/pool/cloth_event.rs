@@ -11,9 +11,10 @@
 
 use crate::cloth;
 
-use carom::balls::solid_sphere_inertia;
-use carom::cloth::{Body, Cloth, Phase, Sphere};
+use carom::cloth::{Body, Cloth, Sphere};
 use carom::event_log::{EventKind, LoggedEvent};
+use carom::solid_sphere_inertia;
+use carom::Phase;
 use cloth::*;
 
 /// A stun ball (no spin) struck at `v0` slides for `2 v0 / (7 mu_s g)`: the slip

@@ -12,7 +12,7 @@ use crate::common;
 
 use carom::parse::build_world;
 use carom::presets::PRESETS;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::World;
 
 /// FNV-1a over the bits of every position, velocity and spin, then the collision count.

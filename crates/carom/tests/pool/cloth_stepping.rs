@@ -11,9 +11,10 @@
 //! resolved at the end of the step that finds it, so what follows one carries that
 //! step's error (argued test by test).
 
-use carom::cloth::{Body, Cloth, Phase, Sphere};
+use carom::cloth::{Body, Cloth, Sphere};
 use carom::event_log::{EventKind, LoggedEvent};
 use carom::parse::{load, Format};
+use carom::Phase;
 use carom::World;
 
 const R: f64 = 0.028575;

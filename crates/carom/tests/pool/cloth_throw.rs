@@ -46,7 +46,7 @@
 use crate::cloth;
 
 use carom::balls::Balls;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{ContactFriction, World};
 use cloth::{ball, world, Lcg, R};
 

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::{StepError, World};
 
 use super::scenes::{Built, Expect, Scene, Size};

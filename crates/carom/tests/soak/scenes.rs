@@ -2,8 +2,8 @@
 //! model, with the time step (and for `spring` the stiffness) chosen where the model
 //! needs it. Every scene is deterministic (a fixed seed).
 
-use carom::random::SplitMix64;
-use carom::scenario::ModelKind;
+use carom::ModelKind;
+use carom::SplitMix64;
 use carom::{Ball, ContactFriction, Physics, Table, World};
 
 /// The scenes' jitter: the library's own SplitMix64 (reproducible, and the same stream

@@ -10,7 +10,7 @@
 
 use crate::common;
 use carom::parse::{build_world, parse_scenario, Format};
-use carom::scenario::ModelKind;
+use carom::ModelKind;
 use carom::World;
 use common::scene::{build_error, run_to, world};
 

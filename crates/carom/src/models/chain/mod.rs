@@ -20,7 +20,9 @@ mod tests;
 
 use crate::random::SplitMix64;
 use cells::{Grid, GridError, NONE};
-pub use pressure::{mean_and_error, Tally};
+pub use pressure::Tally;
+#[cfg(test)]
+use pressure::mean_and_error;
 
 /// Why a sampler cannot be built or a chain cannot go on.
 #[derive(Debug, Clone, PartialEq)]

@@ -44,6 +44,7 @@ impl Tally {
 /// Mean and standard error of block values: the blocks are taken as independent, so
 /// they must each be long compared with the correlation time of the quantity (their
 /// spread then gives the error honestly; too short blocks understate it).
+#[cfg(test)]
 pub fn mean_and_error(values: &[f64]) -> (f64, f64) {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;

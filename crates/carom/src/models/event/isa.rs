@@ -52,6 +52,7 @@ static PORTABLE_ONLY: AtomicBool = AtomicBool::new(false);
 
 /// Makes models built from now on run the portable version even where the wide one
 /// could run (for benchmarks that compare the two; the results are the same).
+#[cfg(feature = "internals")]
 pub fn set_portable_only(on: bool) {
     PORTABLE_ONLY.store(on, Ordering::Relaxed);
 }

@@ -172,18 +172,18 @@ mod soft;
 mod state;
 mod strikes;
 mod translating_walls;
-/// The event times' root finders, shared with the walls' times of impact.
-pub use crate::times;
-
 use self::audit::Audit;
-pub use self::bath::as_events as andersen_as_events;
 use self::cells::Cells;
 use self::inner::Inner;
+// For the benches that time the portable path against the wide one.
+#[cfg(feature = "internals")]
 pub use self::isa::set_portable_only;
 use self::kinds::Kind;
 use self::phases::OnCloth;
 use self::queue::{Ev, Schedule, Source};
 pub use self::renumber::RENUMBER_FROM;
+// The event model's budgets and windows, read by the tests of the workspace.
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use self::state::{
     stall_window, Event, DEFAULT_EVENT_BUDGET, TC_BURST, TC_FRACTION, WINDOW_BASE, WINDOW_PER_BALL,
 };
@@ -199,6 +199,7 @@ use crate::walls::{Removal, Walls};
 impl Event {
     /// The model for these balls. Refuses a start with balls overlapping or through a
     /// wall beyond round-off (`guard::check_start`).
+    #[cfg(any(test, feature = "internals"))]
     pub fn new(balls: &Balls, table: &Table, physics: &Physics) -> Result<Event, StepError> {
         Event::with_walls(balls, table, physics, &Walls::none())
     }
@@ -288,17 +289,20 @@ impl Event {
     /// Asks for the event loop compiled for AVX-512 (`true`, the default where the
     /// processor has it) or for any x86-64 (`false`); returns whether the wide version
     /// now runs. Both give the same results to the bit: for tests and benchmarks.
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_wide_instructions(&mut self, on: bool) -> bool {
         self.wide = on && isa::wide_supported();
         self.wide
     }
 
     /// Whether the event loop runs its version compiled for AVX-512 (see `isa.rs`).
+    #[cfg(any(test, feature = "internals"))]
     pub fn wide_instructions(&self) -> bool {
         self.wide
     }
 
     /// Whether this processor can run the event loop's version compiled for AVX-512.
+    #[cfg(any(test, feature = "internals"))]
     pub fn wide_supported() -> bool {
         isa::wide_supported()
     }
@@ -312,6 +316,7 @@ impl Event {
 
     /// Turns the inelastic-collapse guard (the TC rule) on or off. Off, a collapse runs
     /// into the event budget instead; only useful to show that the guard is needed.
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_collapse_guard(&mut self, on: bool) {
         self.collapse_guard = on;
     }
@@ -319,11 +324,13 @@ impl Event {
     /// Debugging aid: after every event, measure the deepest overlap of any two balls
     /// (or a ball and a wall) in the whole system, with an independent broad phase.
     /// O(N) per event, so for tests only.
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_overlap_audit(&mut self, on: bool) {
         self.audit = on;
     }
 
     /// The deepest overlap seen by the audit, as a fraction of the smaller radius.
+    #[cfg(any(test, feature = "internals"))]
     pub fn worst_overlap(&self) -> f64 {
         self.overlap.worst
     }
@@ -337,22 +344,26 @@ impl Event {
     /// Predictions that came due so far (a collision seen from both of its balls
     /// counts twice, a prediction found stale when due is not counted): the work the
     /// event budget limits.
+    #[cfg(any(test, feature = "internals"))]
     pub fn due_events(&self) -> u64 {
         self.events
     }
 
     /// The contact solver's counters (its passes, and the passes beyond one per
     /// contact that count towards the event budget).
+    #[cfg(any(test, feature = "internals"))]
     pub fn solver_stats(&self) -> crate::models::simultaneous::SolverStats {
         self.solver.stats()
     }
 
     /// Cell crossings processed so far.
+    #[cfg(any(test, feature = "internals"))]
     pub fn crossings(&self) -> u64 {
         self.crossings
     }
 
     /// Events waiting in the schedule.
+    #[cfg(any(test, feature = "internals"))]
     pub fn queued(&self) -> usize {
         self.queue.len()
     }

@@ -42,12 +42,14 @@ const SCATTERED: f64 = 6.0;
 impl Event {
     /// Sets the ball count from which scattered starts are renumbered (tests use 0 to
     /// renumber small scenes; `usize::MAX` turns renumbering off).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_renumber_from(&mut self, n: usize) {
         self.renumber_from = n;
     }
 
     /// Whether the model is working on its own layout of the balls (until they are
     /// next read).
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_renumbered(&self) -> bool {
         !self.order.is_empty()
     }

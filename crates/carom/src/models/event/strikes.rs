@@ -47,6 +47,7 @@ impl Event {
     }
 
     /// Andersen strikes taken so far by this model.
+    #[cfg(any(test, feature = "internals"))]
     pub fn strikes(&self) -> u64 {
         self.strikes.as_deref().map_or(0, |s| s.total)
     }

@@ -93,6 +93,7 @@ pub struct Nnls {
 }
 
 impl Nnls {
+    #[cfg(any(test, feature = "internals"))]
     pub fn new() -> Nnls {
         Nnls::default()
     }

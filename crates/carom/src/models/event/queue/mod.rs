@@ -549,6 +549,7 @@ impl Schedule {
     }
 
     /// Events waiting (filled slots and side-heap entries).
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         let filled = |s: &Slot| s.t.is_finite() as usize + s.cross_t.is_finite() as usize;
         self.slots.iter().map(filled).sum::<usize>() + self.extra.len()
