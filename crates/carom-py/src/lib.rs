@@ -148,7 +148,8 @@ impl PyWorld {
         steps: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u64> {
         let g = self.lock(py)?;
-        let dt = g.session.world.physics().dt;
+        // A step's length on the clock: `dt`, or one chain's for the chain sampler.
+        let dt = g.session.world.step_length();
         match (steps, time) {
             (Some(_), Some(_)) => Err(scenario_error(
                 "run: give time or steps, not both".to_string(),

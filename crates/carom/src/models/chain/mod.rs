@@ -14,12 +14,14 @@
 //! of disks in memory), so a run rebuilt from those continues bit for bit.
 
 mod cells;
+mod model;
 mod pressure;
 #[cfg(test)]
 mod tests;
 
 use crate::random::SplitMix64;
 use cells::{Grid, GridError, NONE};
+pub use model::{refuse, Blocks, ChainModel};
 pub use pressure::{mean_and_error, Tally};
 
 /// Why a sampler cannot be built or a chain cannot go on.
