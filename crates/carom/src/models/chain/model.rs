@@ -146,6 +146,49 @@ pub fn refuse(
     Ok(())
 }
 
+/// The most cells of the search grid per disk: a gas this dilute (area fraction below
+/// about 1e-3) is an ideal gas to any precision a chain could measure, and the grid's
+/// memory grows with its cells, not its disks.
+const MAX_CELLS_PER_DISK: f64 = 1024.0;
+
+/// The most cells in all (some 1.5 GB of grid at four slots a cell).
+const MAX_CELLS: f64 = (1u64 << 25) as f64;
+
+/// The longest chain, in box sides: a chain far longer than the box wraps round and
+/// repeats the same collective move, and its cost grows with its length.
+const MAX_LENGTH_IN_SIDES: f64 = 100.0;
+
+/// The grid and the chain length within what a run can hold and finish: refused by
+/// name otherwise.
+fn check_size(balls: &Balls, table: &Table, params: &ChainParams) -> Result<(), StepError> {
+    let d_max = 2.0 * balls.max_radius();
+    let cells = (table.width / d_max).floor() * (table.height / d_max).floor();
+    let n = balls.len().max(1) as f64;
+    if cells > MAX_CELLS || cells > MAX_CELLS_PER_DISK * n {
+        return Err(StepError::Unfit(
+            "physics.model",
+            format!(
+                "chain: the box holds {cells:e} cells of the largest contact distance ({d_max}) \
+                 for {n} disks; the chain model runs at most {MAX_CELLS_PER_DISK} per disk \
+                 and {MAX_CELLS:e} in all (an area fraction above about 1e-3)"
+            ),
+        ));
+    }
+    if let Some(length) = params.length {
+        let side = table.width.max(table.height);
+        if length > MAX_LENGTH_IN_SIDES * side {
+            return Err(StepError::Unfit(
+                "physics.chain.length",
+                format!(
+                    "{length} is more than {MAX_LENGTH_IN_SIDES} box sides ({side}): a chain \
+                     that long only wraps round the box"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn axis_of(a: ChainAxis) -> Axis {
     match a {
         ChainAxis::X => Axis::X,
@@ -191,6 +234,7 @@ impl ChainModel {
         walls: &Walls,
     ) -> Result<ChainModel, StepError> {
         refuse(balls, table, physics, walls)?;
+        check_size(balls, table, &physics.chain)?;
         let chain = build(balls, table, &physics.chain).map_err(unfit)?;
         let mut model = ChainModel {
             chain,
