@@ -297,7 +297,7 @@ impl PyWorld {
         guarded(|| Ok(self.lock(py)?.session.world.name.clone()))
     }
 
-    /// The collision model: impulse, spring, simultaneous or event.
+    /// The collision model: impulse, spring, simultaneous, event, or the chain sampler.
     #[getter]
     fn model(&self, py: Python<'_>) -> PyResult<String> {
         guarded(|| {
