@@ -236,7 +236,7 @@ def write_table(args, points) -> None:
         pub = PUBLISHED.get(round(phi, 3)) if side == 256 else None
         lines.append(
             f"| {side}^2 | {phi:.3f} | {start} | {s['beta_p']:.5f} | {s['error']:.5f} "
-            f"| {s['blocks']} | {s['time']:g} | {s['psi6']:.3f} | {s['cpu_time']:.0f} "
+            f"| {s['blocks']} | {s['time']:g} | {s['psi6']:.3f} | {s['cpu_time']:.1f} "
             f"| {'' if pub is None else f'{pub[0]}; {pub[1]}'} |"
         )
     table = "\n".join(lines) + "\n"
