@@ -25,7 +25,13 @@ class World:
         overrides: Mapping[str, Any] | None = None,
         threads: int | None = None,
     ) -> World:
-        """Loads a preset, a scenario or state file, or a scenario dict."""
+        """Loads a preset, a scenario or state file, or a scenario dict.
+
+        ``model`` is one of impulse, spring, simultaneous, event (the dynamics) or chain
+        (event-chain Monte Carlo of hard disks in a periodic box, whose diagnostics add
+        ``z``, ``beta_p``, ``z_error``, ``z_blocks``, ``chain_length`` and the totals
+        ``chain``).
+        """
     @staticmethod
     def from_toml(
         text: str,

@@ -373,6 +373,8 @@ pub struct DiagnosticsCsv {
     file: AtomicFile,
     rotation: bool,
     in_play: bool,
+    /// The chain sampler's `z` and `beta_p` columns, last.
+    chain: bool,
 }
 
 impl DiagnosticsCsv {
@@ -384,6 +386,7 @@ stress_xx,stress_xy,stress_yy\n";
         target: &Path,
         rotation: bool,
         in_play: bool,
+        chain: bool,
     ) -> Result<DiagnosticsCsv, CliError> {
         let mut file = AtomicFile::create("--diagnostics", target)?;
         let mut header = Self::HEADER.trim_end_matches('\n').to_string();
@@ -394,12 +397,16 @@ stress_xx,stress_xy,stress_yy\n";
             header += ",in_play";
         }
         header += ",psi6";
+        if chain {
+            header += ",z,beta_p";
+        }
         header.push('\n');
         file.write_all(header.as_bytes())?;
         Ok(DiagnosticsCsv {
             file,
             rotation,
             in_play,
+            chain,
         })
     }
 
@@ -417,6 +424,11 @@ stress_xx,stress_xy,stress_yy\n";
             rot += &format!(",{}", d.in_play.unwrap_or(0));
         }
         rot += &format!(",{}", d.psi6.unwrap_or(f64::NAN));
+        if self.chain {
+            // Over the interval since the previous row, as the pressure.
+            let c = d.chain.unwrap_or_default();
+            rot += &format!(",{},{}", c.z, c.beta_p);
+        }
         let row = format!(
             "{steps},{time},{},{},{},{},{},{},{sym},{},{},{},{},{},{}{rot}\n",
             d.kinetic_energy,

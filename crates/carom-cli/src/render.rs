@@ -130,6 +130,7 @@ pub fn plot_title(world: &World) -> String {
         ModelKind::Spring => p.integrator.name().to_string(),
         ModelKind::Impulse | ModelKind::Simultaneous => "exact free flight".to_string(),
         ModelKind::Event => "exact event times".to_string(),
+        ModelKind::Chain => "event chains".to_string(),
     };
     format!("{}: {} model, {motion}", world.name, p.model.name())
 }
@@ -198,7 +199,7 @@ impl Pictures {
                 }
             }
         }
-        let dt = worlds.first().map_or(1.0, |w| w.physics().dt);
+        let dt = worlds.first().map_or(1.0, |w| w.step_length());
         let render = match &args.render {
             None => None,
             Some(path) => {

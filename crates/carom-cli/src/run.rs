@@ -31,7 +31,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
     let mut session = Session::new(load(&args.scenario, &sets)?);
 
-    let dt = session.world.physics().dt;
+    // A step's length on the clock: `dt`, or one chain's for the chain sampler.
+    let dt = session.world.step_length();
     let steps = match (args.steps, args.time) {
         (Some(n), _) => check_steps(n)?,
         (None, Some(t)) => steps_for(t, dt, "--time")?,
@@ -63,7 +64,12 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             .diagnostics
             .as_deref()
             .map(|p| {
-                DiagnosticsCsv::create(p, Spins::of(world) != Spins::None, world.can_lose_balls())
+                DiagnosticsCsv::create(
+                    p,
+                    Spins::of(world) != Spins::None,
+                    world.can_lose_balls(),
+                    world.physics().model == carom::ModelKind::Chain,
+                )
             })
             .transpose()?,
         last: None,

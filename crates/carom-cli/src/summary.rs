@@ -55,13 +55,25 @@ impl fmt::Display for Summary<'_> {
             writeln!(f, "placement   {note}")?;
         }
         let steps = w.steps - self.first_step;
-        writeln!(
-            f,
-            "time        {} -> {} ({steps} steps of dt = {})",
-            num(self.first_time),
-            num(w.time),
-            p.dt
-        )?;
+        if let Some(c) = w.diagnostics().chain {
+            // The clock is the chains' displacement per disk.
+            writeln!(
+                f,
+                "time        {} -> {} ({steps} chains of length {}, {} each per disk)",
+                num(self.first_time),
+                num(w.time),
+                num(c.length),
+                num(w.step_length())
+            )?;
+        } else {
+            writeln!(
+                f,
+                "time        {} -> {} ({steps} steps of dt = {})",
+                num(self.first_time),
+                num(w.time),
+                p.dt
+            )?;
+        }
         writeln!(f, "collisions  {}", self.end.collisions)?;
         let drift = energy_drift(self.start, self.end);
         let kind = if self.start.total_energy != 0.0 {
@@ -144,6 +156,21 @@ impl fmt::Display for Summary<'_> {
             num(e.stress_xy),
             num(e.stress_yy)
         )?;
+        if let Some(c) = e.chain {
+            let error = c
+                .z_error
+                .map_or("no error: fewer than two blocks".to_string(), |z| {
+                    format!("+- {}", num(z))
+                });
+            writeln!(
+                f,
+                "chain       Z = beta P A / N = {} {error} ({} blocks of dt = {}), beta P = {}",
+                num(c.z),
+                c.blocks,
+                p.dt,
+                num(c.beta_p)
+            )?;
+        }
         let secs = self.wall.as_secs_f64();
         let rate = if secs > 0.0 {
             let mut rate = format!("{} ball-steps/s", num(n as f64 * steps as f64 / secs));

@@ -15,7 +15,11 @@ pub fn parse_set(s: &str) -> Result<SetArg, String> {
 
 pub fn parse_model(s: &str) -> Result<ModelKind, String> {
     ModelKind::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = ModelKind::ALL.iter().map(|m| m.name()).collect();
+        let names: Vec<&str> = ModelKind::ALL
+            .iter()
+            .chain(&ModelKind::SAMPLERS)
+            .map(|m| m.name())
+            .collect();
         format!("unknown model (expected one of: {})", names.join(", "))
     })
 }

@@ -148,7 +148,8 @@ impl PyWorld {
         steps: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u64> {
         let g = self.lock(py)?;
-        let dt = g.session.world.physics().dt;
+        // A step's length on the clock: `dt`, or one chain's for the chain sampler.
+        let dt = g.session.world.step_length();
         match (steps, time) {
             (Some(_), Some(_)) => Err(scenario_error(
                 "run: give time or steps, not both".to_string(),
@@ -296,7 +297,7 @@ impl PyWorld {
         guarded(|| Ok(self.lock(py)?.session.world.name.clone()))
     }
 
-    /// The collision model: impulse, spring, simultaneous or event.
+    /// The collision model: impulse, spring, simultaneous, event, or the chain sampler.
     #[getter]
     fn model(&self, py: Python<'_>) -> PyResult<String> {
         guarded(|| {

@@ -142,6 +142,9 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     if let Some(c) = &p.compress {
         c.check("physics.compress")?;
     }
+    if physics.model == crate::physics::ModelKind::Chain {
+        refuse_for_chain(s)?;
+    }
     let mut world = World::new(s.name.clone(), table, physics, balls)
         .map_err(|e| ScenarioError::field(e.field, e.message))?;
     world.set_thermostat(p.thermostat);
@@ -154,6 +157,26 @@ pub fn build_world(s: &Scenario) -> Result<World, ScenarioError> {
     // The pressure's averaging window starts where this run does.
     world.restart_window();
     Ok(world)
+}
+
+/// What the chain sampler refuses besides the scene itself (which the model checks):
+/// a thermostat or a compression, both of which act on velocities or radii over time.
+fn refuse_for_chain(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.physics.thermostat.is_some() {
+        return Err(ScenarioError::field(
+            "physics.thermostat",
+            "the chain model samples configurations and leaves velocities alone: \
+             thermostats are refused",
+        ));
+    }
+    if s.physics.compress.is_some() {
+        return Err(ScenarioError::field(
+            "physics.compress",
+            "the chain model samples at a fixed density: compression is refused (compress \
+             with the event model, then sample the state it writes)",
+        ));
+    }
+    Ok(())
 }
 
 /// The listed balls, then each generator's, in order; where each generator's balls
@@ -316,6 +339,7 @@ fn physics_of(s: &Scenario) -> Physics {
         event_budget: p
             .event_budget
             .unwrap_or(crate::physics::DEFAULT_EVENT_BUDGET),
+        chain: p.chain.unwrap_or_default(),
     }
 }
 
@@ -443,6 +467,11 @@ fn place_walls(
 /// A state file's memory: the loaded tangential springs, the thermostat's clock and a
 /// compression under way.
 fn restore_state(world: &mut World, s: &Scenario) -> Result<(), ScenarioError> {
+    if world.chain().is_some() {
+        if let Some(tally) = chain_tally(s)? {
+            world.restore_chain_tally(tally);
+        }
+    }
     if let Some(springs) = &s.tangential_springs {
         let history = contact_history(springs, world.balls().len(), world.walls().pieces().len())?;
         world.restore_contact_history(&history);
@@ -457,6 +486,32 @@ fn restore_state(world: &mut World, s: &Scenario) -> Result<(), ScenarioError> {
             .map_err(|e| ScenarioError::field(e.field, e.message))?;
     }
     Ok(())
+}
+
+/// A chain state file's totals (`diagnostics.chain = { chains, liftings, advance,
+/// displacement }`), which the resumed run's tally goes on from; `None` when absent.
+fn chain_tally(s: &Scenario) -> Result<Option<crate::models::chain::Tally>, ScenarioError> {
+    let Some(t) = s.diagnostics.as_ref().and_then(|d| d.get("chain")) else {
+        return Ok(None);
+    };
+    let field = |key: &str| format!("diagnostics.chain.{key}");
+    let count = |key: &str| {
+        t.get(key)
+            .and_then(serde_json::Value::as_u64)
+            .ok_or_else(|| ScenarioError::field(field(key), "must be a whole number, not negative"))
+    };
+    let sum = |key: &str| {
+        t.get(key)
+            .and_then(serde_json::Value::as_f64)
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| ScenarioError::field(field(key), "must be a finite number >= 0"))
+    };
+    Ok(Some(crate::models::chain::Tally {
+        chains: count("chains")?,
+        liftings: count("liftings")?,
+        advance: sum("advance")?,
+        displacement: sum("displacement")?,
+    }))
 }
 
 /// Checks a state file's `thermostat_clock` against `n` balls: indices in range, no

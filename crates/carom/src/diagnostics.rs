@@ -39,6 +39,29 @@ pub struct Diagnostics {
     /// was measured ([`crate::world::World::with_order`]): it costs a neighbour
     /// search, so the per-frame and per-step readers go without.
     pub psi6: Option<f64>,
+    /// The chain sampler's pressure (`physics.model = "chain"`); `None` for the
+    /// dynamics.
+    pub chain: Option<ChainPressure>,
+}
+
+/// The chain estimator's pressure over a window, with the block error of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ChainPressure {
+    /// `beta P A / N`: the chains' mean advance over their displacement.
+    pub z: f64,
+    /// `beta P = z N / A`.
+    pub beta_p: f64,
+    /// The standard error of `z` from the spread of its block values (blocks of `dt`
+    /// of the clock since the run began); `None` with fewer than two blocks, and over
+    /// any window but the run's.
+    pub z_error: Option<f64>,
+    /// The blocks behind `z_error`.
+    pub blocks: u64,
+    /// Totals over every chain of the run's history (a resumed run's include those of
+    /// the state it started from).
+    pub total: crate::models::chain::Tally,
+    /// The chain length.
+    pub length: f64,
 }
 
 /// The statistical state of the balls at one instant: packing fraction, and the
@@ -140,6 +163,7 @@ pub fn measure(
         stress_yy: 0.0,
         in_play: None,
         psi6: None,
+        chain: None,
     }
 }
 

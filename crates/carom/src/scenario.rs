@@ -146,6 +146,10 @@ pub struct PhysicsSpec {
     /// (or once it has stopped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compress: Option<crate::compression::Compress>,
+    /// The chain sampler's length and seed (`physics.model = "chain"`); left out of
+    /// files while not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<crate::physics::ChainParams>,
 }
 
 /// `physics.contact_friction = { mu, tangential_restitution, tangential_stiffness,
@@ -202,6 +206,7 @@ impl Default for PhysicsSpec {
             event_budget: None,
             thermostat: None,
             compress: None,
+            chain: None,
         }
     }
 }

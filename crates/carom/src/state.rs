@@ -69,6 +69,12 @@ pub fn snapshot_head(world: &World, duration: f64) -> Scenario {
                 .compression()
                 .filter(|(_, p)| p.stopped.is_none())
                 .map(|(c, _)| c),
+            // The chain sampler writes where its stream stands, so that a run resumed
+            // from the file continues bit for bit; other models write what was given.
+            chain: match world.chain() {
+                Some(c) => Some(c.resume_params()),
+                None => (p.chain != crate::physics::ChainParams::default()).then_some(p.chain),
+            },
         },
         balls: Vec::new(),
         generators: Vec::new(),
@@ -298,6 +304,21 @@ pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
     }
     if let Some(p) = d.psi6 {
         v["psi6"] = serde_json::json!(p);
+    }
+    if let Some(c) = d.chain {
+        v["z"] = serde_json::json!(c.z);
+        v["beta_p"] = serde_json::json!(c.beta_p);
+        // `null` with fewer than two blocks.
+        v["z_error"] = serde_json::json!(c.z_error);
+        v["z_blocks"] = serde_json::json!(c.blocks);
+        v["chain_length"] = serde_json::json!(c.length);
+        // The totals a resumed run's tally goes on from.
+        v["chain"] = serde_json::json!({
+            "chains": c.total.chains,
+            "liftings": c.total.liftings,
+            "advance": c.total.advance,
+            "displacement": c.total.displacement,
+        });
     }
     v
 }

@@ -84,6 +84,8 @@ pub struct Window {
     /// The tensor forms of `virial` and `kinetic`, for the stress tensor.
     pub virial_tensor: Tensor,
     pub kinetic_tensor: Tensor,
+    /// The chain sampler's totals (zero for the dynamics), for its pressure.
+    pub chain: crate::models::chain::Tally,
 }
 
 impl std::fmt::Debug for World {
@@ -117,7 +119,7 @@ impl World {
         crate::sheared::check(&table, &physics)?;
         let walls = Arc::new(Walls::none());
         let model = models::create(physics.model, &balls, &table, &physics, &walls)
-            .map_err(|e| BuildError::invalid("physics.model", e.to_string()))?;
+            .map_err(|e| BuildError::invalid(e.field(), e.to_string()))?;
         let mut world = World {
             name: name.into(),
             table,
@@ -146,6 +148,7 @@ impl World {
                 kinetic: 0.0,
                 virial_tensor: [0.0; 3],
                 kinetic_tensor: [0.0; 3],
+                chain: Default::default(),
             },
         };
         world.restart_window();
@@ -323,8 +326,18 @@ impl World {
         if self.compression_running() {
             self.check_compressible(&physics)?;
         }
+        if physics.model == ModelKind::Chain && self.thermostat.is_some() {
+            return Err(BuildError::invalid(
+                "physics.thermostat",
+                "the chain model samples configurations and leaves velocities alone: \
+                 thermostats are refused"
+                    .to_string(),
+            ));
+        }
         self.edits += 1;
-        if physics.model != self.physics.model {
+        // New chain parameters (length, seed) make a new sampler.
+        let new_chain = physics.model == ModelKind::Chain && physics.chain != self.physics.chain;
+        if physics.model != self.physics.model || new_chain {
             self.model = models::create(
                 physics.model,
                 &self.balls,
@@ -332,7 +345,7 @@ impl World {
                 &physics,
                 &self.walls,
             )
-            .map_err(|e| BuildError::invalid("physics.model", e.to_string()))?;
+            .map_err(|e| BuildError::invalid(e.field(), e.to_string()))?;
             self.model.set_event_log(self.event_log.is_some());
             self.model.set_thermostat(self.thermostat.as_ref());
             self.physics = physics;
@@ -347,6 +360,27 @@ impl World {
         self.spinning = None;
         self.warnings = warnings;
         Ok(())
+    }
+
+    /// How far one step moves the clock: `dt`, or for the chain sampler, whose step is
+    /// one chain, the chain's displacement shared among the disks (`L / N`).
+    pub fn step_length(&self) -> f64 {
+        self.model
+            .chain()
+            .map_or(self.physics.dt, |c| c.step_length())
+    }
+
+    /// The chain sampler, when it is the model.
+    pub(crate) fn chain(&self) -> Option<&crate::models::chain::ChainModel> {
+        self.model.chain()
+    }
+
+    /// Takes back a state file's chain totals (see
+    /// [`crate::models::chain::ChainModel::restore_tally`]); nothing for the dynamics.
+    pub(crate) fn restore_chain_tally(&mut self, tally: crate::models::chain::Tally) {
+        if let Some(c) = self.model.chain_mut() {
+            c.restore_tally(tally);
+        }
     }
 
     /// One time step: the collision model advances every ball by `dt` (free flight,
@@ -424,7 +458,7 @@ impl World {
         let len = if self.compressing.is_some() {
             self.compress_begin()
         } else {
-            self.physics.dt
+            self.step_length()
         };
         self.step_model(len)?;
         if moves {
@@ -472,7 +506,9 @@ impl World {
         // A stepping model's compression that reaches its target inside the step cuts
         // the step there (the event model cuts its own).
         let cut;
-        let physics = if len < self.physics.dt && self.physics.model != ModelKind::Event {
+        let physics = if len < self.physics.dt
+            && !matches!(self.physics.model, ModelKind::Event | ModelKind::Chain)
+        {
             cut = Physics {
                 dt: len,
                 ..self.physics

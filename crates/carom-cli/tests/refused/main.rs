@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bad_chain;
 mod bad_glue;
 mod bad_input;
 mod bad_input_cloth;

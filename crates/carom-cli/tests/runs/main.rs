@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod chain_cli;
 mod cli;
 mod cloth_io;
 mod compare;

@@ -3,8 +3,6 @@
 //! contacts, count collisions.
 
 pub(crate) mod calendar;
-// Driven by its own tests and the `chain_speed` example; no scenario selects it.
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub mod chain;
 pub mod cushions;
 pub mod event;
@@ -256,6 +254,17 @@ pub trait CollisionModel: Send {
     /// Takes back what [`CollisionModel::thermostat_clock`] gave, for `balls` as they
     /// are now (a world just built from a state file).
     fn restore_thermostat_clock(&mut self, _clock: &[(u32, u64, f64)], _balls: &Balls) {}
+
+    /// The chain sampler, for the world's clock, pressure and state file; `None` for
+    /// every dynamics.
+    fn chain(&self) -> Option<&chain::ChainModel> {
+        None
+    }
+
+    /// [`CollisionModel::chain`], to restore a state file's tally and restart blocks.
+    fn chain_mut(&mut self) -> Option<&mut chain::ChainModel> {
+        None
+    }
 }
 
 /// Loaded tangential springs (contact friction in `spring`): the stretch `xi` of each
@@ -318,6 +327,7 @@ pub fn create(
             Box::new(simultaneous::Simultaneous::new(balls, table, physics)?)
         }
         ModelKind::Event => Box::new(event::Event::with_walls(balls, table, physics, walls)?),
+        ModelKind::Chain => Box::new(chain::ChainModel::new(balls, table, physics, walls)?),
     })
 }
 

@@ -8,7 +8,7 @@ use crate::friction;
 
 pub mod params;
 
-pub use params::{ContactFriction, Friction, Integrator, ModelKind};
+pub use params::{ChainAxis, ChainParams, ContactFriction, Friction, Integrator, ModelKind};
 
 /// The default of `physics.event_budget`: the most events per ball the event model
 /// accepts while the fastest ball moves the smallest radius. A hard-disk fluid has a
@@ -34,6 +34,8 @@ pub struct Physics {
     /// The event model's stall guard: the most events per ball while the fastest ball
     /// moves the smallest radius (`physics.event_budget`, see docs/models.md).
     pub event_budget: f64,
+    /// The chain sampler's length and seed (`physics.chain`; read by `chain` only).
+    pub chain: ChainParams,
 }
 
 impl Default for Physics {
@@ -49,6 +51,7 @@ impl Default for Physics {
             friction: Friction::None,
             contact_friction: ContactFriction::NONE,
             event_budget: DEFAULT_EVENT_BUDGET,
+            chain: ChainParams::default(),
         }
     }
 }
@@ -91,6 +94,14 @@ pub fn check_physics(p: &Physics, balls: &Balls) -> Result<Vec<String>, BuildErr
             "physics.event_budget",
             format!("must be a positive finite number (got {})", p.event_budget),
         ));
+    }
+    if let Some(length) = p.chain.length {
+        if !(length.is_finite() && length > 0.0) {
+            return Err(BuildError::invalid(
+                "physics.chain.length",
+                format!("must be a positive finite number (got {length})"),
+            ));
+        }
     }
     friction::check(&p.friction)?;
     check_contact_friction(&p.contact_friction)?;

@@ -13,9 +13,14 @@ pub enum ModelKind {
     Spring,
     Simultaneous,
     Event,
+    /// Event-chain Monte Carlo: equilibrium sampling of hard disks, not a dynamics.
+    Chain,
 }
 
 impl ModelKind {
+    /// The dynamics, each of which runs any scene the others run (the default set of
+    /// `carom compare` and of the viewer's model menu). The chain sampler is not among
+    /// them: it samples periodic hard disks only ([`ModelKind::SAMPLERS`]).
     pub const ALL: [ModelKind; 4] = [
         ModelKind::Impulse,
         ModelKind::Spring,
@@ -23,17 +28,72 @@ impl ModelKind {
         ModelKind::Event,
     ];
 
+    /// The equilibrium samplers: configurations only, velocities left as they are.
+    pub const SAMPLERS: [ModelKind; 1] = [ModelKind::Chain];
+
     pub fn name(self) -> &'static str {
         match self {
             ModelKind::Impulse => "impulse",
             ModelKind::Spring => "spring",
             ModelKind::Simultaneous => "simultaneous",
             ModelKind::Event => "event",
+            ModelKind::Chain => "chain",
         }
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == s)
+        Self::ALL
+            .into_iter()
+            .chain(Self::SAMPLERS)
+            .find(|m| m.name() == s)
+    }
+}
+
+/// The chain sampler's parameters (`physics.chain = { length, seed }`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a table { length, seed }")]
+pub struct ChainParams {
+    /// Each chain's total displacement; left out: the rule of
+    /// `models::chain::default_length` (about half the box side at area fraction 0.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    /// Seeds the stream that picks each chain's first disk. A state file writes the
+    /// stream's state here: the stream is its own state, so a run resumed from the file
+    /// draws on as the unbroken run would.
+    #[serde(default = "chain_seed")]
+    pub seed: u64,
+    /// The direction of the next chain (chains alternate `+x` and `+y`); a state file
+    /// writes it when the next is `y`.
+    #[serde(default, skip_serializing_if = "ChainAxis::is_x")]
+    pub next: ChainAxis,
+}
+
+/// A chain's direction, `+x` or `+y`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum ChainAxis {
+    #[default]
+    X,
+    Y,
+}
+
+impl ChainAxis {
+    pub fn is_x(&self) -> bool {
+        *self == ChainAxis::X
+    }
+}
+
+fn chain_seed() -> u64 {
+    1
+}
+
+impl Default for ChainParams {
+    fn default() -> Self {
+        ChainParams {
+            length: None,
+            seed: chain_seed(),
+            next: ChainAxis::X,
+        }
     }
 }
 

@@ -147,6 +147,9 @@ impl World {
     pub(super) fn check_compressible(&self, physics: &Physics) -> Result<(), BuildError> {
         let why = if physics.model != self.physics.model && self.compression_running() {
             "keeps its model while it runs (physics.model cannot change)"
+        } else if physics.model == crate::physics::ModelKind::Chain {
+            "is refused by the chain model, which samples at a fixed density (compress with \
+             the event model, then sample the state it writes)"
         } else if physics.gravity != [0.0, 0.0] {
             "runs without gravity"
         } else if physics.restitution != 1.0 {

@@ -19,7 +19,13 @@ impl World {
     /// Everything a run reports, the pressure averaged over the run's window (since
     /// the world was built: a resumed run measures afresh).
     pub fn diagnostics(&self) -> Diagnostics {
-        self.diagnostics_over(&self.run_window)
+        let mut d = self.diagnostics_over(&self.run_window);
+        if let (Some(p), Some(c)) = (d.chain.as_mut(), self.model.chain()) {
+            // The blocks run with the run's window: their spread is the error.
+            p.z_error = c.blocks().error();
+            p.blocks = c.blocks().count;
+        }
+        d
     }
 
     /// The diagnostics with the pressure averaged over the window that began at `w`
@@ -56,7 +62,35 @@ impl World {
         let virial = stress::sub(self.model.virial_tensor(), w.virial_tensor);
         let p = stress::pressure_tensor(kinetic, virial, duration, self.table.area());
         [d.stress_xx, d.stress_xy, d.stress_yy] = p;
+        if let Some(c) = self.model.chain() {
+            self.chain_pressure(&mut d, c, w);
+        }
         d
+    }
+
+    /// The chain estimator's pressure over the window that began at `w`: `z = beta P A
+    /// / N` from the chains' advance, `beta_p = z N / A`, and `pressure = beta_p kT` with
+    /// the balls' kinetic temperature (`beta_p` itself when they have none), so that
+    /// `pressure A / (N kT)` is `z` as in every model; the pressure tensor isotropic.
+    fn chain_pressure(&self, d: &mut Diagnostics, c: &models::chain::ChainModel, w: &Window) {
+        let total = c.tally();
+        let z = total.since(&w.chain).z();
+        let n = self.balls.len() as f64;
+        let beta_p = z * n / self.table.area();
+        d.pressure = if d.temperature > 0.0 {
+            beta_p * d.temperature
+        } else {
+            beta_p
+        };
+        [d.stress_xx, d.stress_xy, d.stress_yy] = [d.pressure, 0.0, d.pressure];
+        d.chain = Some(diagnostics::ChainPressure {
+            z,
+            beta_p,
+            z_error: None,
+            blocks: 0,
+            total,
+            length: c.length(),
+        });
     }
 
     /// `d` with the order parameter `psi6` measured ([`crate::order`]).
@@ -81,6 +115,7 @@ impl World {
             kinetic: diagnostics::statistics(&self.balls, &self.table, &self.in_play).1,
             virial_tensor: self.model.virial_tensor(),
             kinetic_tensor: stress::kinetic(&self.balls, &self.in_play),
+            chain: self.model.chain().map(|c| c.tally()).unwrap_or_default(),
         }
     }
 
@@ -88,6 +123,9 @@ impl World {
     pub fn restart_window(&mut self) {
         self.synchronise();
         self.run_window = self.window();
+        if let Some(c) = self.model.chain_mut() {
+            c.restart_blocks();
+        }
     }
 
     /// The per-contact memory the model carries into the next step (loaded tangential

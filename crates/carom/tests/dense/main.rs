@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod chain_eos;
 mod dense_affine;
 mod dense_compress;
 mod dense_growth;

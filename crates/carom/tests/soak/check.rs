@@ -162,7 +162,8 @@ pub fn allowance(w: &World, e_avail: f64, steps: u64) -> f64 {
     let v = (2.0 * e_avail / m_min).sqrt();
     let g = p.gravity[0].hypot(p.gravity[1]);
     let depth = match p.model {
-        ModelKind::Event => return 1e-9,
+        // A chain stops each disk at exact contact.
+        ModelKind::Event | ModelKind::Chain => return 1e-9,
         ModelKind::Impulse | ModelKind::Simultaneous => {
             let e = p.restitution;
             let creep = g * p.dt * p.dt * (1.0 - e) / (2.0 * (1.0 + e));

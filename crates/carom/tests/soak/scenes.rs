@@ -453,7 +453,8 @@ fn pick(model: ModelKind, size: Size, short: [u64; 4], long: [u64; 4]) -> u64 {
         ModelKind::Impulse => 0,
         ModelKind::Spring => 1,
         ModelKind::Simultaneous => 2,
-        ModelKind::Event => 3,
+        // The soak's scenes are dynamics; a chain stands where an event step does.
+        ModelKind::Event | ModelKind::Chain => 3,
     };
     match size {
         Size::Short => short[i],

@@ -110,6 +110,7 @@ impl Grid {
     }
 
     /// Bytes held, for the memory per disk.
+    #[cfg(any(test, feature = "internals"))]
     pub fn bytes(&self) -> usize {
         self.count.capacity() * 4
             + self.data.capacity() * 8

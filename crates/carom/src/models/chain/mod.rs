@@ -14,15 +14,17 @@
 //! of disks in memory), so a run rebuilt from those continues bit for bit.
 
 mod cells;
+mod model;
 mod pressure;
 #[cfg(test)]
 mod tests;
 
 use crate::random::SplitMix64;
 use cells::{Grid, GridError, NONE};
-pub use pressure::Tally;
+pub use model::ChainModel;
 #[cfg(test)]
 use pressure::mean_and_error;
+pub use pressure::Tally;
 
 /// Why a sampler cannot be built or a chain cannot go on.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,6 +215,7 @@ impl Chain {
         self.n
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
@@ -250,6 +253,7 @@ impl Chain {
 
     /// The deepest overlap in the configuration, as a fraction of the pair's contact
     /// distance (0 when none), and the pair.
+    #[cfg(any(test, feature = "internals"))]
     pub fn max_overlap(&self) -> (f64, usize, usize) {
         let mut worst = (0.0, 0, 0);
         for i in 0..self.n as u32 {
@@ -262,6 +266,7 @@ impl Chain {
     }
 
     /// Bytes held by the sampler, for the memory per disk.
+    #[cfg(any(test, feature = "internals"))]
     pub fn bytes(&self) -> usize {
         std::mem::size_of::<Chain>() + self.grid.bytes()
     }
