@@ -11,6 +11,8 @@
 //! Text (panel labels, plot titles) uses a font shipped inside a crate, so pictures come
 //! out the same on a machine with no fonts installed.
 
+#![warn(missing_docs)]
+
 pub mod ballstyle;
 pub mod colorby;
 pub mod font;

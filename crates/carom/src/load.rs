@@ -15,8 +15,11 @@ use crate::ScenarioError;
 /// Scenario text, where it came from (to name it in errors), and its format.
 #[derive(Debug, Clone)]
 pub struct Source {
+    /// Where the text came from, as errors name it: a file name, or `preset NAME`.
     pub origin: String,
+    /// The scenario text.
     pub text: String,
+    /// TOML or JSON.
     pub format: Format,
     /// Whether a line number means something to the user (not for text that a program
     /// generated from a value, such as a Python dict).
@@ -79,7 +82,9 @@ pub fn resolve(
 
 /// A scenario ready to run.
 pub struct Loaded {
+    /// The scenario with the overrides applied.
     pub scenario: Scenario,
+    /// The world it builds, at the scenario's start.
     pub world: World,
 }
 

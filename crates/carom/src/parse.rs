@@ -13,9 +13,12 @@ mod locate;
 
 pub use locate::{field_path, locate_field, PathSeg};
 
+/// The two formats a scenario or state file is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// TOML (`.toml`).
     Toml,
+    /// JSON (`.json`).
     Json,
 }
 

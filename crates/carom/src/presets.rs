@@ -4,9 +4,13 @@ use crate::error::ScenarioError;
 use crate::parse::{parse_scenario, Format};
 use crate::scenario::Scenario;
 
+/// A built-in scenario: a name to run it by, a line saying what it shows, and its TOML.
 pub struct Preset {
+    /// The name `carom run NAME` takes.
     pub name: &'static str,
+    /// One line on what the scene shows and with which model.
     pub summary: &'static str,
+    /// The scenario text, TOML.
     pub toml: &'static str,
 }
 
@@ -49,11 +53,13 @@ pub const PRESETS: &[Preset] = &[
     preset!("stadium", "the Bunimovich stadium, a chaotic billiard: four balls between two half circles and straight sides (event)"),
 ];
 
+/// The preset called `name`, if there is one.
 pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
 impl Preset {
+    /// The preset's scenario, parsed (its values are checked when it is built).
     pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
         parse_scenario(self.toml, Format::Toml)
     }

@@ -124,12 +124,15 @@ impl Checkpoint {
 /// A run that could not go on: what went wrong, where, and the state it stopped at.
 #[derive(Debug, Clone)]
 pub struct Failure {
+    /// What went wrong.
     pub error: StepError,
     /// The step and time at which the failure showed.
     pub failed_step: u64,
+    /// The simulated time at which the failure showed.
     pub failed_time: f64,
     /// The last good state, where the world now is.
     pub step: u64,
+    /// The simulated time of the last good state.
     pub time: f64,
 }
 
@@ -226,7 +229,10 @@ impl<F: FnMut(&World)> Observer for Every<F> {
 /// duration and description, the collisions counted before a resume) and leaves the
 /// world at its last good state when a run fails.
 pub struct Session {
+    /// The scenario as loaded: its name, description and duration, and, for a resumed
+    /// state, the counters it carries.
     pub scenario: Scenario,
+    /// The world being run.
     pub world: World,
     /// Collisions counted by the model after its last good state, before a failure
     /// rewound the balls (the model's own counter cannot be rewound).
@@ -239,6 +245,7 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session on a loaded scenario, its last good state the state as loaded.
     pub fn new(loaded: Loaded) -> Session {
         Session {
             checkpoint: Checkpoint::new(&loaded.world),

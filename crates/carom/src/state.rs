@@ -154,7 +154,9 @@ impl Serialize for BallsOf<'_> {
 /// with the balls of `world`, each entry made as it is encoded. Encodes to exactly the
 /// bytes of the [`snapshot`] it stands for (a test holds it to that).
 pub struct StateFile<'a> {
+    /// The state file's head: everything but its balls.
     pub head: &'a Scenario,
+    /// The world whose balls are written.
     pub world: &'a World,
 }
 
@@ -275,6 +277,8 @@ pub fn spheres_in_play(world: &World) -> bool {
     world.physics().friction.is_cloth() || (0..b.len()).any(|i| b.wx[i] != 0.0 || b.wy[i] != 0.0)
 }
 
+/// The diagnostics as a state file's `diagnostics` object: one key per quantity, the
+/// optional ones (`symmetry_error`, `in_play`, `psi6`) only when measured.
 pub fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
     let mut v = serde_json::json!({
         "kinetic_energy": d.kinetic_energy,
