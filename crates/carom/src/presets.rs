@@ -54,6 +54,25 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 /// The preset called `name`, if there is one.
+///
+/// # Example
+///
+/// Newton's cradle: five touching balls, the first moving in at 8. The `simultaneous`
+/// model passes the impulse down the touching chain: the last ball leaves at 8 and the
+/// others come to rest.
+///
+/// ```
+/// use carom::parse::build_world;
+/// use carom::presets::find;
+///
+/// let preset = find("newton-cradle").unwrap();
+/// let mut world = build_world(&preset.scenario().unwrap()).unwrap();
+/// world.run_steps(200).unwrap(); // t = 10
+/// let vx = &world.balls().vx;
+/// assert!((vx[4] - 8.0).abs() < 1e-12);
+/// assert!(vx[..4].iter().all(|v| v.abs() < 1e-12));
+/// assert!(find("no-such-scene").is_none());
+/// ```
 pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
