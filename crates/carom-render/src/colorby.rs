@@ -1,8 +1,8 @@
 //! `--color-by`: balls coloured by a quantity instead of their own colours.
 //!
-//! - `psi6`: the phase of the ball's local `psi_6` ([`carom::order`]) as the hue, so
-//!   that a crystallite is one colour and differently oriented grains differ; its
-//!   modulus as the brightness (disordered balls dark).
+//! - `psi6`: the phase of the ball's local `psi_6` ([`carom::World::psi6_per_ball`]) as
+//!   the hue, so that a crystallite is one colour and differently oriented grains
+//!   differ; its modulus as the brightness (disordered balls dark).
 //! - `speed`: the speed on a dark-to-light scale from 0 to three times the root mean
 //!   square speed of the balls in play (faster balls clipped to the top).
 //! - `size`: the radius on the same scale from the smallest to the largest radius.
@@ -11,14 +11,19 @@ use carom::{Rgb, World};
 
 use crate::frame::Frame;
 
+/// A quantity to colour the balls by (`--color-by`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColorBy {
+    /// `psi6`: the hue the phase of the ball's local `psi_6`, the brightness its modulus.
     Psi6,
+    /// `speed`: dark to light from 0 to three times the root mean square speed.
     Speed,
+    /// `size`: dark to light from the smallest radius to the largest.
     Size,
 }
 
 impl ColorBy {
+    /// The quantity named `s` on the command line (`psi6`, `speed`, `size`), if any.
     pub fn parse(s: &str) -> Option<ColorBy> {
         match s {
             "psi6" => Some(ColorBy::Psi6),

@@ -8,10 +8,15 @@ use crate::ballstyle::BallStyle;
 /// One ball as the renderer sees it, in scene units (y pointing down).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BallView {
+    /// Position x of the centre, scene units.
     pub x: f64,
+    /// Position y of the centre, scene units (y down).
     pub y: f64,
+    /// Radius, scene units.
     pub r: f64,
+    /// Velocity x, scene units per time unit (for velocity arrows).
     pub vx: f64,
+    /// Velocity y, scene units per time unit.
     pub vy: f64,
     /// `None`: the ball takes a colour from [`DEFAULT_BALL_COLORS`] (see [`default_color`]).
     pub color: Option<Rgb>,
@@ -49,9 +54,13 @@ pub enum WallView {
     /// The arc about `center` of radius `radius` from angle `from` over `span`
     /// (radians, from +x towards +y; a full circle spans 2 pi).
     Arc {
+        /// The centre `(x, y)`, scene units.
         center: (f64, f64),
+        /// The radius, scene units.
         radius: f64,
+        /// Where the arc starts, radians from +x towards +y.
         from: f64,
+        /// The arc's angular extent, radians (`2 pi` for a circle).
         span: f64,
     },
 }
@@ -85,11 +94,13 @@ impl WallView {
 /// A table and its balls at one instant.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Frame {
-    /// Table size in scene units: the table is `[0, width] x [0, height]`.
+    /// Table width in scene units: the table is `[0, width] x [0, height]`.
     pub width: f64,
+    /// Table height in scene units.
     pub height: f64,
     /// Simulated time, shown in panel labels.
     pub time: f64,
+    /// Every ball, in the world's order (one out of play at x = NaN, not drawn).
     pub balls: Vec<BallView>,
     /// Periodic axes (x, y): no wall there; a ball cut by such an edge is drawn on both
     /// sides, and the edge is drawn dashed.
@@ -143,6 +154,7 @@ pub fn default_color(index: usize) -> Rgb {
 }
 
 impl BallView {
+    /// A ball at rest at `(x, y)` of radius `r`, in the default colours, with no mark.
     pub fn new(x: f64, y: f64, r: f64) -> BallView {
         BallView {
             x,
@@ -245,6 +257,7 @@ fn wall_views(walls: &carom::Walls) -> Vec<WallView> {
 }
 
 impl Frame {
+    /// An empty walled table of `width` by `height` scene units at time 0.
     pub fn new(width: f64, height: f64) -> Frame {
         Frame {
             width,

@@ -21,11 +21,13 @@ use crate::RenderError;
 /// Browsers show frames shorter than 2/100 s as 1/10 s, so faster animations would
 /// play slower, not faster.
 pub const MAX_FPS: f64 = 50.0;
+/// The playback rate when none is asked for, frames per second.
 pub const DEFAULT_FPS: f64 = 25.0;
 
 /// How an animation is drawn and timed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimationOptions {
+    /// How each frame is drawn.
     pub picture: PictureOptions,
     /// Frames per second of playback.
     pub fps: f64,

@@ -17,6 +17,8 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
+    /// Opens a hidden temporary file beside `target`; nothing appears at `target` until
+    /// [`AtomicFile::commit`].
     pub fn create(target: &Path) -> Result<AtomicFile, RenderError> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let name = target
@@ -56,6 +58,7 @@ impl AtomicFile {
         Ok(())
     }
 
+    /// The path the file is written to on commit.
     pub fn target(&self) -> &Path {
         &self.target
     }

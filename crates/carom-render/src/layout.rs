@@ -19,10 +19,12 @@ pub struct Style {
     pub canvas: Rgb,
     /// The strip above a panel that holds its label.
     pub label_bar: Rgb,
+    /// Panel labels' text colour.
     pub label_text: Rgb,
     /// Velocity arrows: an arrow, from the ball's rim, shows how far the ball would
     /// travel in this much simulated time. `None`: no arrows.
     pub arrow_time: Option<f64>,
+    /// Velocity arrows' colour.
     pub arrow: Rgb,
     /// Force chains (a frame's `forces`).
     pub force: Rgb,
@@ -60,9 +62,10 @@ impl Style {
 /// The default largest picture: a 2:1 billiard table comes out 640 x 320 or so.
 pub const DEFAULT_SIZE: (u32, u32) = (640, 480);
 
-/// Limits on one side of a requested size: below, nothing is recognisable; above, a GIF
-/// (16-bit sizes) or memory would give out.
+/// Limits on one side of a requested size, pixels: below, nothing is recognisable;
+/// above, a GIF (16-bit sizes) or memory would give out.
 pub const MIN_SIDE: u32 = 16;
+/// The largest side of a requested picture size, pixels (see [`MIN_SIDE`]).
 pub const MAX_SIDE: u32 = 8192;
 
 /// Parses `WIDTHxHEIGHT` (e.g. `640x480`), the largest box the picture must fit in.
@@ -116,6 +119,7 @@ impl Viewport {
         (vp, (px_w, px_h))
     }
 
+    /// The pixel position of the scene point `(x, y)`.
     pub fn to_pixel(&self, x: f64, y: f64) -> (f64, f64) {
         (
             self.origin.0 + x * self.scale,
@@ -123,6 +127,7 @@ impl Viewport {
         )
     }
 
+    /// The same mapping moved by `(dx, dy)` pixels.
     pub fn shifted(mut self, dx: f64, dy: f64) -> Viewport {
         self.origin.0 += dx;
         self.origin.1 += dy;
@@ -133,12 +138,15 @@ impl Viewport {
 /// Where each panel sits on the canvas.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
+    /// The canvas size in pixels, `(width, height)`.
     pub canvas: (u32, u32),
+    /// Each panel's place, in the panels' order.
     pub panels: Vec<PanelPlace>,
     /// Height of the label strip above each panel (0: no labels).
     pub label_height: u32,
 }
 
+/// Where one panel sits on the canvas, and how its table maps to pixels.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PanelPlace {
     /// Top-left pixel of the panel's cell (its label strip, then the table).

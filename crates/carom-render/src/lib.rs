@@ -11,6 +11,8 @@
 //! Text (panel labels, plot titles) uses a font shipped inside a crate, so pictures come
 //! out the same on a machine with no fonts installed.
 
+#![warn(missing_docs)]
+
 pub mod ballstyle;
 pub mod colorby;
 pub mod font;
@@ -62,12 +64,17 @@ impl std::error::Error for RenderError {}
 /// Picture file formats, chosen by file extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImageFormat {
+    /// Portable Network Graphics (`.png`): one anti-aliased still.
     Png,
+    /// An animated GIF (`.gif`).
     Gif,
+    /// Scalable Vector Graphics (`.svg`): one still, circles exact.
     Svg,
 }
 
 impl ImageFormat {
+    /// The format `path`'s extension names (any case); an error naming the path when it has
+    /// none or an unknown one.
     pub fn from_path(path: &Path) -> Result<ImageFormat, RenderError> {
         let ext = path
             .extension()
@@ -88,6 +95,7 @@ impl ImageFormat {
         }
     }
 
+    /// The format's file extension, without the dot.
     pub fn extension(self) -> &'static str {
         match self {
             ImageFormat::Png => "png",

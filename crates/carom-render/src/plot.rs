@@ -14,15 +14,22 @@ use crate::{ImageFormat, RenderError};
 pub struct Series {
     /// What the run is in a comparison (e.g. `spring, velocity-verlet`).
     pub label: String,
+    /// Simulated time of each sample.
     pub time: Vec<f64>,
+    /// Kinetic energy (translational plus rotational) at each sample.
     pub kinetic: Vec<f64>,
+    /// Potential energy (contacts and gravity) at each sample.
     pub potential: Vec<f64>,
+    /// Total energy at each sample.
     pub total: Vec<f64>,
+    /// Linear momentum x at each sample.
     pub momentum_x: Vec<f64>,
+    /// Linear momentum y at each sample.
     pub momentum_y: Vec<f64>,
 }
 
 impl Series {
+    /// An empty series called `label`.
     pub fn new(label: impl Into<String>) -> Series {
         Series {
             label: label.into(),
@@ -30,6 +37,7 @@ impl Series {
         }
     }
 
+    /// Appends the sample `d` taken at simulated time `time`.
     pub fn push(&mut self, time: f64, d: &Diagnostics) {
         self.time.push(time);
         self.kinetic.push(d.kinetic_energy);
@@ -39,10 +47,12 @@ impl Series {
         self.momentum_y.push(d.momentum[1]);
     }
 
+    /// The number of samples.
     pub fn len(&self) -> usize {
         self.time.len()
     }
 
+    /// True with no sample.
     pub fn is_empty(&self) -> bool {
         self.time.is_empty()
     }

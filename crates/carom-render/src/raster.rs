@@ -15,12 +15,16 @@ use crate::RenderError;
 /// One world in a picture: its state, an optional label above it, and optional trails.
 #[derive(Debug, Clone, Copy)]
 pub struct Panel<'a> {
+    /// The world's state.
     pub frame: &'a Frame,
+    /// The label above the panel (empty: none).
     pub label: &'a str,
+    /// Trails to draw behind the balls; `None`: none.
     pub trails: Option<&'a Trails>,
 }
 
 impl<'a> Panel<'a> {
+    /// A panel of `frame` with no label and no trails.
     pub fn new(frame: &'a Frame) -> Panel<'a> {
         Panel {
             frame,
@@ -29,11 +33,13 @@ impl<'a> Panel<'a> {
         }
     }
 
+    /// The same panel labelled `label`.
     pub fn labelled(mut self, label: &'a str) -> Panel<'a> {
         self.label = label;
         self
     }
 
+    /// The same panel with `trails` drawn.
     pub fn with_trails(mut self, trails: Option<&'a Trails>) -> Panel<'a> {
         self.trails = trails;
         self
@@ -43,6 +49,7 @@ impl<'a> Panel<'a> {
 /// How a picture is drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PictureOptions {
+    /// Colours, wall thickness, arrows and trails.
     pub style: Style,
     /// The largest size of each panel in pixels; the table keeps its aspect inside it.
     pub size: (u32, u32),
@@ -110,6 +117,8 @@ pub struct Painter {
 }
 
 impl Painter {
+    /// A canvas laid out for `panels` (their count and tables' sizes); refused when the
+    /// picture would be too large.
     pub fn new(panels: &[Panel], options: &PictureOptions) -> Result<Painter, RenderError> {
         let layout = options.layout(panels)?;
         Painter::with_layout(layout, options)
@@ -137,10 +146,12 @@ impl Painter {
         })
     }
 
+    /// Where each panel sits.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
+    /// The canvas as last painted.
     pub fn canvas(&self) -> &Pixmap {
         &self.canvas
     }

@@ -29,6 +29,7 @@ pub fn steps_per_frame(dt: f64, fps: f64, speed: f64) -> u64 {
 /// What a finished recording wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordSummary {
+    /// The file's picture format.
     pub format: ImageFormat,
     /// Frames held by the file (1 for a still picture).
     pub frames: u64,
@@ -99,6 +100,7 @@ impl<W: Write> Recording<W> {
         })
     }
 
+    /// The format being recorded.
     pub fn format(&self) -> ImageFormat {
         self.format
     }

@@ -18,6 +18,7 @@ pub struct Trails {
 pub const DEFAULT_TRAIL_LEN: usize = 20;
 
 impl Trails {
+    /// Trails of `len` recordings (at least 2).
     pub fn new(len: usize) -> Trails {
         Trails {
             len: len.max(2),
@@ -48,6 +49,7 @@ impl Trails {
         }
     }
 
+    /// Forgets every recording.
     pub fn clear(&mut self) {
         self.history.clear();
         self.head = 0;
@@ -58,6 +60,7 @@ impl Trails {
         self.history.len()
     }
 
+    /// The trail length in recordings.
     pub fn max_len(&self) -> usize {
         self.len
     }

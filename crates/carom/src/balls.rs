@@ -15,6 +15,7 @@ impl Rgb {
         Some(Rgb([(v >> 16) as u8, (v >> 8) as u8, v as u8]))
     }
 
+    /// The colour as written in files, `#RRGGBB` in upper case.
     pub fn to_hex(self) -> String {
         format!("#{:02X}{:02X}{:02X}", self.0[0], self.0[1], self.0[2])
     }
@@ -23,32 +24,45 @@ impl Rgb {
 /// One ball, as a plain value (for building and inspecting, not for hot loops).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Ball {
+    /// Position x of the centre, table units (x to the right).
     pub x: f64,
+    /// Position y of the centre, table units (y downward, as on a screen).
     pub y: f64,
+    /// Velocity x, table units per time unit.
     pub vx: f64,
+    /// Velocity y, table units per time unit.
     pub vy: f64,
+    /// Radius, table units, `> 0`.
     pub r: f64,
+    /// Mass, `> 0` (kept even for a kinematic ball).
     pub m: f64,
+    /// Colour for renders and the viewer; `None`: the renderer's palette.
     pub color: Option<Rgb>,
+    /// Infinite mass: the ball moves only as prescribed, and others bounce off it as off a
+    /// wall.
     pub kinematic: bool,
     /// Orientation in radians, positive turning +x towards +y.
     pub angle: f64,
-    /// Angular velocity, same sense as `angle`.
+    /// Angular velocity about the vertical, radians per time unit, same sense as `angle`.
     pub omega: f64,
     /// Moment of inertia about the centre (`m r^2 / 2` for a solid disk).
     pub inertia: f64,
-    /// Angular velocity about the table's x and y axes: a ball on cloth is a sphere
-    /// that rolls (`omega` is then its spin about the vertical, z pointing into the
+    /// Angular velocity about the table's x axis, radians per time unit: a ball on cloth
+    /// is a sphere that rolls (`omega` is then its spin about the vertical, z pointing into the
     /// table). Zero, and untouched by every model, without cloth friction.
     pub wx: f64,
+    /// Angular velocity about the table's y axis (see [`Ball::wx`]).
     pub wy: f64,
-    /// Periodic image counts: how many times the ball crossed the x (y) side, so that
+    /// Periodic image count along x: how many times the ball crossed the x side, so that
     /// `x + ix * width` is its unwrapped position. Always 0 on a walled axis.
     pub ix: i64,
+    /// Periodic image count along y (see [`Ball::ix`]).
     pub iy: i64,
 }
 
 impl Ball {
+    /// A dynamic ball at `(x, y)` moving at `(vx, vy)`, of radius `r` and mass `m`: no colour,
+    /// no rotation, the moment of inertia of a solid disk.
     pub fn new(x: f64, y: f64, vx: f64, vy: f64, r: f64, m: f64) -> Ball {
         Ball {
             x,
@@ -132,27 +146,38 @@ macro_rules! each_array {
 /// generated), kept for the whole run.
 #[derive(Debug, Default, PartialEq)]
 pub struct Balls {
+    /// Positions x of the centres, table units.
     pub x: Vec<f64>,
+    /// Positions y of the centres, table units (y downward).
     pub y: Vec<f64>,
+    /// Velocities x, table units per time unit.
     pub vx: Vec<f64>,
+    /// Velocities y, table units per time unit.
     pub vy: Vec<f64>,
+    /// Radii, table units.
     pub r: Vec<f64>,
     /// The mass as given (kept for output even for kinematic balls).
     pub m: Vec<f64>,
     /// `1/m`, or 0 for a kinematic ball: every impulse and force is scaled by it, so an
     /// infinite mass needs no special case in the physics.
     pub inv_m: Vec<f64>,
+    /// Colours (see [`Ball::color`]).
     pub color: Vec<Option<Rgb>>,
+    /// Orientations in radians (see [`Ball::angle`]).
     pub angle: Vec<f64>,
+    /// Angular velocities about the vertical, radians per time unit.
     pub omega: Vec<f64>,
     /// The moment of inertia as given (kept for output even for kinematic balls).
     pub inertia: Vec<f64>,
     /// `1/inertia`, or 0 for a kinematic ball (spins only as prescribed).
     pub inv_inertia: Vec<f64>,
-    /// Spin about the table's x and y axes (balls on cloth; see [`Ball::wx`]).
+    /// Spin about the table's x axis (balls on cloth; see [`Ball::wx`]).
     pub wx: Vec<f64>,
+    /// Spin about the table's y axis (see [`Ball::wx`]).
     pub wy: Vec<f64>,
+    /// Periodic image counts along x (see [`Ball::ix`]).
     pub ix: Vec<i64>,
+    /// Periodic image counts along y.
     pub iy: Vec<i64>,
 }
 
@@ -178,14 +203,18 @@ impl Clone for Balls {
 }
 
 impl Balls {
+    /// The number of balls, in play or not.
     pub fn len(&self) -> usize {
         self.x.len()
     }
 
+    /// True when there is no ball.
     pub fn is_empty(&self) -> bool {
         self.x.is_empty()
     }
 
+    /// Appends a ball; its index is the next identity. A kinematic ball gets `inv_m = 0` and
+    /// `inv_inertia = 0`.
     pub fn push(&mut self, b: Ball) {
         self.x.push(b.x);
         self.y.push(b.y);
@@ -206,6 +235,7 @@ impl Balls {
         self.iy.push(b.iy);
     }
 
+    /// Takes ball `i` out of every array and returns it; the balls after it shift down by one.
     pub fn remove(&mut self, i: usize) -> Ball {
         let b = self.get(i);
         self.x.remove(i);
@@ -227,6 +257,7 @@ impl Balls {
         b
     }
 
+    /// Ball `i` as a plain value.
     pub fn get(&self, i: usize) -> Ball {
         Ball {
             x: self.x[i],
@@ -247,14 +278,17 @@ impl Balls {
         }
     }
 
+    /// True for a ball of infinite mass (`inv_m == 0`).
     pub fn is_kinematic(&self, i: usize) -> bool {
         self.inv_m[i] == 0.0
     }
 
+    /// Every ball as a plain value, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Ball> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
 
+    /// The largest radius, 0 with no ball.
     pub fn max_radius(&self) -> f64 {
         self.r.iter().copied().fold(0.0, f64::max)
     }
@@ -277,6 +311,7 @@ impl Balls {
         self.permute(&inverse(order));
     }
 
+    /// The balls of `balls`, in that order.
     pub fn from_vec(balls: &[Ball]) -> Balls {
         let mut out = Balls::default();
         for b in balls {

@@ -42,9 +42,14 @@ pub struct Cloth {
 /// The phase of a ball's motion on cloth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Phase {
+    /// Sliding: the contact point slips on the cloth, and friction changes the velocity and
+    /// the spins.
     Sliding,
+    /// Rolling without slipping, decelerating by rolling resistance.
     Rolling,
+    /// At rest on the cloth but spinning about the vertical.
     Spinning,
+    /// At rest, without spin.
     Stationary,
 }
 

@@ -36,7 +36,9 @@ fn on_off(b: bool) -> &'static str {
 /// One planned variant: its label (`None`: named after its built world) and the
 /// overrides that make it, after the user's own.
 pub struct Plan {
+    /// The variant's name in the table; `None`: named after its built world.
     pub label: Option<String>,
+    /// The overrides that make the variant, after the user's own.
     pub sets: Vec<Override>,
 }
 
@@ -135,8 +137,11 @@ pub fn plan(
 
 /// One model (with one integrator) running the scene.
 pub struct Variant {
+    /// The variant's name: its model, and its integrator or glitch setting where varied.
     pub label: String,
+    /// The variant's world, run or being run.
     pub world: World,
+    /// The diagnostics at the start, against which drifts are measured.
     pub start: Diagnostics,
     /// Simulated time at the start (a state file resumes where it stopped).
     pub first_time: f64,
@@ -225,18 +230,23 @@ impl Variant {
 /// The numbers of one row of a comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// The variant's name.
     pub label: String,
     /// Relative change of the total energy from the start to the last good state.
     pub energy_drift: f64,
     /// Change of momentum relative to the start's momentum scale.
     pub momentum_drift: f64,
+    /// The mirror-symmetry error at the last good state, where a symmetry is declared.
     pub symmetry_error: Option<f64>,
+    /// Collisions counted to the last good state.
     pub collisions: u64,
     /// Virial pressure averaged over the run, to the last good state.
     pub pressure: f64,
     /// Steps run to the last good state.
     pub steps: u64,
+    /// Wall-clock seconds the variant ran.
     pub wall_seconds: f64,
+    /// Speed: balls times steps per wall-clock second (`None` when no time was measured).
     pub ball_steps_per_second: Option<f64>,
     /// The step at which the variant failed, if it did.
     pub failed_at: Option<u64>,

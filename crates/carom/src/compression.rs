@@ -37,6 +37,7 @@ pub const DEFAULT_PRESSURE_BOUND: f64 = 1e6;
 pub struct Compress {
     /// Growth rate of every radius relative to its size at `origin` (per unit time).
     pub rate: f64,
+    /// When the compression stops (`until`; default a reduced pressure of 10^6, jamming).
     #[serde(default)]
     pub until: Until,
     /// The time at which the radii were `r_i0` (default: the start's time).

@@ -38,12 +38,18 @@ use crate::cloth::Sphere;
     expecting = "a table { speed, aim, english, follow, elevation }"
 )]
 pub struct CueSpec {
+    /// The cue's speed as it meets the ball, table units per time unit, `>= 0` (`speed`).
     pub speed: f64,
+    /// The direction the cue points, degrees from +x towards +y (`aim`).
     pub aim: f64,
+    /// The tip's offset to the shooter's right, in ball radii (`english`; default 0).
     #[serde(default)]
     pub english: f64,
+    /// The tip's offset upward, in ball radii; negative is draw (`follow`; default 0).
     #[serde(default)]
     pub follow: f64,
+    /// How far the cue is raised from the table, degrees in `[0, 90)` (`elevation`;
+    /// default 0).
     #[serde(default)]
     pub elevation: f64,
 }

@@ -4,6 +4,42 @@ use crate::balls::Balls;
 use crate::broadphase::Grid;
 use crate::table::Table;
 
+/// What a run reports at one instant: energies, momentum, collisions and the
+/// statistical observables, over the balls in play (kinematic balls, of infinite mass,
+/// left out). [`crate::World::diagnostics`] measures them; [`energy_drift`] and
+/// [`momentum_drift`] compare two.
+///
+/// # Example
+///
+/// An elastic hard-disk gas in a periodic box, where no wall takes momentum: the
+/// `event` model conserves energy and momentum to round-off, and with them the
+/// temperature.
+///
+/// ```
+/// use carom::{energy_drift, momentum_drift, Ball, ModelKind, Physics, Table, World};
+///
+/// // 8 x 8 disks of radius 1, 5 apart, with velocities from a fixed pattern.
+/// let balls: Vec<Ball> = (0..64)
+///     .map(|k| {
+///         let (i, j) = ((k % 8) as f64, (k / 8) as f64);
+///         let (vx, vy) = ((k * 7 % 11) as f64 - 5.0, (k * 5 % 13) as f64 - 6.0);
+///         Ball::new(2.5 + 5.0 * i, 2.5 + 5.0 * j, vx, vy, 1.0, 1.0)
+///     })
+///     .collect();
+/// let physics = Physics { model: ModelKind::Event, ..Physics::default() };
+/// let mut world = World::from_balls(Table::periodic(40.0, 40.0), physics, &balls).unwrap();
+/// let start = world.diagnostics();
+/// world.run_steps(200).unwrap(); // t = 10
+/// let end = world.diagnostics();
+///
+/// assert!(end.collisions > 50);
+/// assert!(energy_drift(&start, &end).abs() < 1e-12);
+/// assert!(momentum_drift(&start, &end) < 1e-12);
+/// assert!((end.temperature - start.temperature).abs() < 1e-12 * start.temperature);
+/// // 64 disks of area pi on a 40 x 40 table.
+/// let phi = 64.0 * std::f64::consts::PI / 1600.0;
+/// assert!((end.packing_fraction - phi).abs() < 1e-15);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Diagnostics {
     /// Translational plus rotational.
@@ -12,11 +48,16 @@ pub struct Diagnostics {
     pub rotational_energy: f64,
     /// Energy stored in contacts plus gravitational energy `-m g . x`.
     pub potential_energy: f64,
+    /// Kinetic plus potential energy.
     pub total_energy: f64,
+    /// Linear momentum `sum m v`, `[px, py]`.
     pub momentum: [f64; 2],
     /// The momentum scale `sum m |v|`, to make momentum drift relative.
     pub momentum_scale: f64,
+    /// Collisions counted by the model (for `spring`, contacts begun).
     pub collisions: u64,
+    /// The largest distance between a ball and the mirror image of its partner, where a
+    /// symmetry is declared.
     pub symmetry_error: Option<f64>,
     /// Ball area over table area.
     pub packing_fraction: f64,
@@ -24,19 +65,22 @@ pub struct Diagnostics {
     /// k_B = 1: an equilibrium gas has kT = KE/N).
     pub temperature: f64,
     /// Virial pressure `(sum m v^2 + sum r_ij . f_ij) / (2 A)`, time-averaged over a
-    /// window (see [`pressure`]).
+    /// window: a state file's is the run that wrote it, a diagnostics row's the interval
+    /// since the previous row.
     pub pressure: f64,
     /// The virial pressure tensor `P_ab = (sum m (v - V)_a (v - V)_b + sum r_ij,a
     /// f_ij,b) / A` (positive in compression; symmetric part), averaged over the same
-    /// window as `pressure`, which is half its trace: see [`crate::stress`].
+    /// window as `pressure`, which is half its trace. `xx` component.
     pub stress_xx: f64,
+    /// The pressure tensor's `xy` component (the symmetric part).
     pub stress_xy: f64,
+    /// The pressure tensor's `yy` component.
     pub stress_yy: f64,
     /// Balls in play, when the scene can lose some (pockets, open edges); `None` on a
     /// table that keeps every ball.
     pub in_play: Option<usize>,
-    /// The global bond-orientational order `|<psi_6>|` ([`crate::order`]), where it
-    /// was measured ([`crate::world::World::with_order`]): it costs a neighbour
+    /// The global bond-orientational order `|<psi_6>|` (each ball's neighbours its six
+    /// nearest), where it was measured ([`crate::World::with_order`]): it costs a neighbour
     /// search, so the per-frame and per-step readers go without.
     pub psi6: Option<f64>,
     /// The chain sampler's pressure (`physics.model = "chain"`); `None` for the

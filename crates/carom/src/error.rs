@@ -8,12 +8,16 @@
 /// are known; the caller puts the file name in front.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioError {
+    /// The line of the file where the problem is written, when the format gives one.
     pub line: Option<usize>,
+    /// The field at fault, as written in the file (`balls[3].r`, `physics.dt`).
     pub field: Option<String>,
+    /// What is wrong, one line.
     pub message: String,
 }
 
 impl ScenarioError {
+    /// A problem with `field`, its line not yet known.
     pub fn field(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
         ScenarioError {
             line: None,
@@ -42,7 +46,9 @@ impl std::error::Error for ScenarioError {}
 /// A world that cannot be built: names the parameter and what is wrong with it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BuildError {
+    /// The parameter at fault (`physics.dt`, `balls[2].m`).
     pub field: String,
+    /// What is wrong, one line.
     pub message: String,
 }
 

@@ -4,7 +4,7 @@
 //! The log is off by default ([`crate::World::set_event_log`]); off, no model allocates
 //! or computes anything for it, and every result is the same to the bit. On, each model
 //! keeps the rows of its step, timed from the step's start, and the world takes them
-//! after the step ([`crate::models::CollisionModel::take_events`]), adds the step's
+//! after the step, adds the step's
 //! start time and writes the removals (pockets, open edges) itself. What each model
 //! writes:
 //!
@@ -40,7 +40,7 @@ use crate::walls::Exit;
 pub enum EventKind {
     /// Ball `i` hit ball `j`.
     BallBall,
-    /// Ball `i` hit one of the table's walls (a [`crate::table::Wall`]).
+    /// Ball `i` hit one of the table's four walls (left, right, top or bottom).
     TableWall(crate::table::Wall),
     /// Ball `i` hit a wall inside the table: `wall` is the index of its `[[walls]]` entry.
     Wall,
@@ -104,6 +104,7 @@ impl EventKind {
 pub struct LoggedEvent {
     /// Simulated time of the event.
     pub time: f64,
+    /// What happened.
     pub kind: EventKind,
     /// The ball (for a pair, the lower index).
     pub i: u32,
@@ -123,6 +124,7 @@ pub struct LoggedEvent {
 }
 
 impl LoggedEvent {
+    /// A ball-ball collision of balls `i` and `j` (in either order).
     pub fn pair(time: f64, i: u32, j: u32, impulse: f64, approach: f64) -> LoggedEvent {
         LoggedEvent {
             time,
@@ -137,6 +139,7 @@ impl LoggedEvent {
         }
     }
 
+    /// Ball `i` on one of the table's walls.
     pub fn table_wall(
         time: f64,
         i: u32,
@@ -151,6 +154,7 @@ impl LoggedEvent {
         }
     }
 
+    /// Ball `i` on wall `wall`, the index of its `[[walls]]` entry.
     pub fn wall(time: f64, i: u32, wall: u32, impulse: f64, approach: f64) -> LoggedEvent {
         LoggedEvent {
             kind: EventKind::Wall,

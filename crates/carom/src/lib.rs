@@ -1,7 +1,7 @@
 //! carom: 2D ball-collision simulation.
 //!
 //! A table with four walls, balls (disks) moving on it, and four collision models behind
-//! one interface ([`models::CollisionModel`]): the tutorial's sequential `impulse`
+//! one interface: the tutorial's sequential `impulse`
 //! collisions, its `spring` (Hooke) collisions with five integrators, exact
 //! `simultaneous` multi-ball collisions, and exact `event`-driven dynamics.
 //!
@@ -44,6 +44,8 @@
 //! ```
 //!
 //! More in `crates/carom/examples/`: `build_and_step` and `load_scenario`.
+
+#![warn(missing_docs)]
 
 // The engine's inner modules: crate-private. The `internals` feature (switched on only
 // by this workspace's own tests, benches and fuzz harness) makes them public and hidden

@@ -12,8 +12,12 @@ use crate::physics::ModelKind;
 /// it (`--set balls.2.vx=3`), to name it in errors.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Override {
+    /// How the user wrote the edit (`--set balls.2.vx=3`, `--model event`), to name it in
+    /// errors.
     pub label: String,
+    /// The path to the edited key, table keys and array indices.
     pub path: Vec<PathSeg>,
+    /// The value put there.
     pub value: toml::Value,
 }
 
@@ -96,10 +100,15 @@ pub fn path_name(path: &[PathSeg]) -> String {
 
 /// What editing needs from a document value.
 pub trait Doc: Sized {
+    /// An empty table.
     fn new_table() -> Self;
+    /// The value's type, as errors name it (`table`, `array`, `string`, ...).
     fn kind(&self) -> &'static str;
+    /// The value under `key`, if this is a table that has it.
     fn table_slot(&mut self, key: &str) -> Option<&mut Self>;
+    /// Sets `key` to `v`; false when this is not a table.
     fn table_insert(&mut self, key: &str, v: Self) -> bool;
+    /// The elements, if this is an array.
     fn array(&mut self) -> Option<&mut Vec<Self>>;
 }
 

@@ -4,9 +4,13 @@ use crate::error::ScenarioError;
 use crate::parse::{parse_scenario, Format};
 use crate::scenario::Scenario;
 
+/// A built-in scenario: a name to run it by, a line saying what it shows, and its TOML.
 pub struct Preset {
+    /// The name `carom run NAME` takes.
     pub name: &'static str,
+    /// One line on what the scene shows and with which model.
     pub summary: &'static str,
+    /// The scenario text, TOML.
     pub toml: &'static str,
 }
 
@@ -49,11 +53,32 @@ pub const PRESETS: &[Preset] = &[
     preset!("stadium", "the Bunimovich stadium, a chaotic billiard: four balls between two half circles and straight sides (event)"),
 ];
 
+/// The preset called `name`, if there is one.
+///
+/// # Example
+///
+/// Newton's cradle: five touching balls, the first moving in at 8. The `simultaneous`
+/// model passes the impulse down the touching chain: the last ball leaves at 8 and the
+/// others come to rest.
+///
+/// ```
+/// use carom::parse::build_world;
+/// use carom::presets::find;
+///
+/// let preset = find("newton-cradle").unwrap();
+/// let mut world = build_world(&preset.scenario().unwrap()).unwrap();
+/// world.run_steps(200).unwrap(); // t = 10
+/// let vx = &world.balls().vx;
+/// assert!((vx[4] - 8.0).abs() < 1e-12);
+/// assert!(vx[..4].iter().all(|v| v.abs() < 1e-12));
+/// assert!(find("no-such-scene").is_none());
+/// ```
 pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
 impl Preset {
+    /// The preset's scenario, parsed (its values are checked when it is built).
     pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
         parse_scenario(self.toml, Format::Toml)
     }

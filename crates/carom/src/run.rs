@@ -124,12 +124,15 @@ impl Checkpoint {
 /// A run that could not go on: what went wrong, where, and the state it stopped at.
 #[derive(Debug, Clone)]
 pub struct Failure {
+    /// What went wrong.
     pub error: StepError,
     /// The step and time at which the failure showed.
     pub failed_step: u64,
+    /// The simulated time at which the failure showed.
     pub failed_time: f64,
     /// The last good state, where the world now is.
     pub step: u64,
+    /// The simulated time of the last good state.
     pub time: f64,
 }
 
@@ -225,8 +228,39 @@ impl<F: FnMut(&World)> Observer for Every<F> {
 /// in pieces: it keeps what the state file needs besides the world (the scenario's
 /// duration and description, the collisions counted before a resume) and leaves the
 /// world at its last good state when a run fails.
+///
+/// # Example
+///
+/// The `three-ball` preset, run for its duration as `carom run three-ball --out` runs
+/// it: one ball strikes two touching balls at once, the `simultaneous` model resolves
+/// both contacts together, and the state file shows the scene still mirror symmetric
+/// and the striker's momentum `(8, 0)` shared out, not changed.
+///
+/// ```
+/// use carom::load::{build, Source};
+/// use carom::run::{steps_for, Session};
+///
+/// let mut session = Session::new(build(&Source::preset("three-ball").unwrap(), &[]).unwrap());
+/// let dt = session.world.physics().dt;
+/// let steps = steps_for(session.scenario.duration, dt, "duration").unwrap();
+/// session.advance(steps, 0, |_| {}).unwrap();
+///
+/// let state: serde_json::Value = serde_json::from_str(&session.state_json()).unwrap();
+/// assert_eq!(state["steps"], 1200);
+/// let d = &state["diagnostics"];
+/// assert!(d["collisions"].as_u64().unwrap() >= 2);
+/// assert!((d["momentum"][0].as_f64().unwrap() - 8.0).abs() < 1e-12);
+/// assert!(d["momentum"][1].as_f64().unwrap().abs() < 1e-12);
+/// assert!(d["symmetry_error"].as_f64().unwrap() < 1e-9);
+/// // The striker slows, the struck balls leave at 30 degrees either side.
+/// let vx0 = state["balls"][0]["vx"].as_f64().unwrap();
+/// assert!(vx0 < 8.0);
+/// ```
 pub struct Session {
+    /// The scenario as loaded: its name, description and duration, and, for a resumed
+    /// state, the counters it carries.
     pub scenario: Scenario,
+    /// The world being run.
     pub world: World,
     /// Collisions counted by the model after its last good state, before a failure
     /// rewound the balls (the model's own counter cannot be rewound).
@@ -239,6 +273,7 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session on a loaded scenario, its last good state the state as loaded.
     pub fn new(loaded: Loaded) -> Session {
         Session {
             checkpoint: Checkpoint::new(&loaded.world),

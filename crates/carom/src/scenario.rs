@@ -1,6 +1,6 @@
 //! The scenario contract: what a scenario file (TOML or JSON) may say, with the
 //! defaults of the design. Parsing text and reporting errors lives in
-//! [`crate::parse`]; expanding generators lives in [`crate::generators`].
+//! [`crate::parse`]; generators expand into balls when the world is built.
 
 use serde::{Deserialize, Serialize};
 
@@ -26,21 +26,27 @@ pub use crate::walls::spec::{PocketSpec, ServoAxis, WallKind, WallSpec};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// The scenario's name, written into its outputs (`name`; default `"unnamed"`).
     #[serde(default = "default_name")]
     pub name: String,
+    /// A line saying what the scene shows (`description`; default empty).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Default simulated time for `carom run`.
     #[serde(default = "default_duration")]
     pub duration: f64,
+    /// The table's size and boundaries (`[table]`; required).
     pub table: TableSpec,
+    /// The physics parameters (`[physics]`; every key has a default).
     #[serde(default)]
     pub physics: PhysicsSpec,
+    /// The balls listed one by one (`[[balls]]`), first in the scenario's order.
     #[serde(default)]
     pub balls: Vec<BallSpec>,
     /// Expanded after the listed balls, in the order written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub generators: Vec<Generator>,
+    /// A declared mirror symmetry, measured as `symmetry_error` (`symmetry`; default none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<SymmetrySpec>,
     /// Static walls inside the table (see [`WallSpec`]).
@@ -52,12 +58,19 @@ pub struct Scenario {
 
     // Keys a state file carries. `time` is where a resumed run starts; `model` is the
     // model the state was produced with, used when `physics.model` is not given.
+    /// The model a state file was written with (state files' `model`); used when
+    /// `physics.model` is not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelKind>,
+    /// The simulated time a state file was written at (state files' `time`): where a resumed
+    /// run starts; default 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<f64>,
+    /// Steps taken when a state file was written (state files' `steps`); default 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<u64>,
+    /// The diagnostics a state file carries (state files' `diagnostics`); a resumed run
+    /// continues their counters, such as `collisions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<serde_json::Value>,
     /// The loaded tangential springs of a `spring` run with contact friction, written
@@ -69,8 +82,8 @@ pub struct Scenario {
     /// written only by such runs. Balls not listed start their clocks afresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat_clock: Option<Vec<(u64, u64, f64)>>,
-    /// Where the compression that made this state stands (see
-    /// [`crate::compression::Progress`]); read by nobody, written while one ran.
+    /// Where the compression that made this state stands (its radii's growth so far);
+    /// read by nobody, written while one ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compression: Option<crate::compression::Progress>,
 }
@@ -85,8 +98,11 @@ pub struct Scenario {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TangentialSprings {
+    /// Ball-ball springs `[i, j, xi]` (`i < j`; `xi`, the stretch in table units).
     #[serde(default)]
     pub pairs: Vec<(u64, u64, f64)>,
+    /// Springs of balls on the table's walls `[i, axis, xi]` (`axis` 0: left or right, 1:
+    /// top or bottom).
     #[serde(default)]
     pub walls: Vec<(u64, u64, f64)>,
     /// Springs on pieces of the walls inside the table: `[i, piece, xi]` (pieces
@@ -112,23 +128,34 @@ fn one() -> f64 {
     1.0
 }
 
+/// The `[physics]` table as written, the model still optional (a state file's `model`
+/// fills it in).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PhysicsSpec {
+    /// The collision model (`model`; default the state file's `model`, else `spring`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelKind>,
+    /// Time step, time units (`dt`; default 0.05); in `event` the output sampling interval.
     #[serde(default = "default_dt")]
     pub dt: f64,
+    /// Gravity `[gx, gy]`, y downward (`gravity`; default `[0, 0]`).
     #[serde(default)]
     pub gravity: [f64; 2],
+    /// Spring constant of the `spring` model, force per unit overlap (`stiffness`; default 5).
     #[serde(default = "default_stiffness")]
     pub stiffness: f64,
+    /// Restitution coefficient, `0..=1` (`restitution`; default 1, elastic).
     #[serde(default = "one")]
     pub restitution: f64,
+    /// The `spring` model's integrator (`integrator`; default `semi-implicit-euler`).
     #[serde(default)]
     pub integrator: Integrator,
+    /// The `impulse` model collides only approaching pairs (`glitch_prevention`; default
+    /// true).
     #[serde(default = "yes")]
     pub glitch_prevention: bool,
+    /// Friction against the table (`friction = { kind = ... }`; default `{ kind = "none" }`).
     #[serde(default)]
     pub friction: Friction,
     /// Friction at the contact points; left out of files while it is off.
@@ -138,11 +165,11 @@ pub struct PhysicsSpec {
     /// while it is the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_budget: Option<f64>,
-    /// A thermostat acting at the end of every step (see [`crate::thermostat`]);
+    /// A thermostat acting at the end of every step ([`crate::Thermostat`]);
     /// left out of files while there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thermostat: Option<crate::thermostat::Thermostat>,
-    /// A compression (see [`crate::compression`]); left out of files while there is none
+    /// A compression ([`crate::Compress`]); left out of files while there is none
     /// (or once it has stopped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compress: Option<crate::compression::Compress>,
@@ -160,8 +187,11 @@ pub struct PhysicsSpec {
     expecting = "a table { mu, tangential_restitution, tangential_stiffness, rolling_mu }"
 )]
 pub struct ContactFrictionSpec {
+    /// Coulomb coefficient at contact points, `>= 0` (`mu`; default 0, frictionless).
     #[serde(default)]
     pub mu: f64,
+    /// Tangential restitution beta, in `[-1, 1]`: -1 smooth, 1 perfectly rough
+    /// (`tangential_restitution`; default 0).
     #[serde(default)]
     pub tangential_restitution: f64,
     /// The spring model's tangential stiffness; left out: `k / 3` (see
@@ -174,6 +204,7 @@ pub struct ContactFrictionSpec {
 }
 
 impl ContactFrictionSpec {
+    /// True when every key is its default: contact friction off.
     pub fn is_default(&self) -> bool {
         *self == ContactFrictionSpec::default()
     }
@@ -211,17 +242,24 @@ impl Default for PhysicsSpec {
     }
 }
 
+/// One entry of `[[balls]]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BallSpec {
+    /// Position x of the centre, table units (`x`; required).
     pub x: f64,
+    /// Position y of the centre, table units, y downward (`y`; required).
     pub y: f64,
+    /// Velocity x, table units per time unit (`vx`; default 0).
     #[serde(default)]
     pub vx: f64,
+    /// Velocity y, table units per time unit (`vy`; default 0).
     #[serde(default)]
     pub vy: f64,
+    /// Radius, table units, `> 0` (`r`; default 10).
     #[serde(default = "default_radius")]
     pub r: f64,
+    /// Mass, `> 0` (`m`; default 1).
     #[serde(default = "one")]
     pub m: f64,
     /// `#RRGGBB`.
@@ -230,8 +268,8 @@ pub struct BallSpec {
     /// Infinite mass: moves only as prescribed; others bounce off it as off a wall.
     #[serde(default, skip_serializing_if = "is_false")]
     pub kinematic: bool,
-    /// Periodic image counts (how many times the ball crossed the x, y side); state
-    /// files write them on periodic axes only.
+    /// Periodic image count along x (how many times the ball crossed the x side); state
+    /// files write the counts on periodic axes only.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -243,20 +281,24 @@ pub struct BallSpec {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "whole_number"
     )]
+    /// Periodic image count along y (see `ix`).
     pub iy: Option<i64>,
-    /// Orientation (radians, +x turning towards +y) and angular velocity; a kinematic
+    /// Orientation, radians, +x turning towards +y (`angle`; default 0); a kinematic
     /// ball spins as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub angle: Option<f64>,
+    /// Angular velocity about the vertical, radians per time unit, same sense as `angle`
+    /// (`omega`; default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omega: Option<f64>,
     /// Moment of inertia; left out: a solid disk, `m r^2 / 2` (on cloth a solid
     /// sphere, `2 m r^2 / 5`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inertia: Option<f64>,
-    /// Angular velocity about the table's x and y axes (balls on cloth).
+    /// Angular velocity about the table's x axis (`wx`; balls on cloth; default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wx: Option<f64>,
+    /// Angular velocity about the table's y axis (`wy`; balls on cloth; default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wy: Option<f64>,
     /// A cue strike that gives the ball its velocity and spins at load, instead of
@@ -266,7 +308,7 @@ pub struct BallSpec {
     /// Set when the ball has left play (a pocket, an open edge): it starts out of play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<RemovedSpec>,
-    /// Glued to the moving wall `walls[K]` ([`crate::walls::glue`]): the ball is
+    /// Glued to the moving wall `walls[K]`: the ball is
     /// kinematic and moves at the wall's translation velocity plus its own `vx`, `vy`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub glue: Option<u32>,
@@ -277,7 +319,10 @@ pub struct BallSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RemovedSpec {
+    /// Simulated time at which the ball left play.
     pub time: f64,
+    /// What took it: `"pocket K"` (the pocket's index), `"left"`, `"right"`, `"top"` or
+    /// `"bottom"`.
     pub by: String,
 }
 
@@ -290,6 +335,7 @@ fn default_radius() -> f64 {
 }
 
 impl BallSpec {
+    /// A resting ball at `(x, y)` with every other key at its default.
     pub fn at(x: f64, y: f64) -> Self {
         BallSpec {
             x,
@@ -314,6 +360,9 @@ impl BallSpec {
     }
 }
 
+/// `symmetry = { axis_y }`: the scene declared mirror-symmetric; runs report
+/// `symmetry_error`, the largest distance between a ball and the mirror image of its
+/// partner (partners paired at t = 0).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SymmetrySpec {

@@ -58,8 +58,11 @@ pub struct Virial {
 /// the force's magnitude (positive: pushing them apart).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContactForce {
+    /// The lower-indexed ball.
     pub i: u32,
+    /// The other ball.
     pub j: u32,
+    /// The normal force's magnitude, positive when pushing the balls apart.
     pub normal: f64,
 }
 

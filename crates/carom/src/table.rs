@@ -27,8 +27,11 @@ pub enum Boundary {
 /// edge is wrapped with its x and its x-velocity changed by the shift and `-+G height`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Table {
+    /// Extent along x, table units.
     pub width: f64,
+    /// Extent along y, table units.
     pub height: f64,
+    /// What closes the x axis (`[0]`) and the y axis (`[1]`).
     pub boundary: [Boundary; 2],
     /// `G` of a sheared box; 0: none.
     pub shear_rate: f64,
@@ -59,6 +62,7 @@ impl Table {
         }
     }
 
+    /// The same table with the boundary of each axis replaced.
     pub const fn with_boundary(mut self, boundary: [Boundary; 2]) -> Table {
         self.boundary = boundary;
         self
@@ -127,6 +131,7 @@ impl Table {
         }
     }
 
+    /// Whether `axis` (0: x, 1: y) wraps around.
     #[inline]
     pub fn is_periodic(&self, axis: usize) -> bool {
         self.boundary[axis] == Boundary::Periodic
@@ -144,6 +149,7 @@ impl Table {
         self.boundary[axis] == Boundary::Walls
     }
 
+    /// Whether `axis` (0: x, 1: y) is open: a ball crossing its ends leaves play.
     #[inline]
     pub fn is_open(&self, axis: usize) -> bool {
         self.boundary[axis] == Boundary::Open

@@ -39,13 +39,20 @@ use crate::table::Table;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Thermostat {
+    /// Andersen's heat bath: each ball's velocity redrawn from the Maxwell distribution at
+    /// the times of a Poisson process.
     Andersen {
+        /// The bath's temperature `kT` (`k = 1`), `> 0`.
         temperature: f64,
+        /// Strikes per ball per unit time, `> 0`.
         rate: f64,
+        /// Seed of the strikes' random numbers (`seed`; default 1).
         #[serde(default = "default_seed")]
         seed: u64,
     },
+    /// Velocities scaled in the centre-of-mass frame so that the temperature is held.
     Rescale {
+        /// The temperature held, `kT` (`k = 1`), `> 0`.
         temperature: f64,
     },
 }
@@ -79,6 +86,7 @@ impl Thermostat {
         }
     }
 
+    /// The temperature the thermostat holds.
     pub fn temperature(&self) -> f64 {
         match *self {
             Thermostat::Andersen { temperature, .. } | Thermostat::Rescale { temperature } => {

@@ -21,7 +21,40 @@ mod measure;
 mod play;
 mod rest;
 
+/// A table, its physics and its balls, with the collision model that steps them: the
+/// engine's entry point for a program that builds a scene in code.
+///
+/// Built from balls ([`World::from_balls`], [`World::new`]) or from a scenario
+/// ([`crate::parse::build_world`], [`crate::load::build`]); advanced by [`World::step`]
+/// and [`World::run_steps`]; measured by [`World::diagnostics`].
+///
+/// # Example
+///
+/// A heavy ball strikes a light one at rest, head on and elastically: the velocities
+/// after are the textbook's `(m1 - m2) / (m1 + m2) v` and `2 m1 / (m1 + m2) v`, and the
+/// momentum is what it was.
+///
+/// ```
+/// use carom::{momentum_drift, Ball, ModelKind, Physics, Table, World};
+///
+/// let physics = Physics { model: ModelKind::Event, ..Physics::default() };
+/// let balls = [
+///     Ball::new(100.0, 100.0, 3.0, 0.0, 10.0, 4.0),
+///     Ball::new(200.0, 100.0, 0.0, 0.0, 10.0, 1.0),
+/// ];
+/// let mut world = World::from_balls(Table::new(1000.0, 200.0), physics, &balls).unwrap();
+/// let before = world.diagnostics();
+/// world.run_steps(1000).unwrap(); // t = 50: they meet at t = 80 / 3, no wall reached
+/// let after = world.diagnostics();
+///
+/// assert_eq!(after.collisions, 1);
+/// assert!((world.balls().vx[0] - 1.8).abs() < 1e-12); // (4 - 1) / 5 * 3
+/// assert!((world.balls().vx[1] - 4.8).abs() < 1e-12); // 2 * 4 / 5 * 3
+/// assert!(momentum_drift(&before, &after) < 1e-15);
+/// assert!((after.kinetic_energy - before.kinetic_energy).abs() < 1e-12);
+/// ```
 pub struct World {
+    /// The scenario's name, written into the outputs.
     pub name: String,
     table: Table,
     physics: Physics,
@@ -78,11 +111,15 @@ pub struct World {
 /// of an O(N) pass that only the observables would need.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Window {
+    /// Simulated time at the window's start.
     pub time: f64,
+    /// The model's accumulated pair virial at the window's start.
     pub virial: f64,
+    /// `sum m |v - V|^2` (centre-of-mass frame) at the window's start.
     pub kinetic: f64,
     /// The tensor forms of `virial` and `kinetic`, for the stress tensor.
     pub virial_tensor: Tensor,
+    /// The tensor form of `kinetic`, `[xx, xy, yy]`.
     pub kinetic_tensor: Tensor,
     /// The chain sampler's totals (zero for the dynamics), for its pressure.
     pub chain: crate::models::chain::Tally,
@@ -166,6 +203,7 @@ impl World {
         self.symmetry = Some(Symmetry::pair(&self.balls, &self.table, axis_y));
     }
 
+    /// The declared mirror axis `y = axis_y`, if any.
     pub fn symmetry_axis(&self) -> Option<f64> {
         self.symmetry.as_ref().map(|s| s.axis_y)
     }
@@ -185,6 +223,7 @@ impl World {
         Ok(())
     }
 
+    /// The number of threads the parallel parts of the step run on (1 without a pool).
     pub fn threads(&self) -> usize {
         self.pool.as_ref().map_or(1, |p| p.current_num_threads())
     }
@@ -234,14 +273,17 @@ impl World {
         })
     }
 
+    /// The table: its size and boundaries.
     pub fn table(&self) -> &Table {
         &self.table
     }
 
+    /// The physics parameters in force.
     pub fn physics(&self) -> &Physics {
         &self.physics
     }
 
+    /// The balls, in scenario order, brought up to the world's time.
     pub fn balls(&self) -> &Balls {
         self.assert_current();
         &self.balls
@@ -278,8 +320,6 @@ impl World {
         &self.warnings
     }
 
-    /// Replaces the physics parameters; a new model kind gets a fresh model. Refused,
-    /// with the world unchanged, when the new parameters are not runnable.
     /// A hard cap on the events of one output interval (the event model; `None`, the
     /// default: none). The stall guard stops degenerate scenes whatever the cap; a cap
     /// bounds the work of an interval of a scene that is healthy but astronomically
@@ -295,8 +335,8 @@ impl World {
         self.thermostat
     }
 
-    /// Sets or removes the thermostat (see [`crate::thermostat`]); its parameters are
-    /// checked by the scenario ([`Thermostat::check`]).
+    /// Sets or removes the thermostat; its parameters are checked by the scenario
+    /// ([`Thermostat::check`]).
     pub fn set_thermostat(&mut self, thermostat: Option<Thermostat>) {
         self.thermostat = thermostat;
         self.model.set_thermostat(thermostat.as_ref());
@@ -319,6 +359,8 @@ impl World {
         self.model.restore_thermostat_clock(clock, &self.balls);
     }
 
+    /// Replaces the physics parameters; a new model kind gets a fresh model. Refused,
+    /// with the world unchanged, when the new parameters are not runnable.
     pub fn set_physics(&mut self, physics: Physics) -> Result<(), BuildError> {
         self.synchronise();
         let warnings = check_physics(&physics, &self.balls)?;
@@ -666,8 +708,8 @@ impl World {
         &self.specs.1
     }
 
-    /// Gives the world walls and pockets built by [`crate::walls::from_spec::build`] from
-    /// `walls` and `pockets`; the model is built afresh for them, and refused when it
+    /// Gives the world the walls and pockets that the scenario entries `walls` and
+    /// `pockets` describe; the model is built afresh for them, and refused when it
     /// cannot run them.
     pub fn set_walls(
         &mut self,
@@ -681,7 +723,7 @@ impl World {
         Ok(())
     }
 
-    /// Glues balls to the walls (see [`crate::walls::glue`]): `glue` in ball order, each
+    /// Glues balls to the walls (a ball's `glue` key): `glue` in ball order, each
     /// ball kinematic, each wall one that translates. Refused, naming the ball's `glue`
     /// key, when a check fails or the model does not run glued balls.
     pub fn set_glue(&mut self, glue: Vec<crate::walls::Glued>) -> Result<(), BuildError> {

@@ -7,7 +7,9 @@ use super::{line_of, Format};
 /// array.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSeg {
+    /// A key of a table.
     Key(String),
+    /// An index into an array.
     Index(usize),
 }
 

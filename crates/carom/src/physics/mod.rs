@@ -21,13 +21,25 @@ pub const DEFAULT_EVENT_BUDGET: f64 = 1000.0;
 /// Global physics parameters (scenario `[physics]`, with the model resolved).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Physics {
+    /// The collision model (`physics.model`; default `spring`).
     pub model: ModelKind,
+    /// The time step, in time units (`physics.dt`; default 0.05); in `event` the output
+    /// sampling interval only.
     pub dt: f64,
+    /// Gravity `[gx, gy]`, y pointing down the screen (`physics.gravity`; default `[0, 0]`).
     pub gravity: [f64; 2],
+    /// Spring constant `k` of the `spring` model's contacts, force per unit overlap
+    /// (`physics.stiffness`; default 5).
     pub stiffness: f64,
+    /// Restitution coefficient `e` of ball-ball and ball-wall contacts, `0..=1`
+    /// (`physics.restitution`; default 1, elastic).
     pub restitution: f64,
+    /// The `spring` model's integrator (`physics.integrator`; default `semi-implicit-euler`).
     pub integrator: Integrator,
+    /// Whether `impulse` collides only approaching pairs and balls moving into a wall
+    /// (`physics.glitch_prevention`; default true; false reproduces the tutorial's glitches).
     pub glitch_prevention: bool,
+    /// Friction against the table (`physics.friction`; default none).
     pub friction: Friction,
     /// Friction at the contact points (rough disks); `mu = 0` is frictionless.
     pub contact_friction: ContactFriction,

@@ -5,13 +5,21 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The collision model (`physics.model`; default `spring`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
 #[serde(rename_all = "kebab-case")]
 pub enum ModelKind {
+    /// `impulse`: free flight, then every overlapping pair and wall collided one after the
+    /// other in ascending order (the tutorial's deterministic collisions).
     Impulse,
+    /// `spring`: every overlap pushes back with Hooke's law `F = k s` (the tutorial's
+    /// spring collisions), stepped by an [`Integrator`].
     #[default]
     Spring,
+    /// `simultaneous`: free flight, then each cluster of touching balls collided at once,
+    /// its impulses solved exactly (non-negative least squares).
     Simultaneous,
+    /// `event`: exact event-driven hard disks, advanced from one collision time to the next.
     Event,
     /// Event-chain Monte Carlo: equilibrium sampling of hard disks, not a dynamics.
     Chain,
@@ -19,8 +27,9 @@ pub enum ModelKind {
 
 impl ModelKind {
     /// The dynamics, each of which runs any scene the others run (the default set of
-    /// `carom compare` and of the viewer's model menu). The chain sampler is not among
-    /// them: it samples periodic hard disks only ([`ModelKind::SAMPLERS`]).
+    /// `carom compare`, of the viewer's model menu and of the golden tests, in this
+    /// order). The chain sampler is not among them: it samples periodic hard disks only
+    /// ([`ModelKind::SAMPLERS`]).
     pub const ALL: [ModelKind; 4] = [
         ModelKind::Impulse,
         ModelKind::Spring,
@@ -31,6 +40,7 @@ impl ModelKind {
     /// The equilibrium samplers: configurations only, velocities left as they are.
     pub const SAMPLERS: [ModelKind; 1] = [ModelKind::Chain];
 
+    /// The model's name as written in a scenario (`"impulse"`, `"spring"`, ...).
     pub fn name(self) -> &'static str {
         match self {
             ModelKind::Impulse => "impulse",
@@ -41,6 +51,7 @@ impl ModelKind {
         }
     }
 
+    /// The model written `s` in a scenario, if there is one.
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL
             .into_iter()
@@ -97,18 +108,28 @@ impl Default for ChainParams {
     }
 }
 
+/// The time integrator of the `spring` model (`physics.integrator`; default
+/// `semi-implicit-euler`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
 #[serde(rename_all = "kebab-case")]
 pub enum Integrator {
+    /// `semi-implicit-euler`: `v += dt a(x); x += dt v` (the tutorial's).
     #[default]
     SemiImplicitEuler,
+    /// `average-velocity`: as semi-implicit Euler, with `x += dt (v_old + v_new) / 2`
+    /// (bounces gain height).
     AverageVelocity,
+    /// `average-acceleration`: `v += dt (a_old + a_new) / 2`, the position moved with the
+    /// averaged velocity (bounces gain more height).
     AverageAcceleration,
+    /// `predicted-acceleration`: the tutorial's anti-delay variant (bounces lose height).
     PredictedAcceleration,
+    /// `velocity-verlet`: second-order symplectic kick-drift-kick, the accurate choice.
     VelocityVerlet,
 }
 
 impl Integrator {
+    /// Every integrator, in the order the tutorial introduces them.
     pub const ALL: [Integrator; 5] = [
         Integrator::SemiImplicitEuler,
         Integrator::AverageVelocity,
@@ -117,6 +138,7 @@ impl Integrator {
         Integrator::VelocityVerlet,
     ];
 
+    /// The integrator's name as written in a scenario (`"semi-implicit-euler"`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Integrator::SemiImplicitEuler => "semi-implicit-euler",
@@ -127,6 +149,7 @@ impl Integrator {
         }
     }
 
+    /// The integrator written `s` in a scenario, if there is one.
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|m| m.name() == s)
     }
@@ -141,27 +164,40 @@ impl Integrator {
     expecting = "a table { kind = \"none\" | \"dry\" | \"drag\" | \"linear\" | \"cloth\", ... }"
 )]
 pub enum Friction {
+    /// `none` (the default): no friction against the table.
     #[default]
     None,
     /// Constant deceleration `mu * g_normal` against the velocity; a ball stops, never reverses.
     Dry {
+        /// Coefficient of dry friction, dimensionless, `>= 0`.
         mu: f64,
+        /// The normal acceleration pressing a ball on the table, `g` (default 1).
         #[serde(default = "one")]
         g_normal: f64,
     },
     /// Force `mu m |v|^2` against the velocity.
-    Drag { mu: f64 },
+    Drag {
+        /// Drag coefficient, per unit length, `>= 0`.
+        mu: f64,
+    },
     /// `v' = (1 - mu)^dt v`.
-    Linear { mu: f64 },
+    Linear {
+        /// The fraction of the velocity lost per unit time, in `[0, 1)`.
+        mu: f64,
+    },
     /// Pool balls on cloth: every ball a sphere that slides, rolls and spins
-    /// ([`crate::cloth`]). The defaults are a pool table's (see `docs/pool.md`).
+    /// ([`crate::Phase`]). The defaults are a pool table's (see `docs/pool.md`).
     Cloth {
+        /// Sliding friction coefficient of a ball on cloth, dimensionless (default 0.2).
         #[serde(default = "cloth_sliding_mu")]
         sliding_mu: f64,
+        /// Rolling resistance coefficient, dimensionless (default 0.01).
         #[serde(default = "cloth_rolling_mu")]
         rolling_mu: f64,
+        /// Coefficient of the spin about the vertical, dimensionless (default 0.0127).
         #[serde(default = "cloth_spinning_mu")]
         spinning_mu: f64,
+        /// The normal acceleration pressing a ball on the cloth (default 1).
         #[serde(default = "one")]
         g_normal: f64,
     },
@@ -197,6 +233,7 @@ impl Friction {
         }
     }
 
+    /// True for cloth friction (every ball a sphere that slides, rolls and spins).
     pub fn is_cloth(&self) -> bool {
         matches!(self, Friction::Cloth { .. })
     }
@@ -219,6 +256,7 @@ pub struct ContactFriction {
 }
 
 impl ContactFriction {
+    /// No contact friction: frictionless contacts, the scenario default.
     pub const NONE: ContactFriction = ContactFriction {
         mu: 0.0,
         tangential_restitution: 0.0,

@@ -7,13 +7,16 @@ use crate::error::BuildError;
 use crate::sheared::{KEY, SHIFT_KEY};
 use crate::table::{Boundary, Table};
 
+/// The `[table]` section: the table `[0, width] x [0, height]` and its boundaries.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
-    /// Both may be left out when a `gas` generator gives `n` and `area_fraction`: the
-    /// table is then the square that holds the gas at that area fraction.
+    /// Extent along x, table units (`width`). Width and height may both be left out when
+    /// a `gas` generator gives `n` and `area_fraction`: the table is then the square that
+    /// holds the gas at that area fraction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub width: Option<f64>,
+    /// Extent along y, table units (`height`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<f64>,
     /// `"walls"` (default), `"periodic"`, or per axis `["periodic", "walls"]` (x, y).
@@ -47,8 +50,12 @@ impl From<[Boundary; 2]> for BoundarySpec {
 /// one; default 0).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ShearSpec {
+    /// Which axes are written `"sheared"`, `[x, y]` (only y may be).
     pub sheared: [bool; 2],
+    /// The shear rate `G`, per unit time (`shear_rate`).
     pub rate: Option<f64>,
+    /// The x offset of the copy of the box above, table units, in `[0, width)` (`shift`;
+    /// default 0).
     pub shift: Option<f64>,
 }
 

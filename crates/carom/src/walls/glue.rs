@@ -50,7 +50,7 @@ impl super::Walls {
     }
 
     /// Glues balls to walls: `glued` sorted by ball, each ball once, each wall one
-    /// that translates (see [`check`]).
+    /// that translates (as [`crate::World::set_glue`] checks).
     pub fn set_glued(&mut self, glued: Vec<Glued>) {
         debug_assert!(glued.windows(2).all(|w| w[0].ball < w[1].ball));
         self.glued = glued;

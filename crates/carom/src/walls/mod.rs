@@ -27,14 +27,23 @@ pub use motion::{Motion, Servo};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Shape {
     /// From `a` to `b` (distinct points).
-    Segment { a: [f64; 2], b: [f64; 2] },
+    Segment {
+        /// One end `[x, y]`, table units.
+        a: [f64; 2],
+        /// The other end `[x, y]`, table units.
+        b: [f64; 2],
+    },
     /// The points of the circle about `center` of radius `radius` at angles from
     /// `from` through `from + span` (radians, measured from +x towards +y, `0 < span
     /// <= 2 pi`; a full circle has `span = 2 pi` and no ends).
     Arc {
+        /// The centre `[x, y]`, table units.
         center: [f64; 2],
+        /// The radius, table units.
         radius: f64,
+        /// Where the arc starts, radians from +x towards +y.
         from: f64,
+        /// The arc's angular extent, radians, in `(0, 2 pi]`.
         span: f64,
     },
 }
@@ -126,7 +135,7 @@ pub struct Removal {
 pub static NO_WALLS: Walls = Walls::none();
 
 /// Every wall and pocket of a scene. Fixed once built, except for the place of walls
-/// that move ([`Walls::advance`], see [`motion`]); the models bin it for the ball
+/// that move ([`Walls::advance`]); the models bin it for the ball
 /// sizes they see ([`Walls::cells`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Walls {
@@ -217,7 +226,7 @@ impl Walls {
 
     /// Sets each moving wall's place (`offset`) to `at(wall, motion)` and places its
     /// pieces there, for a model that moves the walls on its own clock (the event
-    /// model, see [`crate::models::CollisionModel::place_walls`]).
+    /// model).
     pub fn set_offsets(&mut self, mut at: impl FnMut(u32, &Motion) -> [f64; 2]) {
         for (w, m) in self.motions.iter_mut().enumerate() {
             if let Some(m) = m {
@@ -269,8 +278,8 @@ impl Walls {
     /// Sets every servo's speed from the balls' overlaps with it now: the normal force
     /// `F = sum k s (n . push)` over the contacts (`s` the overlap, `n` from the wall
     /// to the ball) of balls that respond (finite mass, in play), and the speed towards
-    /// the balls `(P L - F) / (k tau)` (see [`motion`]). `F` includes the free balls'
-    /// overlaps with the balls glued to the wall ([`glue`]).
+    /// the balls `(P L - F) / (k tau)` (`docs/scenarios.md`, "Moving walls"). `F`
+    /// includes the free balls' overlaps with the balls glued to the wall.
     /// The servo's time `tau` is its `servo_time`, or 100 steps of `dt` by default.
     pub fn update_servos(
         &mut self,
@@ -323,22 +332,27 @@ impl Walls {
         }
     }
 
+    /// True with no wall and no pocket.
     pub fn is_empty(&self) -> bool {
         self.pieces.is_empty() && self.pockets.is_empty()
     }
 
+    /// True when there is at least one wall (pockets aside).
     pub fn has_walls(&self) -> bool {
         !self.pieces.is_empty()
     }
 
+    /// Every piece of every wall, in the order of the `[[walls]]` entries.
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces
     }
 
+    /// Each wall's surface properties, one per `[[walls]]` entry.
     pub fn surfaces(&self) -> &[Surface] {
         &self.surfaces
     }
 
+    /// The pockets, in the order of the `[[pockets]]` entries.
     pub fn pockets(&self) -> &[Pocket] {
         &self.pockets
     }
@@ -449,6 +463,7 @@ impl Walls {
         });
     }
 
+    /// Adds a pocket.
     pub fn add_pocket(&mut self, pocket: Pocket) {
         self.pockets.push(pocket);
     }

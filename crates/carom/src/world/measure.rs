@@ -7,6 +7,7 @@ use crate::models;
 use crate::stress::{self, Tensor};
 
 impl World {
+    /// Collisions resolved since the model was created (for `spring`, contacts begun).
     pub fn collisions(&self) -> u64 {
         self.model.collisions()
     }
@@ -93,14 +94,16 @@ impl World {
         });
     }
 
-    /// `d` with the order parameter `psi6` measured ([`crate::order`]).
+    /// `d` with the order parameter `psi6` measured: the global bond-orientational order
+    /// `|<psi_6>|`, each ball's neighbours its six nearest balls in play.
     pub fn with_order(&self, mut d: Diagnostics) -> Diagnostics {
         self.assert_current();
         d.psi6 = Some(crate::order::psi6(&self.balls, &self.table, &self.in_play));
         d
     }
 
-    /// Per ball, `(re, im)` of the local `psi_6` ([`crate::order`]); 0 out of play.
+    /// Per ball, `(re, im)` of the local `psi_6 = (1/6) sum_j exp(6 i theta_ij)` over its
+    /// six nearest neighbours in play; 0 out of play.
     pub fn psi6_per_ball(&self) -> Vec<[f64; 2]> {
         self.assert_current();
         crate::order::psi6_per_ball(&self.balls, &self.table, &self.in_play)
@@ -196,7 +199,8 @@ impl World {
         crate::profiles::measure(&self.balls, &self.table, &self.in_play, &pairs, axis, bins)
     }
 
-    /// Its tensor form, `[xx, xy, yy]` (see [`crate::stress`]).
+    /// Its tensor form, `[xx, xy, yy]` (the contact part of the pressure tensor, summed
+    /// as [`World::virial`]).
     pub fn virial_tensor(&self) -> Tensor {
         self.model.virial_tensor()
     }
