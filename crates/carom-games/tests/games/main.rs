@@ -9,6 +9,7 @@ mod game;
 mod many;
 mod position;
 mod rest;
+mod routes;
 mod setups;
 mod shot;
 mod tables;
