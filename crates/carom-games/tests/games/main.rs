@@ -7,6 +7,7 @@ mod batch;
 mod choices;
 mod game;
 mod many;
+mod player;
 mod position;
 mod rest;
 mod routes;
