@@ -284,7 +284,11 @@ class Game:
         speed: float | None = None,
         english: float | None = None,
         follow: float | None = None,
+        kind: str | None = None,
+        cushions: Sequence[int | str] | None = None,
+        via: int | None = None,
     ) -> float | None: ...
+    def _shots(self) -> list[dict[str, Any]]: ...
     def _simulate_shots(
         self, shots: npt.ArrayLike, call: Call = None, threads: int | None = None
     ) -> dict[str, npt.NDArray[Any]]: ...

@@ -1,7 +1,8 @@
 """carom.pool: billiards games on the carom engine.
 
-Tables, racks, rules, shots simulated to rest, aiming, batches of candidate shots and
-(with gymnasium installed) a reinforcement-learning environment. The games layer is
+Tables, racks, rules, shots simulated to rest, aiming (direct pots, banks, kicks and
+combinations), candidate shots, batches of shots and (with gymnasium installed) a
+reinforcement-learning environment. The games layer is
 Rust (``crates/carom-games``); this module is its Python face. See docs/python.md.
 
 Quick tour::
@@ -19,6 +20,7 @@ out of range, a missing call, an array of the wrong shape) raises
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,7 @@ __all__ = [
     "VectorEnv",
     "aim",
     "pockets",
+    "shots",
     "simulate_shots",
 ]
 
@@ -52,6 +55,9 @@ def aim(
     speed: float = 3.0,
     english: float = 0.0,
     follow: float = 0.0,
+    kind: str | None = None,
+    cushions: Sequence[int | str] | None = None,
+    via: int | None = None,
 ) -> float | None:
     """The aim in degrees (from +x towards +y) of the player to shoot at ``ball``.
 
@@ -60,11 +66,32 @@ def aim(
     centre without a pocket. With ``solve=True``: the aim that pots ``ball`` in
     ``pocket`` struck at ``speed`` with the tip offsets ``english`` and ``follow``,
     found by simulating shots around the ghost-ball aim (direct, then one-rail banks),
-    so throw, spin and cushions are in it; ``None`` when no aim pots. Bad input (a ball
-    not on the table, an unknown pocket, a number out of range) raises
-    :class:`carom.ScenarioError`.
+    so throw, spin and cushions are in it; ``None`` when no aim pots.
+
+    ``kind`` names a route: ``"direct"``, ``"bank"`` (``ball`` off the ``cushions``,
+    one or two, in order), ``"kick"`` (the cue ball off the ``cushions`` onto
+    ``ball``) or ``"combination"`` (the cue ball onto ``via``, which drives ``ball``
+    in). Cushions are ``0``/``"left"``, ``1``/``"right"``, ``2``/``"top"``,
+    ``3``/``"bottom"``. Without ``solve`` the route's mirror-image guess; with it the
+    aim the engine finds around that guess that makes the route (``None`` if none).
+
+    Bad input (a ball not on the table, an unknown pocket, a number out of range, a
+    bank or kick with no cushion path) raises :class:`carom.ScenarioError`.
     """
-    return g._aim(ball, pocket, solve, speed, english, follow)
+    return g._aim(ball, pocket, solve, speed, english, follow, kind, cushions, via)
+
+
+def shots(g: Game) -> list[dict[str, Any]]:
+    """The candidate shots of the position, widest window first: each a dict of
+    ``kind`` (direct, bank, kick, combination), ``ball`` (the ball potted),
+    ``pocket`` (index) and ``pocket_name``, ``cushions`` (the route's, in order),
+    ``via`` (a combination's ball met first, else None), ``speed`` and ``aim`` (the
+    shot, no spin), ``window`` (degrees of aim that make the route), ``ease`` (the
+    geometric ease it was ranked by) and ``call`` (what ``g.shoot`` needs, or None).
+    The easiest routes by geometry are solved with the engine; those that no aim
+    makes are left out. Empty on a carom table or when the game is over.
+    """
+    return g._shots()
 
 
 def simulate_shots(

@@ -22,10 +22,12 @@
 
 use carom::SplitMix64;
 
+use crate::aim::Route;
 use crate::batch::play_shots;
+use crate::candidates;
 use crate::game::{Game, ShotResult};
 use crate::rules::{self, Call, Choice, Placement};
-use crate::setups::GameKind;
+use crate::setups::{snooker_value, GameKind};
 use crate::shot::{Shot, MAX_SPEED};
 
 /// Standard deviations of the errors added to a chosen shot: `aim` in degrees,
@@ -77,17 +79,22 @@ impl Noise {
 /// shot, and the call the rules need.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Decision {
+    /// A choice taken before the shot: a push-out; `None` takes the table as it lies
+    /// where the rules offer a choice.
+    pub choice: Option<Choice>,
     pub place: Option<[f64; 2]>,
     pub shot: Shot,
     pub call: Option<Call>,
 }
 
 impl Decision {
-    /// Plays the decision on `game`: takes the table as it lies where the rules offer
-    /// a choice (the player never pushes out, passes back, re-racks or plays a free
-    /// ball), places the cue ball, then shoots.
+    /// Plays the decision on `game`: takes its choice (a push-out), or else the
+    /// table as it lies where the rules offer a choice, places the cue ball, then
+    /// shoots.
     pub fn play(&self, game: &mut Game) -> Result<ShotResult, String> {
-        if game.options().contains(&Choice::Accept) {
+        if let Some(c) = self.choice {
+            game.choose(c)?;
+        } else if game.options().contains(&Choice::Accept) {
             game.choose(Choice::Accept)?;
         }
         if let Some([x, y]) = self.place {
@@ -105,6 +112,10 @@ pub struct Agent {
     rng: u64,
     /// Shots simulated so far (all decisions).
     pub simulated: u64,
+    /// Only direct pots (no banks, kicks or combinations), the best whatever its
+    /// chance, and the one-ply safety when none pots: the baseline the full player is
+    /// measured against.
+    pub direct_only: bool,
 }
 
 /// The break: the cue ball on the head spot, full on the apex ball at this cue speed.
@@ -126,6 +137,21 @@ const SPOTS: usize = 3;
 const WINDOW_SCALE: f64 = 0.6;
 /// Cuts beyond this (degrees) are not tried.
 const MAX_CUT: f64 = 78.0;
+/// Executions sampled per candidate under the agent's noise (one, the shot itself,
+/// without noise).
+pub const SAMPLES: usize = 12;
+/// The best candidates of a sweep that are scored over sampled executions.
+const EVALUATED: usize = 6;
+/// Cushion routes and combinations solved when no direct pot is likely enough.
+const ROUTES: usize = 4;
+/// A pot whose chance (the fraction of sampled executions that keep the turn) is
+/// below this gives way to a safety.
+pub const THRESHOLD: f64 = 0.35;
+/// The opponent's chance after a foul of ours (ball in hand).
+const IN_HAND_CHANCE: f64 = 0.9;
+/// The aim error (degrees) the opponent's chance is judged with when the agent has
+/// no noise of its own.
+const JUDGED_AIM: f64 = 0.1;
 /// The length over which a shot's difficulty doubles, roughly (metres): ease falls as
 /// `exp(-(d1 + d2) / EASE_LENGTH)`.
 const EASE_LENGTH: f64 = 2.0;
@@ -137,6 +163,15 @@ impl Agent {
             noise,
             rng: seed,
             simulated: 0,
+            direct_only: false,
+        }
+    }
+
+    /// The baseline player: direct pots only (see [`Agent::direct_only`]).
+    pub fn direct(noise: Option<Noise>, seed: u64) -> Agent {
+        Agent {
+            direct_only: true,
+            ..Agent::new(noise, seed)
         }
     }
 
@@ -170,37 +205,171 @@ impl Agent {
         self.pot_or_safety(game)
     }
 
-    /// From the cue ball where it lies: the best pot, or else a safety.
+    /// From the cue ball where it lies: the best pot, direct or (when no direct pot is
+    /// likely enough) by a cushion route or combination; when no pot's chance reaches
+    /// [`THRESHOLD`], the push-out where the rules offer one, else the safety that
+    /// leaves the opponent the least chance (the pot after all when that chance is
+    /// higher than the pot's).
     fn pot_or_safety(&mut self, game: &Game) -> Decision {
-        if let Some(c) = self.pot(game, None) {
+        let shoot = |c: Cand| Decision {
+            choice: None,
+            place: None,
+            shot: c.shot,
+            call: c.call,
+        };
+        let mut best = self.pot(game, None);
+        if self.direct_only {
+            if let Some(c) = best {
+                return shoot(c);
+            }
+            let (shot, call) = self.safety_one_ply(game);
             return Decision {
+                choice: None,
                 place: None,
-                shot: c.shot,
-                call: c.call,
+                shot,
+                call,
             };
         }
-        let (shot, call) = self.safety(game);
-        Decision {
-            place: None,
-            shot,
-            call,
+        if best.is_none_or(|c| c.chance < THRESHOLD) {
+            if let Some(r) = self.routes(game) {
+                if best.is_none_or(|b| r.score > b.score) {
+                    best = Some(r);
+                }
+            }
         }
+        if let Some(c) = best.filter(|c| c.chance >= THRESHOLD) {
+            return shoot(c);
+        }
+        if game.options().contains(&Choice::PushOut) {
+            return self.push_out(game);
+        }
+        let (shot, call, theirs) = self.safety(game);
+        match best {
+            Some(c) if c.chance > theirs => shoot(c),
+            _ => Decision {
+                choice: None,
+                place: None,
+                shot,
+                call,
+            },
+        }
+    }
+
+    /// The answer to a choice the rules offer before the player's shot: hand the shot
+    /// back (or, after a snooker miss, have the balls replaced) when the player's own
+    /// chance from here is below [`THRESHOLD`], else take the table as it lies;
+    /// `None` when nothing is offered or only a push-out (which [`Agent::choose`]
+    /// decides).
+    pub fn respond(&mut self, game: &Game) -> Option<Choice> {
+        let options = game.options();
+        let back = [Choice::Replace, Choice::PassBack]
+            .into_iter()
+            .find(|c| options.contains(c));
+        if let Some(back) = back {
+            if self.chance(game) < THRESHOLD {
+                return Some(back);
+            }
+        }
+        options.contains(&Choice::Accept).then_some(Choice::Accept)
     }
 
     /// Adds the noise to a shot, kept in the shot's valid ranges.
     pub fn perturb(&mut self, shot: Shot, n: Noise) -> Shot {
-        let mut s = shot;
-        s.aim += n.aim * self.normal();
-        s.speed = (s.speed * (1.0 + n.speed * self.normal())).clamp(0.05, MAX_SPEED);
-        s.english += n.english * self.normal();
-        s.follow += n.follow * self.normal();
-        let tip = s.english.hypot(s.follow);
-        let max = carom::cue::MAX_TIP_OFFSET * 0.999;
-        if tip > max {
-            s.english *= max / tip;
-            s.follow *= max / tip;
+        let z = [self.normal(), self.normal(), self.normal(), self.normal()];
+        with_errors(shot, n, z)
+    }
+
+    /// The standard normal errors of the executions each candidate of one decision is
+    /// scored over: the same draws for every candidate (so that candidates differ by
+    /// their shots, not their luck), from the agent's state without advancing the
+    /// noise it plays with. One set of zeros without noise.
+    fn draws(&self) -> Vec<[f64; 4]> {
+        if self.noise.is_none() {
+            return vec![[0.0; 4]];
         }
-        s
+        let mut g = SplitMix64(self.rng ^ 0x5DEE_CE66_D1CE_4E5B);
+        let mut normal = || {
+            let u1 = 1.0 - g.unit();
+            let u2 = g.unit();
+            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        };
+        (0..SAMPLES)
+            .map(|_| [normal(), normal(), normal(), normal()])
+            .collect()
+    }
+
+    /// Each candidate scored over the sampled executions: the chance (the fraction
+    /// that keep the turn) and the value, the mean over executions of
+    /// `(0.4 + 0.6 e) w` for those that keep the turn, `e` the ease of the next pot
+    /// from where the balls stopped (1 for a win) and `w` the pot's worth
+    /// ([`worth`]).
+    fn evaluate(&mut self, game: &Game, cands: &[(Shot, Option<Call>)]) -> Vec<(f64, f64)> {
+        let draws = self.draws();
+        let n = self.noise.unwrap_or(Noise {
+            aim: 0.0,
+            speed: 0.0,
+            english: 0.0,
+            follow: 0.0,
+        });
+        let shots: Vec<(Shot, Option<Call>)> = cands
+            .iter()
+            .flat_map(|&(shot, call)| draws.iter().map(move |&z| (with_errors(shot, n, z), call)))
+            .collect();
+        let out = self.run(game, &shots);
+        let me = game.state.player;
+        out.chunks(draws.len())
+            .map(|chunk| {
+                let mut kept = 0.0;
+                let mut value = 0.0;
+                for (after, r) in chunk.iter().flatten() {
+                    if keeps_turn(r, me) {
+                        kept += 1.0;
+                        let next = if r.game_over { 1.0 } else { best_ease(after) };
+                        value += (0.4 + 0.6 * next) * worth(game, r);
+                    }
+                }
+                let k = chunk.len() as f64;
+                (kept / k, value / k)
+            })
+            .collect()
+    }
+
+    /// The player to shoot's chance from `game` as it lies, judged quickly: the
+    /// widest window of aims (one speed, no spin) that pots the easiest ball the
+    /// rules allow and keeps the turn, as the chance that a normal aim error (the
+    /// agent's, or [`JUDGED_AIM`]) stays inside it. With ball in hand, or the game
+    /// over, the chance of [`IN_HAND_CHANCE`] or 0.
+    pub fn chance(&mut self, game: &Game) -> f64 {
+        if game.state.over {
+            return 0.0;
+        }
+        if game.state.ball_in_hand.is_some() {
+            return IN_HAND_CHANCE;
+        }
+        let Some((t, p, _)) = ranked_pairs(game).into_iter().next() else {
+            return 0.0;
+        };
+        let Some(a0) = ghost_aim(game, t, p) else {
+            return 0.0;
+        };
+        let shots: Vec<(Shot, Option<Call>)> = (-COARSE_HALF..=COARSE_HALF)
+            .map(|k| {
+                let shot = Shot::new(SPEEDS[1], a0 + k as f64 * COARSE_STEP);
+                (shot, call_for(game, t, p))
+            })
+            .collect();
+        let me = game.state.player;
+        let ok: Vec<bool> = self
+            .run(game, &shots)
+            .iter()
+            .map(|r| r.as_ref().is_some_and(|(_, r)| keeps_turn(r, me)))
+            .collect();
+        let Some((s, e)) = widest_run(&ok) else {
+            return 0.0;
+        };
+        let w = (e - s + 1) as f64 * COARSE_STEP;
+        let sigma = self.noise.map_or(JUDGED_AIM, |n| n.aim).max(1e-6);
+        erf(0.5 * w / (std::f64::consts::SQRT_2 * sigma))
     }
 
     /// A standard normal draw (Box-Muller).
@@ -244,6 +413,7 @@ impl Agent {
             .unwrap_or(foot);
         let c = cue_position(&g).unwrap_or(head);
         Decision {
+            choice: None,
             place,
             shot: Shot::new(BREAK_SPEED, degrees(c, apex)),
             call: None,
@@ -265,8 +435,9 @@ impl Agent {
                 }
             }
         }
-        if let Some((c, place)) = best {
+        if let Some((c, place)) = best.filter(|b| self.direct_only || b.0.chance >= THRESHOLD) {
             return Decision {
+                choice: None,
                 place,
                 shot: c.shot,
                 call: c.call,
@@ -334,7 +505,7 @@ impl Agent {
         }
         let out = self.run(game, &shots);
         let per = (2 * FINE_HALF + 1) as usize;
-        let mut best: Option<Cand> = None;
+        let mut found: Vec<Cand> = Vec::new();
         for (k, chunk) in out.chunks(per).enumerate() {
             let ok: Vec<bool> = chunk
                 .iter()
@@ -350,17 +521,171 @@ impl Agent {
             let width = (e - s + 1) as f64 * FINE_STEP;
             let next = if r.game_over { 1.0 } else { best_ease(after) };
             let score = (1.0 - (-width / WINDOW_SCALE).exp()) * (0.4 + 0.6 * next);
-            if best.as_ref().is_none_or(|b| score > b.score) {
-                let (shot, call) = shots[k * per + m];
-                best = Some(Cand { shot, call, score });
+            let (shot, call) = shots[k * per + m];
+            found.push(Cand {
+                shot,
+                call,
+                score,
+                chance: 1.0,
+            });
+        }
+        self.best_sampled(game, found)
+    }
+
+    /// The best of some candidates scored by sampled executions ([`Agent::evaluate`]):
+    /// the [`EVALUATED`] best by their noiseless score are sampled, and the highest
+    /// value wins (its chance kept with it).
+    fn best_sampled(&mut self, game: &Game, mut found: Vec<Cand>) -> Option<Cand> {
+        found.sort_by(|a, b| b.score.total_cmp(&a.score));
+        found.truncate(EVALUATED);
+        let shots: Vec<(Shot, Option<Call>)> = found.iter().map(|c| (c.shot, c.call)).collect();
+        let scored = self.evaluate(game, &shots);
+        found
+            .into_iter()
+            .zip(scored)
+            .map(|(c, (chance, value))| Cand {
+                chance,
+                score: value,
+                ..c
+            })
+            .reduce(|a, b| if b.score > a.score { b } else { a })
+    }
+
+    /// The best bank, kick or combination ([`candidates::prospects`]): the
+    /// [`ROUTES`] easiest solved with the engine and scored over sampled executions.
+    fn routes(&mut self, game: &Game) -> Option<Cand> {
+        let found: Vec<Cand> = candidates::prospects(game)
+            .into_iter()
+            .filter(|c| c.route != Route::Direct)
+            .take(ROUTES)
+            .filter_map(|c| candidates::solve(game, &c))
+            .map(|c| Cand {
+                shot: c.shot(),
+                call: c.call,
+                score: c.window,
+                chance: 1.0,
+            })
+            .collect();
+        self.best_sampled(game, found)
+    }
+
+    /// The safety, two-ply: the one-ply candidates ([`Agent::safety_shots`]) best by
+    /// the opponent's geometric ease are played over the sampled executions, and for
+    /// each execution the opponent's chance from where the balls stopped is judged
+    /// with the engine ([`Agent::chance`]; after a foul, ball in hand); the safety
+    /// with the least mean chance wins, returned with that chance.
+    fn safety(&mut self, game: &Game) -> (Shot, Option<Call>, f64) {
+        let (shots, scores) = self.safety_shots(game);
+        if shots.is_empty() {
+            let (shot, call) = self.safety_one_ply(game);
+            return (shot, call, 1.0);
+        }
+        let mut order: Vec<usize> = (0..shots.len()).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        order.truncate(EVALUATED);
+        let draws = self.draws();
+        let n = self.noise.unwrap_or(Noise {
+            aim: 0.0,
+            speed: 0.0,
+            english: 0.0,
+            follow: 0.0,
+        });
+        let me = game.state.player;
+        let mut best = (shots[order[0]].0, shots[order[0]].1, f64::INFINITY);
+        for &k in &order {
+            let (shot, call) = shots[k];
+            let tries: Vec<(Shot, Option<Call>)> = draws
+                .iter()
+                .map(|&z| (with_errors(shot, n, z), call))
+                .collect();
+            let out = self.run(game, &tries);
+            let mut theirs = 0.0;
+            for o in &out {
+                theirs += match o {
+                    None => 1.0,
+                    Some((_, r)) if r.foul.is_some() => IN_HAND_CHANCE,
+                    Some((_, r)) if keeps_turn(r, me) => 0.0,
+                    Some((after, _)) => self.chance(after),
+                };
+            }
+            let theirs = theirs / out.len() as f64;
+            if theirs < best.2 {
+                best = (shot, call, theirs);
             }
         }
         best
     }
 
+    /// The safety candidates: centre-ball to half-ball hits on the nearest three
+    /// balls the rules allow, at two speeds, each with its one-ply score (2 when it
+    /// keeps the turn, 1 less the opponent's best ease when legal, -1 for a foul).
+    fn safety_shots(&mut self, game: &Game) -> (Vec<(Shot, Option<Call>)>, Vec<f64>) {
+        let Some(c) = cue_position(game) else {
+            return (Vec::new(), Vec::new());
+        };
+        let r = game.table.balls.radius;
+        let mut targets: Vec<(u32, [f64; 2])> = rules::rules(game.kind())
+            .first_contacts(&game.state)
+            .into_iter()
+            .filter_map(|n| Some((n, position(game, n)?)))
+            .collect();
+        targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
+        targets.truncate(3);
+        let call = (game.kind() == GameKind::TenBall).then_some(Call::Safety);
+        let mut shots = Vec::new();
+        for &(_, o) in &targets {
+            let centre = degrees(c, o);
+            let half = (r / dist(c, o).max(2.0 * r)).asin().to_degrees();
+            for f in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
+                for speed in [1.2, 2.2] {
+                    shots.push((Shot::new(speed, centre + f * half), call));
+                }
+            }
+        }
+        let me = game.state.player;
+        let scores = self
+            .run(game, &shots)
+            .iter()
+            .map(|o| match o {
+                None => f64::NEG_INFINITY,
+                Some((_, r)) if r.foul.is_some() => -1.0,
+                Some((_, r)) if keeps_turn(r, me) => 2.0,
+                Some((after, _)) => 1.0 - best_ease(after),
+            })
+            .collect();
+        (shots, scores)
+    }
+
+    /// The push-out (nine- and ten-ball, the shot after the break): a soft roll in one
+    /// of twelve directions that leaves the easiest next pot nearest a middling ease
+    /// (0.3), a position the opponent may take or hand back.
+    fn push_out(&mut self, game: &Game) -> Decision {
+        let shots: Vec<(Shot, Option<Call>)> = (0..12)
+            .map(|k| (Shot::new(1.0, 30.0 * k as f64), Some(Call::PushOut)))
+            .collect();
+        let out = self.run(game, &shots);
+        let mut best = (f64::INFINITY, shots[0].0);
+        for (k, o) in out.iter().enumerate() {
+            if let Some((after, r)) = o {
+                if r.foul.is_none() {
+                    let gap = (best_ease(after) - 0.3).abs();
+                    if gap < best.0 {
+                        best = (gap, shots[k].0);
+                    }
+                }
+            }
+        }
+        Decision {
+            choice: Some(Choice::PushOut),
+            place: None,
+            shot: best.1,
+            call: None,
+        }
+    }
+
     /// A legal hit that leaves the opponent the hardest next pot (a foul only when
-    /// every candidate fouls).
-    fn safety(&mut self, game: &Game) -> (Shot, Option<Call>) {
+    /// every candidate fouls), judged on the noiseless outcome alone.
+    fn safety_one_ply(&mut self, game: &Game) -> (Shot, Option<Call>) {
         let Some(c) = cue_position(game) else {
             return (Shot::new(1.0, 0.0), None);
         };
@@ -424,20 +749,51 @@ impl Agent {
             }
         }
         let out = self.run(game, &shots);
-        let mut best: Option<(usize, usize)> = None;
+        // Every run of aims that scores, widest first; the widest few are played over
+        // the sampled executions and the likeliest point wins.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
         for (k, chunk) in out.chunks(AIMS).enumerate() {
             let ok: Vec<bool> = chunk
                 .iter()
                 .map(|r| r.as_ref().is_some_and(|(_, r)| r.points[me] > 0))
                 .collect();
-            if let Some((s, e)) = widest_run(&ok) {
-                if best.is_none_or(|b| e - s > b.1) {
-                    best = Some((k * AIMS + (s + e) / 2, e - s));
+            runs.extend(
+                all_runs(&ok)
+                    .into_iter()
+                    .map(|(s, e)| (k * AIMS + (s + e) / 2, e - s)),
+            );
+        }
+        runs.sort_by_key(|r| std::cmp::Reverse(r.1));
+        runs.truncate(EVALUATED);
+        let mut shot = shots[0].0;
+        if !runs.is_empty() {
+            let cands: Vec<(Shot, Option<Call>)> = runs.iter().map(|r| shots[r.0]).collect();
+            let draws = self.draws();
+            let n = self.noise.unwrap_or(Noise {
+                aim: 0.0,
+                speed: 0.0,
+                english: 0.0,
+                follow: 0.0,
+            });
+            let tries: Vec<(Shot, Option<Call>)> = cands
+                .iter()
+                .flat_map(|&(s, c)| draws.iter().map(move |&z| (with_errors(s, n, z), c)))
+                .collect();
+            let out = self.run(game, &tries);
+            let mut best = (-1.0, 0);
+            for (k, chunk) in out.chunks(draws.len()).enumerate() {
+                let p = chunk
+                    .iter()
+                    .filter(|r| r.as_ref().is_some_and(|(_, r)| r.points[me] > 0))
+                    .count() as f64;
+                if p > best.0 {
+                    best = (p, k);
                 }
             }
+            shot = cands[best.1].0;
         }
-        let shot = best.map_or(shots[0].0, |b| shots[b.0].0);
         Decision {
+            choice: None,
             place: None,
             shot,
             call: None,
@@ -451,6 +807,73 @@ struct Cand {
     shot: Shot,
     call: Option<Call>,
     score: f64,
+    /// The fraction of sampled executions that keep the turn.
+    chance: f64,
+}
+
+/// `shot` with the errors `z` (standard normals: aim, speed, english, follow) of
+/// noise `n`, kept in the shot's valid ranges.
+fn with_errors(shot: Shot, n: Noise, z: [f64; 4]) -> Shot {
+    let mut s = shot;
+    s.aim += n.aim * z[0];
+    s.speed = (s.speed * (1.0 + n.speed * z[1])).clamp(0.05, MAX_SPEED);
+    s.english += n.english * z[2];
+    s.follow += n.follow * z[3];
+    let tip = s.english.hypot(s.follow);
+    let max = carom::cue::MAX_TIP_OFFSET * 0.999;
+    if tip > max {
+        s.english *= max / tip;
+        s.follow *= max / tip;
+    }
+    s
+}
+
+/// What a pot is worth to the shooter, relative: in snooker a colour after a red by
+/// its value (the black 1, the yellow 2/7), 1 otherwise.
+fn worth(game: &Game, r: &ShotResult) -> f64 {
+    if game.kind() != GameKind::Snooker || game.state.on != Some(rules::On::Colour) {
+        return 1.0;
+    }
+    let v = r
+        .facts
+        .pocketed
+        .iter()
+        .map(|p| snooker_value(p.1))
+        .max()
+        .unwrap_or(0);
+    0.3 + 0.7 * f64::from(v) / 7.0
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, within 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
+            + 0.254_829_592)
+            * t
+            * (-x * x).exp();
+    if x < 0.0 {
+        -y
+    } else {
+        y
+    }
+}
+
+/// Every run of `true`: its first and last index.
+fn all_runs(ok: &[bool]) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    let mut start = None;
+    for k in 0..=ok.len() {
+        match (ok.get(k).copied().unwrap_or(false), start) {
+            (true, None) => start = Some(k),
+            (false, Some(s)) => {
+                v.push((s, k - 1));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    v
 }
 
 /// Whether the shot kept the shooter at the table without a foul, or won the game.
@@ -665,6 +1088,8 @@ pub struct Rack {
     /// Wall-clock seconds spent choosing, and decisions taken (the break included).
     pub thinking: f64,
     pub decisions: usize,
+    /// The points the agent scored in the inning (carom games and snooker).
+    pub points: i64,
 }
 
 /// The most shots of one inning: a bound on an inning that would not end.
@@ -684,6 +1109,7 @@ pub fn run_rack(kind: GameKind, seed: u64, agent: &mut Agent) -> Result<Rack, St
         last: String::new(),
         thinking: 0.0,
         decisions: 0,
+        points: 0,
     };
     let mut decide = |game: &Game, rack: &mut Rack| {
         let t = std::time::Instant::now();
@@ -715,10 +1141,85 @@ pub fn run_rack(kind: GameKind, seed: u64, agent: &mut Agent) -> Result<Rack, St
             .play(&mut game)
             .map_err(|e| format!("shot {}: {e}", rack.shots))?;
         rack.last = r.verdict(kind);
+        rack.points += r.points[0];
         if r.turn_over {
             break;
         }
     }
     rack.run_out = game.state.over && game.state.winner == Some(0);
     Ok(rack)
+}
+
+/// How a game between two agents went for [`play_game`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Match {
+    /// The winner, `None` for a draw or a game cut off at the shot limit.
+    pub winner: Option<usize>,
+    pub scores: [i64; 2],
+    /// Shots played (choices not counted).
+    pub shots: usize,
+    /// The points of every visit to the table that scored, both players', in order.
+    pub breaks: Vec<i64>,
+    /// The game ended (not cut off at the shot limit).
+    pub finished: bool,
+    /// Wall-clock seconds spent choosing, and decisions taken.
+    pub thinking: f64,
+    pub decisions: usize,
+}
+
+/// Racks `kind` from `seed` and lets `agents[0]` (the breaker) and `agents[1]` play
+/// it out, at most `max_shots` shots: before each shot the player to move answers
+/// the choices on offer ([`Agent::respond`]; a push-out is part of its decision),
+/// then shoots its decision. An error is a shot or choice the game refused, in one
+/// line.
+pub fn play_game(
+    kind: GameKind,
+    seed: u64,
+    agents: &mut [Agent; 2],
+    max_shots: usize,
+) -> Result<Match, String> {
+    let mut game = Game::new(kind, seed);
+    let mut m = Match {
+        winner: None,
+        scores: [0, 0],
+        shots: 0,
+        breaks: Vec::new(),
+        finished: false,
+        thinking: 0.0,
+        decisions: 0,
+    };
+    let mut visit = 0;
+    while !game.state.over && m.shots < max_shots {
+        let me = game.state.player;
+        let t = std::time::Instant::now();
+        let answer = agents[me].respond(&game);
+        if let Some(c) = answer.filter(|&c| c != Choice::Accept) {
+            m.thinking += t.elapsed().as_secs_f64();
+            game.choose(c)
+                .map_err(|e| format!("shot {}: {e}", m.shots + 1))?;
+            if visit > 0 {
+                m.breaks.push(visit);
+            }
+            visit = 0;
+            continue;
+        }
+        let d = agents[me].choose(&game);
+        m.thinking += t.elapsed().as_secs_f64();
+        m.decisions += 1;
+        m.shots += 1;
+        let r = d
+            .play(&mut game)
+            .map_err(|e| format!("shot {}: {e}", m.shots))?;
+        visit += r.points[me];
+        if r.turn_over || r.game_over {
+            if visit > 0 {
+                m.breaks.push(visit);
+            }
+            visit = 0;
+        }
+    }
+    m.finished = game.state.over;
+    m.winner = game.state.winner.filter(|_| m.finished);
+    m.scores = game.state.scores;
+    Ok(m)
 }

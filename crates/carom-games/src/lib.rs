@@ -10,8 +10,10 @@
 pub mod agent;
 pub mod aim;
 pub mod batch;
+pub mod candidates;
 pub mod game;
 pub mod many;
+pub mod paths;
 pub mod rules;
 pub mod setups;
 pub mod shot;

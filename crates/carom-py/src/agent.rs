@@ -86,7 +86,8 @@ impl PyAgent {
     /// The shot chosen for the player to shoot in `game` (candidates simulated in
     /// parallel, the GIL released): a dict of `speed`, `aim`, `english`, `follow`,
     /// `elevation` and `call`, to play as `game.shoot(**shot)`. With ball in hand it
-    /// places the cue ball first (`game.place_cue_ball`).
+    /// places the cue ball first (`game.place_cue_ball`); a push-out it decides on is
+    /// taken on the game first (`game.choose("push-out")`).
     fn choose<'py>(
         &mut self,
         py: Python<'py>,
@@ -100,6 +101,11 @@ impl PyAgent {
             let agent = &mut self.agent;
             let position = &g.game;
             let d = py.detach(|| agent.choose(position));
+            if let Some(c) = d.choice {
+                g.game
+                    .choose(c)
+                    .map_err(|e| SimulationError::new_err(format!("choose: {e}")))?;
+            }
             if let Some([x, y]) = d.place {
                 g.game
                     .place_cue_ball(x, y)

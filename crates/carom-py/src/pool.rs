@@ -7,7 +7,7 @@
 use carom::load::{self, Source};
 use carom::parse::Format;
 use carom_games::rules::{Call, Choice, Placement};
-use carom_games::{aim, batch, many, Game, GameKind, Shot, ShotResult};
+use carom_games::{aim, batch, candidates, many, paths, Game, GameKind, Shot, ShotResult};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -42,6 +42,56 @@ fn placement_name(p: Placement) -> &'static str {
         Placement::BehindHeadString => "behind-head-string",
         Placement::InD => "in-d",
     }
+}
+
+/// The route `pool.aim` names by `kind`, `cushions` (indices or names) and `via`;
+/// `None` without a kind.
+fn route_of(
+    kind: Option<&Bound<'_, PyAny>>,
+    cushions: Option<&Bound<'_, PyAny>>,
+    via: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<aim::Route>> {
+    let Some(kind) = kind.filter(|k| !k.is_none()) else {
+        if cushions.is_some_and(|c| !c.is_none()) || via.is_some_and(|v| !v.is_none()) {
+            return Err(scenario_error(
+                "aim: cushions and via go with a kind (bank, kick, combination)",
+            ));
+        }
+        return Ok(None);
+    };
+    let kind: String = kind
+        .extract()
+        .map_err(|_| scenario_error(format!("aim: kind: {} is not a string", shown(kind))))?;
+    let mut rails = Vec::new();
+    if let Some(c) = cushions.filter(|c| !c.is_none()) {
+        let items = c
+            .try_iter()
+            .map_err(|_| scenario_error(format!("aim: cushions: {} is not a list", shown(c))))?;
+        for item in items {
+            let item = item?;
+            let k = if let Ok(s) = item.cast::<PyString>() {
+                let s = s.to_str()?;
+                paths::CUSHIONS
+                    .iter()
+                    .position(|&n| n == s)
+                    .ok_or_else(|| {
+                        scenario_error(format!(
+                        "aim: cushions: {s:?} is no cushion (left, right, top, bottom or 0 to 3)"
+                    ))
+                    })?
+            } else {
+                whole(&item, "aim: cushions", 3)? as usize
+            };
+            rails.push(k);
+        }
+    }
+    let via = via
+        .filter(|v| !v.is_none())
+        .map(|v| whole(v, "aim: via", u64::from(u32::MAX)).map(|n| n as u32))
+        .transpose()?;
+    aim::Route::parse(&kind, &rails, via)
+        .map(Some)
+        .map_err(scenario_error)
 }
 
 /// A pocket given as its index or its name.
@@ -539,8 +589,10 @@ impl PyGame {
         )
     }
 
-    /// `pool.aim`: the ghost-ball aim, or with `solve` the aim found with the engine.
-    #[pyo3(signature = (ball, pocket=None, solve=false, speed=None, english=None, follow=None))]
+    /// `pool.aim`: the ghost-ball aim, or with `solve` the aim found with the engine;
+    /// with `kind` (and `cushions`, `via`) the route's mirror-image guess, or with
+    /// `solve` that route solved.
+    #[pyo3(signature = (ball, pocket=None, solve=false, speed=None, english=None, follow=None, kind=None, cushions=None, via=None))]
     #[allow(clippy::too_many_arguments)]
     fn _aim(
         &self,
@@ -551,6 +603,9 @@ impl PyGame {
         speed: Option<&Bound<'_, PyAny>>,
         english: Option<&Bound<'_, PyAny>>,
         follow: Option<&Bound<'_, PyAny>>,
+        kind: Option<&Bound<'_, PyAny>>,
+        cushions: Option<&Bound<'_, PyAny>>,
+        via: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<f64>> {
         guarded(|| {
             let ball = whole(ball, "aim: ball", u64::from(u32::MAX))? as u32;
@@ -564,6 +619,25 @@ impl PyGame {
                 opt(english, "aim: english", 0.0)?,
                 opt(follow, "aim: follow", 0.0)?,
             );
+            let route = route_of(kind, cushions, via)?;
+            if let Some(route) = route {
+                let Some(pocket) = pocket else {
+                    return Err(scenario_error(format!(
+                        "aim: a {} shot needs a pocket",
+                        route.kind()
+                    )));
+                };
+                let game = &self.game;
+                return if solve {
+                    py.detach(|| {
+                        aim::solve_route(game, ball, pocket, route, speed, english, follow)
+                    })
+                    .map(|s| s.map(|s| s.aim))
+                } else {
+                    aim::route_guess(game, ball, pocket, route).map(Some)
+                }
+                .map_err(scenario_error);
+            }
             if !solve {
                 return aim::ghost_aim_checked(&self.game, ball, pocket)
                     .map(Some)
@@ -577,6 +651,29 @@ impl PyGame {
                 .map(|s| s.map(|s| s.aim))
                 .map_err(scenario_error)
         })
+    }
+
+    /// `pool.shots`: the candidate shots of the position, solved with the engine.
+    fn _shots<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let game = &self.game;
+        let list = py.detach(|| candidates::shots(game));
+        list.iter()
+            .map(|c| {
+                let d = PyDict::new(py);
+                d.set_item("kind", c.route.kind())?;
+                d.set_item("ball", c.ball)?;
+                d.set_item("pocket", c.pocket)?;
+                d.set_item("pocket_name", self.game.table.pockets[c.pocket].name)?;
+                d.set_item("cushions", c.route.cushions())?;
+                d.set_item("via", c.route.via())?;
+                d.set_item("speed", c.speed)?;
+                d.set_item("aim", c.aim)?;
+                d.set_item("window", c.window)?;
+                d.set_item("ease", c.ease)?;
+                d.set_item("call", call_object(py, c.call)?)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     /// `pool.simulate_shots`: every shot of an (n, 5) array from this position.

@@ -1,0 +1,152 @@
+//! The search player's rates (a measurement, not a test), one command each:
+//!
+//! ```text
+//! cargo run --release -p carom-games --example player_rates -- nine-ball N [none|pro|amateur]
+//! cargo run --release -p carom-games --example player_rates -- eight-ball N [none|pro|amateur]
+//! cargo run --release -p carom-games --example player_rates -- snooker N [none|pro|amateur]
+//! cargo run --release -p carom-games --example player_rates -- three-cushion N [none|pro|amateur]
+//! ```
+//!
+//! nine-ball: the run-out rate from ball in hand after the break over N racks (seeds
+//! 1 to N, as `carom play nine-ball --agent`); eight-ball: the full player's win rate
+//! against the direct-pots-only player over N games, breaking in turn; snooker: the
+//! mean break (points of a scoring visit) over N frames, each cut off after 60 shots;
+//! three-cushion: points per inning over N innings from the start position. Each line
+//! gives the binomial (or sample) standard error and the decision time per shot.
+
+use carom_games::agent::{play_game, run_rack, Agent, Noise};
+use carom_games::GameKind;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let what = args.get(1).map_or("nine-ball", String::as_str);
+    let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let level = args.get(3).map_or("none", String::as_str);
+    let noise = match level {
+        "amateur" => Some(Noise::AMATEUR),
+        "pro" => Some(Noise::PRO),
+        "none" => None,
+        other => {
+            eprintln!("player_rates: noise {other:?} is not none, pro or amateur");
+            std::process::exit(2);
+        }
+    };
+    let (mut thinking, mut decisions) = (0.0, 0usize);
+    match what {
+        "nine-ball" | "three-cushion" => {
+            let kind = GameKind::parse(what).unwrap_or(GameKind::NineBall);
+            let mut agent = Agent::new(noise, 1);
+            let (mut hits, mut played, mut points) = (0u64, 0u64, Vec::new());
+            for seed in 1..=n {
+                let r = run_rack(kind, seed, &mut agent).unwrap_or_else(|e| {
+                    eprintln!("player_rates: rack {seed}: {e}");
+                    std::process::exit(1);
+                });
+                thinking += r.thinking;
+                decisions += r.decisions;
+                if r.break_ended {
+                    continue;
+                }
+                played += 1;
+                hits += u64::from(r.run_out);
+                points.push(r.points as f64);
+                println!(
+                    "rack {seed}: {} shots, run-out {}, points {}; {}",
+                    r.shots, r.run_out, r.points, r.last
+                );
+            }
+            if kind == GameKind::NineBall {
+                let p = hits as f64 / played.max(1) as f64;
+                let se = (p * (1.0 - p) / played.max(1) as f64).sqrt();
+                println!(
+                    "nine-ball, noise {level}: run-outs {hits} of {played} racks from ball in hand \
+                     ({:.0} % +- {:.0} %)",
+                    100.0 * p,
+                    100.0 * se
+                );
+            } else {
+                let (m, se) = mean_se(&points);
+                println!("three-cushion, noise {level}: {m:.2} +- {se:.2} points per inning over {} innings", points.len());
+            }
+        }
+        "eight-ball" => {
+            let (mut wins, mut decided) = (0u64, 0u64);
+            for seed in 1..=n {
+                let full_first = seed % 2 == 1;
+                let (full, direct) = (Agent::new(noise, seed), Agent::direct(noise, seed ^ 0xA5A5));
+                let mut agents = if full_first {
+                    [full, direct]
+                } else {
+                    [direct, full]
+                };
+                let m =
+                    play_game(GameKind::EightBall, seed, &mut agents, 200).unwrap_or_else(|e| {
+                        eprintln!("player_rates: game {seed}: {e}");
+                        std::process::exit(1);
+                    });
+                thinking += m.thinking;
+                decisions += m.decisions;
+                let full_seat = if full_first { 0 } else { 1 };
+                if let Some(w) = m.winner {
+                    decided += 1;
+                    wins += u64::from(w == full_seat);
+                }
+                println!(
+                    "game {seed}: {} shots, winner {:?} (full player is {full_seat})",
+                    m.shots, m.winner
+                );
+            }
+            let p = wins as f64 / decided.max(1) as f64;
+            let se = (p * (1.0 - p) / decided.max(1) as f64).sqrt();
+            println!(
+                "eight-ball, noise {level}: the full player won {wins} of {decided} finished games \
+                 against direct pots only ({:.0} % +- {:.0} %; {} of {n} cut off at 200 shots)",
+                100.0 * p,
+                100.0 * se,
+                n - decided
+            );
+        }
+        "snooker" => {
+            let mut breaks = Vec::new();
+            for seed in 1..=n {
+                let mut agents = [Agent::new(noise, seed), Agent::new(noise, seed ^ 0xA5A5)];
+                let m = play_game(GameKind::Snooker, seed, &mut agents, 60).unwrap_or_else(|e| {
+                    eprintln!("player_rates: frame {seed}: {e}");
+                    std::process::exit(1);
+                });
+                thinking += m.thinking;
+                decisions += m.decisions;
+                println!(
+                    "frame {seed}: {} shots, scores {:?}, breaks {:?}",
+                    m.shots, m.scores, m.breaks
+                );
+                breaks.extend(m.breaks.iter().map(|&b| b as f64));
+            }
+            let (m, se) = mean_se(&breaks);
+            let high = breaks.iter().copied().fold(0.0, f64::max);
+            println!(
+                "snooker, noise {level}: mean break {m:.1} +- {se:.1} over {} breaks in {n} frames \
+                 (60 shots each), highest {high}",
+                breaks.len()
+            );
+        }
+        other => {
+            eprintln!(
+                "player_rates: {other:?} is not nine-ball, eight-ball, snooker or three-cushion"
+            );
+            std::process::exit(2);
+        }
+    }
+    println!(
+        "decision time {:.0} ms per shot over {decisions} decisions",
+        1e3 * thinking / decisions.max(1) as f64
+    );
+}
+
+/// The mean and its standard error.
+fn mean_se(v: &[f64]) -> (f64, f64) {
+    let n = v.len().max(1) as f64;
+    let m = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0).max(1.0);
+    (m, (var / n).sqrt())
+}
