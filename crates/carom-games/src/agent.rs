@@ -631,7 +631,7 @@ impl Agent {
             .collect();
         targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
         targets.truncate(3);
-        let call = (game.kind() == GameKind::TenBall).then_some(Call::Safety);
+        let call = safety_call(game);
         let mut shots = Vec::new();
         for &(_, o) in &targets {
             let centre = degrees(c, o);
@@ -697,7 +697,7 @@ impl Agent {
             .collect();
         targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
         targets.truncate(3);
-        let call = (game.kind() == GameKind::TenBall).then_some(Call::Safety);
+        let call = safety_call(game);
         let mut shots = Vec::new();
         for &(_, o) in &targets {
             let centre = degrees(c, o);
@@ -898,6 +898,31 @@ fn widest_run(ok: &[bool]) -> Option<(usize, usize)> {
         }
     }
     best
+}
+
+/// The call a safety needs: ten-ball's declared safety; in eight-ball with the 8 as the
+/// target, the 8 called in the pocket nearest to it, since the rules take no other
+/// call there (an 8 that drops elsewhere then loses, as for any player); else none.
+fn safety_call(game: &Game) -> Option<Call> {
+    match game.kind() {
+        GameKind::TenBall => Some(Call::Safety),
+        GameKind::EightBall
+            if rules::rules(game.kind())
+                .check_call(&game.state, None)
+                .is_err() =>
+        {
+            let eight = position(game, 8)?;
+            let pocket = (0..game.table.pockets.len()).min_by(|&a, &b| {
+                let d = |p: usize| dist(eight, game.table.pockets[p].center);
+                d(a).total_cmp(&d(b))
+            })?;
+            Some(Call::Pot {
+                ball: 8,
+                pocket: pocket as u32,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The call a pot of `ball` in `pocket` needs: ten-ball calls every shot, eight-ball
