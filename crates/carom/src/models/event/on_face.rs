@@ -576,7 +576,7 @@ impl Event {
     #[inline(never)]
     pub(super) fn face_end(&mut self, b: &mut Balls, ev: Ev) {
         let i = ev.i as usize;
-        if self.t[i] <= self.step_start {
+        if self.rec.t[i] <= self.clock.step_start {
             self.remember(b, i);
         }
         self.advance(b, i, ev.t);
@@ -584,19 +584,35 @@ impl Event {
         let Some(inner) = self.inner.as_deref_mut() else {
             return;
         };
-        let rest = &mut self.hist[i].rest;
+        let rest = &mut self.rec.hist[i].rest;
         let verdict = if inner.on[i].round.is_some() {
-            inner.leave_round(b, i, c, self.gravity, self.tc, &self.table, rest)
+            inner.leave_round(
+                b,
+                i,
+                c,
+                self.laws.gravity,
+                self.laws.tc,
+                &self.laws.table,
+                rest,
+            )
         } else {
-            inner.leave_faces(b, i, c, self.gravity, self.tc, &self.table, rest)
+            inner.leave_faces(
+                b,
+                i,
+                c,
+                self.laws.gravity,
+                self.laws.tc,
+                &self.laws.table,
+                rest,
+            )
         };
         self.mark_faces(i);
         if let Err(wall) = verdict {
-            self.settled = self.settled.or(Some((i as u32, wall)));
+            self.guard.settled = self.guard.settled.or(Some((i as u32, wall)));
         }
         // Its parabola changed: every prediction made with the former one is stale.
-        self.counter[i] = self.counter[i].wrapping_add(1);
-        self.hist[i].group = 0;
+        self.rec.counter[i] = self.rec.counter[i].wrapping_add(1);
+        self.rec.hist[i].group = 0;
         self.predict(b, i, ev.t, true);
     }
 
@@ -613,15 +629,23 @@ impl Event {
         let Some(inner) = self.inner.as_deref_mut() else {
             return;
         };
-        let rest = &mut self.hist[i].rest;
-        match inner.settle_faces(b, i, c, self.gravity, self.tc, &self.table, rest) {
+        let rest = &mut self.rec.hist[i].rest;
+        match inner.settle_faces(
+            b,
+            i,
+            c,
+            self.laws.gravity,
+            self.laws.tc,
+            &self.laws.table,
+            rest,
+        ) {
             Ok(changed) => {
                 self.mark_faces(i);
-                if changed && self.hist[i].hit != s {
+                if changed && self.rec.hist[i].hit != s {
                     self.after_impact::<CLOTH>(b, i, s, t0);
                 }
             }
-            Err(wall) => self.settled = self.settled.or(Some((i as u32, wall))),
+            Err(wall) => self.guard.settled = self.guard.settled.or(Some((i as u32, wall))),
         }
     }
 
@@ -636,16 +660,18 @@ impl Event {
         };
         let pieces = self.solver.pieces_mut();
         pieces.clear();
-        let n = self.contacts.len();
+        let n = self.scratch.contacts.len();
         for k in 0..n {
-            let c = self.contacts[k];
+            let c = self.scratch.contacts[k];
             let balls = match c {
                 Contact::Pair(i, j) => [Some(i), Some(j)],
                 Contact::Wall(i, _) | Contact::Piece(i, _) => [Some(i), None],
             };
             for i in balls.into_iter().flatten() {
                 let added = |c: &Contact| matches!(*c, Contact::Piece(b, _) if b == i);
-                if self.hist[i as usize].rest & HELD == 0 || self.contacts[n..].iter().any(added) {
+                if self.rec.hist[i as usize].rest & HELD == 0
+                    || self.scratch.contacts[n..].iter().any(added)
+                {
                     continue;
                 }
                 let on = inner.on[i as usize];
@@ -655,12 +681,13 @@ impl Event {
                     let p = [bs.x[i as usize], bs.y[i as usize]];
                     pieces.push(PieceContact {
                         normal: round.normal(p),
-                        restitution: surface.restitution.unwrap_or(self.restitution),
-                        mu: surface.mu.unwrap_or(self.friction.mu),
+                        restitution: surface.restitution.unwrap_or(self.laws.restitution),
+                        mu: surface.mu.unwrap_or(self.laws.friction.mu),
                         surface: [0.0, 0.0],
                         wall: round.wall,
                     });
-                    self.contacts
+                    self.scratch
+                        .contacts
                         .push(Contact::Piece(i, pieces.len() as u32 - 1));
                 }
                 for slot in 0..2 {
@@ -683,12 +710,13 @@ impl Event {
                     };
                     pieces.push(PieceContact {
                         normal: on.normal[slot],
-                        restitution: surface.restitution.unwrap_or(self.restitution),
-                        mu: surface.mu.unwrap_or(self.friction.mu),
+                        restitution: surface.restitution.unwrap_or(self.laws.restitution),
+                        mu: surface.mu.unwrap_or(self.laws.friction.mu),
                         surface: along,
                         wall,
                     });
-                    self.contacts
+                    self.scratch
+                        .contacts
                         .push(Contact::Piece(i, pieces.len() as u32 - 1));
                 }
             }
@@ -696,8 +724,8 @@ impl Event {
         if pieces.is_empty() {
             return false;
         }
-        self.contacts.sort_unstable();
-        self.contacts.dedup();
+        self.scratch.contacts.sort_unstable();
+        self.scratch.contacts.dedup();
         true
     }
 
@@ -708,13 +736,13 @@ impl Event {
             return;
         };
         let on = inner.on[i];
-        let was = self.hist[i].rest & HELD;
+        let was = self.rec.hist[i].rest & HELD;
         let bits = if on.has_faces() { ON_FACE } else { 0 }
             | if on.round.is_some() { ON_ROUND } else { 0 };
         if was == 0 && bits != 0 {
             self.quartic.push(i as u32);
         }
-        self.hist[i].rest = (self.hist[i].rest & !HELD) | bits;
+        self.rec.hist[i].rest = (self.rec.hist[i].rest & !HELD) | bits;
     }
 }
 

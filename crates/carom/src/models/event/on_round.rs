@@ -504,6 +504,6 @@ impl super::state::Event {
         let p = [b.x[i], b.y[i]];
         let v = [b.vx[i], b.vy[i]];
         [b.x[i], b.y[i], b.vx[i], b.vy[i]] =
-            Pendulum::new(round.center, p, v, self.gravity).state(tau);
+            Pendulum::new(round.center, p, v, self.laws.gravity).state(tau);
     }
 }

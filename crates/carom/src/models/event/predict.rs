@@ -47,7 +47,7 @@ pub(super) struct Kin<'a> {
 macro_rules! kin {
     ($s:ident, $balls:expr) => {{
         let b: &$crate::balls::Balls = $balls;
-        let n = $s.t.len();
+        let n = $s.rec.t.len();
         $crate::models::event::predict::Kin {
             x: &b.x[..n],
             y: &b.y[..n],
@@ -55,15 +55,15 @@ macro_rules! kin {
             vy: &b.vy[..n],
             r: &b.r[..n],
             inv_m: &b.inv_m[..n],
-            t: &$s.t[..n],
-            counter: &$s.counter[..n],
-            hist: &$s.hist[..n],
+            t: &$s.rec.t[..n],
+            counter: &$s.rec.counter[..n],
+            hist: &$s.rec.hist[..n],
             cells: &$s.cells,
-            table: $s.table,
-            g: $s.gravity,
-            flat: $s.flat,
-            horizon: $s.horizon,
-            overflow: &$s.overflow,
+            table: $s.laws.table,
+            g: $s.laws.gravity,
+            flat: $s.laws.flat,
+            horizon: $s.clock.horizon,
+            overflow: &$s.guard.overflow,
             inner: $s.inner.as_deref(),
             cloth: $s.cloth.as_deref(),
         }
