@@ -50,6 +50,12 @@ impl Guards {
             overlap: Audit::new(),
         }
     }
+
+    /// Ball `i` took part in the latest event.
+    pub(super) fn note_recent(&mut self, i: u32) {
+        self.recent[self.recent_at % self.recent.len()] = i;
+        self.recent_at = self.recent_at.wrapping_add(1);
+    }
 }
 
 /// What the events resolved so far add up to.

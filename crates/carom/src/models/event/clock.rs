@@ -5,6 +5,17 @@
 use crate::physics::ContactFriction;
 use crate::table::Table;
 
+/// Events closer in time than `GROUP_TOL * r_min / v_max` form one group: the balls
+/// concerned are then at most `GROUP_TOL` of a radius from touching, a thousand times
+/// above position round-off and far below anything physical.
+pub(super) const GROUP_TOL: f64 = 1e-10;
+
+/// Local times are measured from an epoch, moved forward (every event time rewritten)
+/// once the clock would let a ball move `REBASE_AFTER` radii, at an instant of the
+/// run's own clock rather than an interval's start (`interval::next_rebase`): the time resolution
+/// `ulp(t)` then never costs more than about 1e-13 of a radius in position.
+pub(super) const REBASE_AFTER: f64 = 1e3;
+
 /// The model's clock (epoch time) and what is measured on it.
 #[derive(Clone)]
 pub(super) struct Clock {
@@ -41,6 +52,22 @@ impl Clock {
             v2_epoch: 0.0,
             v_gain: 0.0,
         }
+    }
+
+    /// The time tolerance of groups and predictions, from a generous bound on the
+    /// speeds: speeds can grow within the interval (gravity, a kinematic ball, a light
+    /// ball struck by a heavy one), and twice the fastest speed seen when the epoch last
+    /// moved or was rebuilt, plus what gravity adds over an interval, is all the
+    /// tolerances need. The speed is taken at those points only, not at every
+    /// interval's start, so that without gravity the tolerance, like the epoch, does not
+    /// depend on `dt`.
+    pub(super) fn set_eps_t(&mut self) {
+        let v_est = 2.0 * self.v2_epoch.sqrt() + self.v_gain;
+        self.eps_t = if v_est > 0.0 {
+            GROUP_TOL * self.r_min / v_est
+        } else {
+            0.0
+        };
     }
 }
 

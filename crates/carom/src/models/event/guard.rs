@@ -8,11 +8,6 @@ use crate::models::StepError;
 use crate::table::Table;
 
 impl Event {
-    pub(super) fn note_recent(&mut self, i: u32) {
-        self.guard.recent[self.guard.recent_at % self.guard.recent.len()] = i;
-        self.guard.recent_at = self.guard.recent_at.wrapping_add(1);
-    }
-
     /// Deepest overlap in the whole system at epoch time `now`, by an independent
     /// broad phase over positions computed afresh.
     pub(super) fn audit_at(&mut self, b: &Balls, now: f64) {

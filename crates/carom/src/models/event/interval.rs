@@ -2,12 +2,13 @@
 //! detected, the clock moved to a new epoch, and, when the balls were replaced or
 //! read, every prediction made afresh.
 
+use super::clock::REBASE_AFTER;
 use super::held::OnFace;
 use super::kinds::{ON_FACE, ON_ROUND};
 use super::motion::{settle, touches_wall};
 use super::queue::{Ev, Kind, MAX_BALLS};
 use super::records::History;
-use super::state::{Event, GROUP_TOL, REBASE_AFTER, TC_FRACTION};
+use super::state::{Event, TC_FRACTION};
 use crate::balls::Balls;
 use crate::models::{StepError, Wall};
 use crate::physics::Friction;
@@ -95,7 +96,7 @@ impl Event {
         self.clock.horizon = self.clock.step_start + dt;
         let g = self.laws.gravity[0].hypot(self.laws.gravity[1]);
         self.clock.v_gain = g * dt;
-        self.set_eps_t();
+        self.clock.set_eps_t();
         self.rollback.undo.clear();
         self.strikes_new_interval();
         if let Some(cloth) = self.cloth.as_deref_mut() {
@@ -161,22 +162,6 @@ impl Event {
         Ok(())
     }
 
-    /// The time tolerance of groups and predictions, from a generous bound on the
-    /// speeds: speeds can grow within the interval (gravity, a kinematic ball, a light
-    /// ball struck by a heavy one), and twice the fastest speed seen when the epoch last
-    /// moved or was rebuilt, plus what gravity adds over an interval, is all the
-    /// tolerances need. The speed is taken at those points only, not at every
-    /// interval's start, so that without gravity the tolerance, like the epoch, does not
-    /// depend on `dt`.
-    fn set_eps_t(&mut self) {
-        let v_est = 2.0 * self.clock.v2_epoch.sqrt() + self.clock.v_gain;
-        self.clock.eps_t = if v_est > 0.0 {
-            GROUP_TOL * self.clock.r_min / v_est
-        } else {
-            0.0
-        };
-    }
-
     /// Where the epoch next moves, from epoch time 0: once the fastest ball, speeding
     /// up under gravity, could have moved `REBASE_AFTER` smallest radii (the span `s`
     /// with `g s^2 + 2 v s = REBASE_AFTER r_min`), rounded down to a power of two. The
@@ -239,7 +224,7 @@ impl Event {
         self.next_rebase();
         self.clock.rebase_mark = events;
         self.clock.v2_epoch = self.clock.v2_max;
-        self.set_eps_t();
+        self.clock.set_eps_t();
     }
 
     /// Forgets every prediction and predicts everything afresh from the balls as they

@@ -79,7 +79,7 @@ impl Event {
                 if count + extra > guard.next {
                     self.look(balls, &mut guard, count + extra, ev.t, before)?;
                 }
-                self.note_recent(ev.i);
+                self.guard.note_recent(ev.i);
                 // An exit or the end of a course (one comparison tells them from the
                 // rest).
                 if kinds::is_exit_or_end(ev.other) {
@@ -107,7 +107,7 @@ impl Event {
                 let t0 = ev.t;
                 self.gather_group(balls, ev, &mut count, extra, &mut guard, before)?;
                 if let Kind::Pair(j) = ev.kind() {
-                    self.note_recent(j as u32);
+                    self.guard.note_recent(j as u32);
                 }
                 self.slide_to(t0);
                 if self.cloth.is_some() {
@@ -192,12 +192,12 @@ impl Event {
             if *count + extra > guard.next {
                 self.look(balls, guard, *count + extra, e.t, before)?;
             }
-            self.note_recent(e.i);
+            self.guard.note_recent(e.i);
             match e.kind() {
                 Kind::Cross(_) => self.cross(balls, e),
                 Kind::Exit | Kind::End => self.scratch.pending_exits.push(e),
                 Kind::Pair(j) => {
-                    self.note_recent(j as u32);
+                    self.guard.note_recent(j as u32);
                     self.scratch.group_events.push(e);
                 }
                 Kind::Wall(_) => self.scratch.group_events.push(e),

@@ -42,17 +42,6 @@ pub fn stall_window(n: usize) -> u64 {
 /// The stall guard's default budget is a physics parameter's default, kept with them.
 pub use crate::physics::DEFAULT_EVENT_BUDGET;
 
-/// Events closer in time than `GROUP_TOL * r_min / v_max` form one group: the balls
-/// concerned are then at most `GROUP_TOL` of a radius from touching, a thousand times
-/// above position round-off and far below anything physical.
-pub(super) const GROUP_TOL: f64 = 1e-10;
-
-/// Local times are measured from an epoch, moved forward (every event time rewritten)
-/// once the clock would let a ball move `REBASE_AFTER` radii, at an instant of the
-/// run's own clock rather than an interval's start (`interval::next_rebase`): the time resolution
-/// `ulp(t)` then never costs more than about 1e-13 of a radius in position.
-pub(super) const REBASE_AFTER: f64 = 1e3;
-
 /// Cloning copies the whole state, predictions included: the clone continues exactly
 /// as the original would.
 ///
