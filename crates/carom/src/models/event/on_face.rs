@@ -24,7 +24,7 @@
 
 use super::held::{dot, OnFace, OnRound};
 use super::inner::Inner;
-use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, POCKET};
+use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, ON_TABLE, POCKET};
 use super::motion::touches_wall;
 use super::predict::Kin;
 use super::queue::Ev;
@@ -362,7 +362,7 @@ impl Inner {
                 let (Touched::Round(t) | Touched::Swing(t)) = found[k].0 else {
                     return Ok(false);
                 };
-                *rest &= !0x0f;
+                *rest &= !ON_TABLE;
                 return Ok(self.hold_round(b, i, t, found[k].1));
             }
         }

@@ -534,7 +534,7 @@ impl Kin<'_> {
         slack: f64,
         near: &[u32],
     ) -> Option<Ev> {
-        let (mut t, mut other) = (f64::INFINITY, u32::MAX);
+        let (mut t, mut other) = (f64::INFINITY, kinds::NO_PARTNER);
         // The earliest time among the candidates other than the earliest, and how
         // many candidates there were.
         let mut runner_up = f64::INFINITY;
@@ -565,7 +565,7 @@ impl Kin<'_> {
             return Some(Ev::NONE);
         }
         // A near-tie, or no finite time at all: the general path decides.
-        if runner_up <= t + slack.max(16.0 * f64::EPSILON * t.abs()) || other == u32::MAX {
+        if runner_up <= t + slack.max(16.0 * f64::EPSILON * t.abs()) || other == kinds::NO_PARTNER {
             return None;
         }
         Some(Ev {
