@@ -44,6 +44,43 @@ impl Event {
             }
         }
         let s = self.next_serial();
+        self.bring_group_to_impact::<CLOTH>(b, s, t0);
+        self.group_contacts::<CLOTH>(b);
+        let on_faces = !CLOTH && self.inner.is_some() && self.add_resting_faces(b);
+
+        if CLOTH
+            && (self.scratch.contacts.len() > 1
+                || matches!(self.scratch.contacts.first(), Some(Contact::Wall(..))))
+        {
+            // On cloth the table's walls are cushions, and soft impacts are met on
+            // their own (`on_cloth.rs`).
+            self.resolve_on_cloth(b, t0);
+        } else if self.scratch.contacts.len() <= 1 {
+            // One contact (the common case: a single pair or wall): it is its own
+            // cluster, resolved exactly as below without the clustering's sorts.
+            self.resolve_clusters_of_one::<CLOTH>(b, t0);
+        } else {
+            self.resolve_clusters(b, t0);
+        }
+        if !self.scratch.piece_hits.is_empty() {
+            self.resolve_piece_hits::<CLOTH>(b, s, t0);
+        }
+        if on_faces {
+            // Rests on, or lifts off (`on_face.rs`).
+            for k in 0..self.scratch.involved.len() {
+                let i = self.scratch.involved[k] as usize;
+                if self.rec.hist[i].rest & HELD != 0 {
+                    self.settle_on_faces::<CLOTH>(b, i, s, t0);
+                }
+            }
+        }
+        self.after_group::<CLOTH>(b, s, t0);
+    }
+
+    /// Marks every ball of the group with serial `s`, lists it in `involved` once, and
+    /// brings it to the impact's time `t0`.
+    #[inline(always)]
+    fn bring_group_to_impact<const CLOTH: bool>(&mut self, b: &mut Balls, s: u32, t0: f64) {
         self.scratch.involved.clear();
         for k in 0..self.scratch.group_events.len() {
             let e = self.scratch.group_events[k];
@@ -62,7 +99,12 @@ impl Event {
             let i = self.scratch.involved[k] as usize;
             self.bring_to_impact::<CLOTH>(b, i, t0);
         }
+    }
 
+    /// The group's contacts into `contacts`, sorted and each once, and the balls that
+    /// struck a piece of wall inside the table into `piece_hits`.
+    #[inline(always)]
+    fn group_contacts<const CLOTH: bool>(&mut self, b: &Balls) {
         // The contacts that really approach at t0 (the same predicate that predicted
         // them, so only a grazing touch can fall out here).
         self.scratch.contacts.clear();
@@ -104,35 +146,13 @@ impl Event {
         }
         self.scratch.contacts.sort_unstable();
         self.scratch.contacts.dedup();
-        let on_faces = !CLOTH && self.inner.is_some() && self.add_resting_faces(b);
+    }
 
-        if CLOTH
-            && (self.scratch.contacts.len() > 1
-                || matches!(self.scratch.contacts.first(), Some(Contact::Wall(..))))
-        {
-            // On cloth the table's walls are cushions, and soft impacts are met on
-            // their own (`on_cloth.rs`).
-            self.resolve_on_cloth(b, t0);
-        } else if self.scratch.contacts.len() <= 1 {
-            // One contact (the common case: a single pair or wall): it is its own
-            // cluster, resolved exactly as below without the clustering's sorts.
-            self.resolve_clusters_of_one::<CLOTH>(b, t0);
-        } else {
-            self.resolve_clusters(b, t0);
-        }
-        if !self.scratch.piece_hits.is_empty() {
-            self.resolve_piece_hits::<CLOTH>(b, s, t0);
-        }
-        if on_faces {
-            // Rests on, or lifts off (`on_face.rs`).
-            for k in 0..self.scratch.involved.len() {
-                let i = self.scratch.involved[k] as usize;
-                if self.rec.hist[i].rest & HELD != 0 {
-                    self.settle_on_faces::<CLOTH>(b, i, s, t0);
-                }
-            }
-        }
-
+    /// What follows the impact: the bookkeeping of every ball whose velocity it could
+    /// have changed (its partners, its rest on a wall), then the predictions of every
+    /// ball that took an impulse and of every owner whose event fell out.
+    #[inline(always)]
+    fn after_group<const CLOTH: bool>(&mut self, b: &mut Balls, s: u32, t0: f64) {
         // Bookkeeping for every ball whose velocity the impact could have changed.
         for k in 0..self.scratch.contacts.len() {
             let c = self.scratch.contacts[k];
