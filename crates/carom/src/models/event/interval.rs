@@ -65,23 +65,7 @@ impl Event {
         self.laws.flat = self.laws.gravity == [0.0, 0.0] && self.cloth.is_none();
         if self.needs_rebuild {
             // The balls come from outside: check them, and measure them afresh.
-            let mut v2_max: f64 = 0.0;
-            for i in 0..n {
-                let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
-                if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
-                    let i = self.id(i);
-                    return Err(StepError::Unstable(format!(
-                        "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
-                    )));
-                }
-                v2_max = v2_max.max(vx * vx + vy * vy);
-            }
-            self.clock.v2_max = v2_max;
-            self.clock.v2_epoch = v2_max;
-            self.clock.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
-            if !self.clock.r_min.is_finite() {
-                self.clock.r_min = 0.0;
-            }
+            self.measure(b)?;
         }
         if self.needs_rebuild {
             // A rebuild restarts the epoch at the start of this interval, before the
@@ -117,37 +101,7 @@ impl Event {
             self.rebuild(b);
             self.strikes_rebuild(b);
         } else if self.laws.gravity != [0.0, 0.0] {
-            // Kinematic and resting balls under gravity: their quartic predictions
-            // reach only to the end of an interval. The list keeps each ball once, and
-            // drops the balls that have lifted off.
-            let s = self.next_serial();
-            let (hist, inv_m) = (&mut self.rec.hist, &b.inv_m);
-            self.quartic.retain(|&i| {
-                let h = &mut hist[i as usize];
-                let keep = (inv_m[i as usize] == 0.0 || h.rest != 0) && h.mark != s;
-                h.mark = s;
-                keep
-            });
-            let now = self.clock.step_start;
-            for k in 0..self.quartic.len() {
-                let i = self.quartic[k] as usize;
-                self.predict(b, i, now, true);
-            }
-            let walled = self
-                .inner
-                .as_deref()
-                .is_some_and(|inner| !inner.walls.is_empty());
-            if walled {
-                // A flight's impacts with the walls inside the table and its entries
-                // into pockets are solved, like those quartics, up to the end of the
-                // interval only: every flying ball is predicted afresh. (An open edge's
-                // crossing is a quadratic solved whole: open edges alone need nothing.)
-                for i in 0..b.len() {
-                    if b.inv_m[i] != 0.0 {
-                        self.predict(b, i, now, true);
-                    }
-                }
-            }
+            self.predict_to_interval_end(b);
         }
         if self.queue.extra_len() > n + 1024 {
             let counter = &self.rec.counter;
@@ -160,6 +114,67 @@ impl Event {
             });
         }
         Ok(())
+    }
+
+    /// The balls measured afresh: every position and velocity checked finite, the
+    /// fastest speed and the smallest radius, from which the tolerances are made.
+    fn measure(&mut self, b: &Balls) -> Result<(), StepError> {
+        let n = b.len();
+        let mut v2_max: f64 = 0.0;
+        for i in 0..n {
+            let (x, y, vx, vy) = (b.x[i], b.y[i], b.vx[i], b.vy[i]);
+            if !(x.is_finite() && y.is_finite() && vx.is_finite() && vy.is_finite()) {
+                let i = self.id(i);
+                return Err(StepError::Unstable(format!(
+                    "ball {i} has a non-finite position or velocity ({x}, {y}), ({vx}, {vy})"
+                )));
+            }
+            v2_max = v2_max.max(vx * vx + vy * vy);
+        }
+        self.clock.v2_max = v2_max;
+        self.clock.v2_epoch = v2_max;
+        self.clock.r_min = b.r.iter().copied().fold(f64::INFINITY, f64::min);
+        if !self.clock.r_min.is_finite() {
+            self.clock.r_min = 0.0;
+        }
+        Ok(())
+    }
+
+    /// Under gravity, the predictions that reach only to the end of an interval made
+    /// afresh for the next one: those of kinematic and resting balls (quartics) and,
+    /// with walls inside the table, those of every flying ball.
+    fn predict_to_interval_end(&mut self, b: &Balls) {
+        // Kinematic and resting balls under gravity: their quartic predictions
+        // reach only to the end of an interval. The list keeps each ball once, and
+        // drops the balls that have lifted off.
+        let s = self.next_serial();
+        let (hist, inv_m) = (&mut self.rec.hist, &b.inv_m);
+        self.quartic.retain(|&i| {
+            let h = &mut hist[i as usize];
+            let keep = (inv_m[i as usize] == 0.0 || h.rest != 0) && h.mark != s;
+            h.mark = s;
+            keep
+        });
+        let now = self.clock.step_start;
+        for k in 0..self.quartic.len() {
+            let i = self.quartic[k] as usize;
+            self.predict(b, i, now, true);
+        }
+        let walled = self
+            .inner
+            .as_deref()
+            .is_some_and(|inner| !inner.walls.is_empty());
+        if walled {
+            // A flight's impacts with the walls inside the table and its entries
+            // into pockets are solved, like those quartics, up to the end of the
+            // interval only: every flying ball is predicted afresh. (An open edge's
+            // crossing is a quadratic solved whole: open edges alone need nothing.)
+            for i in 0..b.len() {
+                if b.inv_m[i] != 0.0 {
+                    self.predict(b, i, now, true);
+                }
+            }
+        }
     }
 
     /// Where the epoch next moves, from epoch time 0: once the fastest ball, speeding
