@@ -303,15 +303,7 @@ impl Event {
                     // A ball that would turn round a corner is left flying: its next
                     // impact there meets the verdict again, where the step can fail.
                     let rest = &mut self.rec.hist[i].rest;
-                    let _ = inner.settle_faces(
-                        b,
-                        i,
-                        c,
-                        self.laws.gravity,
-                        self.laws.tc,
-                        &self.laws.table,
-                        rest,
-                    );
+                    let _ = inner.settle_faces(b, i, c, &self.laws, rest);
                     if inner.on[i].has_faces() {
                         self.rec.hist[i].rest |= ON_FACE;
                     }

@@ -22,6 +22,7 @@
 //! (in that order, as a ball touching a wall inside the table always does), and rests
 //! on, or lifts off if it now leaves the face faster than the rule allows.
 
+use super::clock::Laws;
 use super::held::{dot, OnFace, OnRound};
 use super::inner::Inner;
 use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, ON_TABLE, POCKET};
@@ -245,18 +246,15 @@ impl Inner {
     /// (when that is more than round-off: a rebuild then finds a resting ball as it left
     /// it). Returns whether the ball's velocity or faces changed, or the wall
     /// (`[[walls]]` entry) it would turn round (not modelled).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn settle_faces(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
-        table: &Table,
+        laws: &Laws,
         rest: &mut u8,
     ) -> Result<bool, u32> {
-        self.settle_faces_but(b, i, c, g, tc, table, rest, NO_FACE)
+        self.settle_faces_but(b, i, c, laws, rest, NO_FACE)
     }
 
     /// Every contact of ball `i` (in cell `c`) but piece `left`, at most eight: what it
@@ -321,18 +319,16 @@ impl Inner {
 
     /// [`Inner::settle_faces`] passing over piece `left` (the face a ball has just
     /// left at its end, which round-off may still show it touching).
-    #[allow(clippy::too_many_arguments)]
     fn settle_faces_but(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
-        table: &Table,
+        laws: &Laws,
         rest: &mut u8,
         left: u32,
     ) -> Result<bool, u32> {
+        let (g, tc, table) = (laws.gravity, laws.tc, &laws.table);
         if b.inv_m[i] == 0.0 || self.out.get(i).copied().unwrap_or(false) {
             return Ok(false);
         }
@@ -468,17 +464,15 @@ impl Inner {
     /// Ball `i`, at a face's end: the faces whose segment its centre has left are let
     /// go. Then, as [`Inner::settle_faces`], what it touches now; if no face took over,
     /// the corner it left is judged as any corner is (it turns round it or flies off).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn leave_faces(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
-        table: &Table,
+        laws: &Laws,
         rest: &mut u8,
     ) -> Result<(), u32> {
+        let (g, tc) = (laws.gravity, laws.tc);
         let p = [b.x[i], b.y[i]];
         let mut on = self.on[i];
         // Where along its segment the centre stands (0 and 1 its ends), per face. The
@@ -524,7 +518,7 @@ impl Inner {
         }
         self.set_on(i, on);
         let left = corner.map_or(NO_FACE, |(_, _, k, _)| k);
-        self.settle_faces_but(b, i, c, g, tc, table, rest, left)?;
+        self.settle_faces_but(b, i, c, laws, rest, left)?;
         if let Some((q, _, k, feature)) = corner.filter(|_| self.on[i].is_empty()) {
             // What the table's walls it still rests on leave of gravity.
             let g = self.accel_on(i, *rest, g);
@@ -586,25 +580,9 @@ impl Event {
         };
         let rest = &mut self.rec.hist[i].rest;
         let verdict = if inner.on[i].round.is_some() {
-            inner.leave_round(
-                b,
-                i,
-                c,
-                self.laws.gravity,
-                self.laws.tc,
-                &self.laws.table,
-                rest,
-            )
+            inner.leave_round(b, i, c, &self.laws, rest)
         } else {
-            inner.leave_faces(
-                b,
-                i,
-                c,
-                self.laws.gravity,
-                self.laws.tc,
-                &self.laws.table,
-                rest,
-            )
+            inner.leave_faces(b, i, c, &self.laws, rest)
         };
         self.mark_faces(i);
         if let Err(wall) = verdict {
@@ -630,15 +608,7 @@ impl Event {
             return;
         };
         let rest = &mut self.rec.hist[i].rest;
-        match inner.settle_faces(
-            b,
-            i,
-            c,
-            self.laws.gravity,
-            self.laws.tc,
-            &self.laws.table,
-            rest,
-        ) {
+        match inner.settle_faces(b, i, c, &self.laws, rest) {
             Ok(changed) => {
                 self.mark_faces(i);
                 if changed && self.rec.hist[i].hit != s {
