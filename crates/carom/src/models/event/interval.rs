@@ -7,7 +7,6 @@ use super::held::OnFace;
 use super::kinds::{ON_FACE, ON_ROUND};
 use super::motion::{settle, touches_wall};
 use super::queue::{Ev, Kind, MAX_BALLS};
-use super::records::History;
 use super::state::{Event, TC_FRACTION};
 use crate::balls::Balls;
 use crate::models::{StepError, Wall};
@@ -250,24 +249,9 @@ impl Event {
         let shift = self.clock.step_start;
         self.clock.horizon -= shift;
         self.clock.step_start = 0.0;
-        self.rec.t.clear();
-        self.rec.t.resize(n, 0.0);
-        self.rec.counter.clear();
-        self.rec.counter.resize(n, 0);
         // The collapse guard's memory is kept across friction rebuilds (its times moved
         // to the new epoch by `prepare`), forgotten when the balls were read or replaced.
-        if !same_balls || self.resumed {
-            self.rec.hist.clear();
-            self.rec.hist.resize(n, History::NEW);
-        } else {
-            for h in &mut self.rec.hist {
-                *h = History {
-                    t_last: h.t_last,
-                    quick: h.quick,
-                    ..History::NEW
-                };
-            }
-        }
+        self.rec.restart(n, same_balls && !self.resumed);
         for i in 0..n {
             self.settle_all(b, i);
         }

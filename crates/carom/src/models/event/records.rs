@@ -19,6 +19,30 @@ pub(super) struct Records {
     pub(super) hist: Vec<History>,
 }
 
+impl Records {
+    /// The records of `n` balls at a new epoch: every clock at 0, every counter at 0,
+    /// every history cleared except, when `keep_bursts`, the collapse guard's memory
+    /// (the last collision's time and the count of quick ones).
+    pub(super) fn restart(&mut self, n: usize, keep_bursts: bool) {
+        self.t.clear();
+        self.t.resize(n, 0.0);
+        self.counter.clear();
+        self.counter.resize(n, 0);
+        if !keep_bursts {
+            self.hist.clear();
+            self.hist.resize(n, History::NEW);
+        } else {
+            for h in &mut self.hist {
+                *h = History {
+                    t_last: h.t_last,
+                    quick: h.quick,
+                    ..History::NEW
+                };
+            }
+        }
+    }
+}
+
 /// What a failed step puts back: each ball changed in the interval as it was before its
 /// first change (O(events), not O(N)), and the virials at the interval's start.
 #[derive(Clone, Default)]
