@@ -49,9 +49,10 @@ pub use crate::physics::DEFAULT_EVENT_BUDGET;
 /// predictions read (`records.rs`), the interval's clock and laws (`clock.rs`), the
 /// schedule (`queue/`), the grid (`cells.rs`), the walls inside the table (`inner.rs`),
 /// the cloth (`phases.rs`), the heat bath (`bath.rs`), the guards and the tallies
-/// (`audit.rs`) and the scratch of a group (below). Every part is held by value or
-/// behind one box that is `None` when a run does not use it, so that the hot loops
-/// read flat arrays through no more indirection than before.
+/// (`audit.rs`) and the scratch of a group (below). Every part is held by value, its
+/// arrays flat (one per field), so that a hot loop reads `self.rec.t[i]` as directly as
+/// a field of the model; the parts a run may not use sit behind a box that is `None`
+/// then.
 #[derive(Clone)]
 pub struct Event {
     /// Whether the wide version of the event loop runs (see `isa.rs`).
