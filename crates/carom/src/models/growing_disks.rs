@@ -289,8 +289,10 @@ impl Grow {
         stress::add_contact(&mut self.virial.tensor, n, dist, jn, 0.0);
     }
 
-    /// One output interval: every event in it, then every ball to its end, grown.
-    fn interval(&mut self, b: &mut Balls, table: &Table, len: f64) -> Result<(), StepError> {
+    /// The interval's start: the disks loaded from the balls at their own time 0, the
+    /// cells laid out, every disk's next event predicted and scheduled, and the
+    /// pressure's sums measured afresh.
+    fn start(&mut self, b: &Balls, table: &Table, len: f64) -> Result<(), StepError> {
         let n = b.len();
         self.d.clear();
         self.d.extend((0..n).map(|i| Disk {
@@ -313,6 +315,42 @@ impl Grow {
         self.predict_all(0.0);
         self.schedule_all(0.0, len);
         self.measure(b);
+        Ok(())
+    }
+
+    /// Disk `i`, brought to time `t`, meets side `side` of the box (`2 a` low, `2 a +
+    /// 1` high along axis `a`).
+    #[inline(always)]
+    fn bounce(&mut self, i: usize, side: usize, t: f64) {
+        let rd = self.d[i].r * self.s;
+        self.integrate_to(t);
+        // The gap's rate of change reverses (elastic): v' = 2 rd - v at the
+        // low wall, -2 rd - v at the high one.
+        let a = side / 2;
+        let v = if a == 0 { self.d[i].vx } else { self.d[i].vy };
+        let v_new = if side.is_multiple_of(2) {
+            2.0 * rd - v
+        } else {
+            -2.0 * rd - v
+        };
+        let mut dv = [0.0; 2];
+        dv[a] = v_new - v;
+        self.account(i, dv);
+        if a == 0 {
+            self.d[i].vx = v_new;
+        } else {
+            self.d[i].vy = v_new;
+        }
+        self.collisions += 1;
+        self.d[i].counter = self.d[i].counter.wrapping_add(1);
+        self.predict(i, t);
+        self.update(i);
+    }
+
+    /// One output interval: every event in it, then every ball to its end, grown.
+    fn interval(&mut self, b: &mut Balls, table: &Table, len: f64) -> Result<(), StepError> {
+        let n = b.len();
+        self.start(b, table, len)?;
         (self.kin_integral, self.kin_at) = (0.0, 0.0);
         let virial_start = self.virial.sum;
         let rescale_every = RESCALE_PER_BALL.saturating_mul(n as u64).max(1000);
@@ -371,29 +409,7 @@ impl Grow {
             } else {
                 self.advance(i, e.t);
                 let side = (e.other - WALL) as usize;
-                let rd = self.d[i].r * self.s;
-                self.integrate_to(e.t);
-                // The gap's rate of change reverses (elastic): v' = 2 rd - v at the
-                // low wall, -2 rd - v at the high one.
-                let a = side / 2;
-                let v = if a == 0 { self.d[i].vx } else { self.d[i].vy };
-                let v_new = if side.is_multiple_of(2) {
-                    2.0 * rd - v
-                } else {
-                    -2.0 * rd - v
-                };
-                let mut dv = [0.0; 2];
-                dv[a] = v_new - v;
-                self.account(i, dv);
-                if a == 0 {
-                    self.d[i].vx = v_new;
-                } else {
-                    self.d[i].vy = v_new;
-                }
-                self.collisions += 1;
-                self.d[i].counter = self.d[i].counter.wrapping_add(1);
-                self.predict(i, e.t);
-                self.update(i);
+                self.bounce(i, side, e.t);
                 since_rescale += 1;
             }
             if since_rescale >= rescale_every {

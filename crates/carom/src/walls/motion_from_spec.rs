@@ -31,20 +31,7 @@ pub fn motion(
     let key = |k: &str| format!("{name}.{k}");
     let moves = w.velocity.is_some() || w.angular_velocity.is_some() || w.pressure.is_some();
     if !moves {
-        for (k, given) in [
-            ("pivot", w.pivot.is_some()),
-            ("axis", w.axis.is_some()),
-            ("servo_time", w.servo_time.is_some()),
-            ("offset", w.offset.is_some()),
-            ("angle", w.angle.is_some()),
-        ] {
-            if given {
-                return Err(err(
-                    key(k),
-                    "belongs to a moving wall: give velocity, angular_velocity or pressure",
-                ));
-            }
-        }
+        fixed(w, name)?;
         return Ok(None);
     }
     let velocity = w.velocity.unwrap_or([0.0, 0.0]);
@@ -59,6 +46,37 @@ pub fn motion(
         angle,
         ..Motion::default()
     };
+    if let Some((omega, pivot)) = turn(w, name, table)? {
+        m.angular_velocity = omega;
+        m.pivot = pivot;
+    }
+    m.servo = servo(w, name, table, bounds, pieces, &m)?;
+    Ok(Some(m))
+}
+
+/// A wall without motion keys: none of the keys that only a moving wall takes.
+fn fixed(w: &WallSpec, name: &str) -> Result<(), ScenarioError> {
+    let key = |k: &str| format!("{name}.{k}");
+    for (k, given) in [
+        ("pivot", w.pivot.is_some()),
+        ("axis", w.axis.is_some()),
+        ("servo_time", w.servo_time.is_some()),
+        ("offset", w.offset.is_some()),
+        ("angle", w.angle.is_some()),
+    ] {
+        if given {
+            return Err(err(
+                key(k),
+                "belongs to a moving wall: give velocity, angular_velocity or pressure",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A turning wall's angular velocity and pivot (`None`: the wall does not turn).
+fn turn(w: &WallSpec, name: &str, table: &Table) -> Result<Option<(f64, [f64; 2])>, ScenarioError> {
+    let key = |k: &str| format!("{name}.{k}");
     match (w.angular_velocity, w.pivot) {
         (Some(omega), Some(pivot)) => {
             finite(key("angular_velocity"), &[omega])?;
@@ -73,21 +91,16 @@ pub fn motion(
                     ),
                 ));
             }
-            m.angular_velocity = omega;
-            m.pivot = pivot;
+            Ok(Some((omega, pivot)))
         }
-        (Some(_), None) => {
-            return Err(err(
-                name.to_string(),
-                "a turning wall (angular_velocity) needs pivot = [x, y]",
-            ))
-        }
-        (None, Some(_)) => {
-            return Err(err(
-                key("pivot"),
-                "is the centre of a turn: give angular_velocity too",
-            ))
-        }
+        (Some(_), None) => Err(err(
+            name.to_string(),
+            "a turning wall (angular_velocity) needs pivot = [x, y]",
+        )),
+        (None, Some(_)) => Err(err(
+            key("pivot"),
+            "is the centre of a turn: give angular_velocity too",
+        )),
         (None, None) => {
             if w.angle.is_some() {
                 return Err(err(
@@ -95,8 +108,24 @@ pub fn motion(
                     "belongs to a turning wall (angular_velocity)",
                 ));
             }
+            Ok(None)
         }
     }
+}
+
+/// A servo wall's servo (`None`: no pressure on the wall), checked against the rest of
+/// its motion `m`: a servo wall does not turn, and its velocity along the axis is the
+/// servo's own. It pushes from the wall towards the table's middle along its axis, so
+/// its place (`bounds`) must leave it a side.
+fn servo(
+    w: &WallSpec,
+    name: &str,
+    table: &Table,
+    bounds: [f64; 4],
+    pieces: &[Piece],
+    m: &Motion,
+) -> Result<Option<Servo>, ScenarioError> {
+    let key = |k: &str| format!("{name}.{k}");
     match (w.pressure, w.axis) {
         (Some(p), Some(axis)) => {
             if !(p.is_finite() && p >= 0.0) {
@@ -115,14 +144,14 @@ pub fn motion(
                 ServoAxis::X => 0,
                 ServoAxis::Y => 1,
             };
-            if velocity[a] != 0.0 {
+            if m.velocity[a] != 0.0 {
                 return Err(err(
                     key("velocity"),
                     format!(
                         "a servo wall moves along its axis by itself: its velocity along {} \
                          must be 0 (got {})",
                         ["x", "y"][a],
-                        velocity[a]
+                        m.velocity[a]
                     ),
                 ));
             }
@@ -149,21 +178,19 @@ pub fn motion(
             }
             let mut push = [0.0, 0.0];
             push[a] = side.signum();
-            m.servo = Some(Servo {
+            Ok(Some(Servo {
                 pressure: p,
                 push,
                 length: pieces.iter().map(crate::walls::motion::length).sum(),
                 time,
                 speed: 0.0,
-            });
+            }))
         }
-        (Some(_), None) => {
-            return Err(err(
-                name.to_string(),
-                "a servo wall (pressure) needs axis = \"x\" or \"y\"",
-            ))
-        }
-        (None, Some(_)) => return Err(err(key("axis"), "belongs to a servo wall: give pressure")),
+        (Some(_), None) => Err(err(
+            name.to_string(),
+            "a servo wall (pressure) needs axis = \"x\" or \"y\"",
+        )),
+        (None, Some(_)) => Err(err(key("axis"), "belongs to a servo wall: give pressure")),
         (None, None) => {
             if w.servo_time.is_some() {
                 return Err(err(
@@ -171,7 +198,7 @@ pub fn motion(
                     "belongs to a servo wall: give pressure",
                 ));
             }
+            Ok(None)
         }
     }
-    Ok(Some(m))
 }

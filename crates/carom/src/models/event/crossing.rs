@@ -19,19 +19,19 @@ impl Event {
 
     #[inline(always)]
     fn cross_body(&mut self, b: &mut Balls, ev: Ev) {
-        self.crossings += 1;
+        self.tally.crossings += 1;
         let i = ev.i as usize;
         let dir = match ev.kind() {
             Kind::Cross(d) => Dir::from_index(d),
             _ => return,
         };
-        if self.table.is_sheared() && self.cross_sliding(b, i, dir, ev.t) {
+        if self.laws.table.is_sheared() && self.cross_sliding(b, i, dir, ev.t) {
             return;
         }
         if self.cells.wraps(self.cells.cell_of(i), dir) {
             // Remembered for a failed step (the oldest record of a ball wins).
             self.remember(b, i);
-            let (w, h) = (self.table.width, self.table.height);
+            let (w, h) = (self.laws.table.width, self.laws.table.height);
             match dir {
                 Dir::Left => (b.x[i], b.ix[i]) = (b.x[i] + w, b.ix[i] - 1),
                 Dir::Right => (b.x[i], b.ix[i]) = (b.x[i] - w, b.ix[i] + 1),
@@ -42,8 +42,8 @@ impl Event {
         let b = &*b;
         if let Some(c) = self.cells.step(self.cells.cell_of(i), dir) {
             self.cells.move_to(i, c);
-            self.nbrs.clear();
-            let nbrs = &mut self.nbrs;
+            self.scratch.nbrs.clear();
+            let nbrs = &mut self.scratch.nbrs;
             self.cells.for_new_strip(c, dir, |j| nbrs.push(j as u32));
         }
         // New neighbours matter only if they come before (or with) the ball's earliest
@@ -56,7 +56,7 @@ impl Event {
         let mut cur = self.queue.contact(i);
         let mut earlier = false;
         let (kinematic_i, r_i) = (kin.inv_m[i] == 0.0, kin.r[i]);
-        for &j in &self.nbrs {
+        for &j in &self.scratch.nbrs {
             let j = j as usize;
             // Along straight lines the pair's time alone, inlined; its event is made
             // only when it is kept.
@@ -66,7 +66,7 @@ impl Event {
                 kin.pair_from(i, &si, j, ev.t).map(|e| e.t)
             };
             if let Some(t) = t {
-                let slack = self.eps_t.max(16.0 * f64::EPSILON * t.abs());
+                let slack = self.clock.eps_t.max(16.0 * f64::EPSILON * t.abs());
                 if t < cur.t {
                     if cur.t <= t + slack {
                         self.queue.push_extra(cur);
@@ -83,7 +83,7 @@ impl Event {
             if kin.inv_m[i] == 0.0 {
                 // Kinematic: walls do not stop it.
             } else if let Some(e) = kin.inner_only(inner, i, &si, ev.t) {
-                let slack = self.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
+                let slack = self.clock.eps_t.max(16.0 * f64::EPSILON * e.t.abs());
                 if e.t < cur.t {
                     if cur.t <= e.t + slack {
                         self.queue.push_extra(cur);
@@ -101,6 +101,6 @@ impl Event {
         } else {
             self.queue.set_crossing(i, crossing, false);
         }
-        self.nbrs.clear();
+        self.scratch.nbrs.clear();
     }
 }

@@ -8,65 +8,60 @@ use crate::models::StepError;
 use crate::table::Table;
 
 impl Event {
-    pub(super) fn note_recent(&mut self, i: u32) {
-        self.recent[self.recent_at % self.recent.len()] = i;
-        self.recent_at = self.recent_at.wrapping_add(1);
-    }
-
     /// Deepest overlap in the whole system at epoch time `now`, by an independent
     /// broad phase over positions computed afresh.
     pub(super) fn audit_at(&mut self, b: &Balls, now: f64) {
         let n = b.len();
-        self.overlap.x.resize(n, 0.0);
-        self.overlap.y.resize(n, 0.0);
+        self.guard.overlap.x.resize(n, 0.0);
+        self.guard.overlap.y.resize(n, 0.0);
         let kin = kin!(self, b);
         for i in 0..n {
             let s = kin.state(i, now);
-            self.overlap.x[i] = s[0];
-            self.overlap.y[i] = s[1];
+            self.guard.overlap.x[i] = s[0];
+            self.guard.overlap.y[i] = s[1];
         }
-        let mut worst = self.overlap.worst;
+        let mut worst = self.guard.overlap.worst;
         for i in 0..n {
             if b.inv_m[i] == 0.0 {
                 continue;
             }
-            let (x, y, r) = (self.overlap.x[i], self.overlap.y[i], b.r[i]);
-            let (w, h) = (self.table.width, self.table.height);
+            let (x, y, r) = (self.guard.overlap.x[i], self.guard.overlap.y[i], b.r[i]);
+            let (w, h) = (self.laws.table.width, self.laws.table.height);
             let mut depth = f64::NEG_INFINITY;
-            if !self.table.is_periodic(0) {
+            if !self.laws.table.is_periodic(0) {
                 depth = depth.max(r - x).max(x - (w - r));
             }
-            if !self.table.is_periodic(1) {
+            if !self.laws.table.is_periodic(1) {
                 depth = depth.max(r - y).max(y - (h - r));
             }
             worst = worst.max(depth / r);
         }
-        self.overlap.grid.rebuild(
-            &self.overlap.x,
-            &self.overlap.y,
+        self.guard.overlap.grid.rebuild(
+            &self.guard.overlap.x,
+            &self.guard.overlap.y,
             2.0 * b.max_radius(),
-            &self.table,
+            &self.laws.table,
         );
-        self.overlap.grid.touching_pairs(
-            &self.overlap.x,
-            &self.overlap.y,
+        self.guard.overlap.grid.touching_pairs(
+            &self.guard.overlap.x,
+            &self.guard.overlap.y,
             &b.r,
             0.0,
-            &mut self.overlap.pairs,
+            &mut self.guard.overlap.pairs,
         );
-        for &(i, j) in &self.overlap.pairs {
+        for &(i, j) in &self.guard.overlap.pairs {
             let (i, j) = (i as usize, j as usize);
             if b.inv_m[i] == 0.0 && b.inv_m[j] == 0.0 {
                 continue;
             }
-            let (dx, dy) = self.table.min_image(
-                self.overlap.x[j] - self.overlap.x[i],
-                self.overlap.y[j] - self.overlap.y[i],
+            let (dx, dy) = self.laws.table.min_image(
+                self.guard.overlap.x[j] - self.guard.overlap.x[i],
+                self.guard.overlap.y[j] - self.guard.overlap.y[i],
             );
             let depth = b.r[i] + b.r[j] - dx.hypot(dy);
             worst = worst.max(depth / b.r[i].min(b.r[j]));
         }
-        self.overlap.worst = worst;
+        self.guard.overlap.worst = worst;
     }
 
     /// The stall guard's verdict on a window of `events` events that advanced the clock
@@ -78,10 +73,10 @@ impl Event {
     /// errs on the lenient side. No `dt` in it: sampling never decides the verdict.
     pub(super) fn stalled(&self, b: &Balls, events: u64, span: f64) -> Option<f64> {
         let n = b.len().max(1) as f64;
-        let g = self.gravity[0].hypot(self.gravity[1]);
-        let v = self.v2_max.sqrt() + (g * self.r_min).sqrt();
-        let work = events as f64 * self.r_min;
-        let allowed = self.event_budget * n * span * v;
+        let g = self.laws.gravity[0].hypot(self.laws.gravity[1]);
+        let v = self.clock.v2_max.sqrt() + (g * self.clock.r_min).sqrt();
+        let work = events as f64 * self.clock.r_min;
+        let allowed = self.guard.event_budget * n * span * v;
         // Written so that a NaN (a zero span times an overflowed speed) counts as a
         // stall: a span of zero is one, whatever the speeds.
         if work <= allowed {
@@ -96,7 +91,7 @@ impl Event {
     /// the latest events involved.
     fn involved(&self, b: &Balls, now: f64) -> (String, usize) {
         let mut counts: Vec<(usize, usize, usize)> = Vec::new(); // (events, id, index)
-        for &i in &self.recent {
+        for &i in &self.guard.recent {
             if i == u32::MAX {
                 continue;
             }
@@ -107,7 +102,7 @@ impl Event {
             }
         }
         counts.sort_by(|a, c| c.0.cmp(&a.0).then(a.1.cmp(&c.1)));
-        let seen = self.recent.iter().filter(|&&i| i != u32::MAX).count();
+        let seen = self.guard.recent.iter().filter(|&&i| i != u32::MAX).count();
         if counts.is_empty() {
             return (String::new(), 0);
         }
@@ -149,7 +144,7 @@ impl Event {
         before: (u64, u64),
     ) -> StepError {
         let (balls, distinct) = self.involved(b, now);
-        let into = now - self.step_start;
+        let into = now - self.clock.step_start;
         let per_time = if span > 0.0 && rate.is_finite() {
             format!(
                 "{:.3e} events per unit of time, {rate:.3e} events per ball while the fastest \
@@ -165,12 +160,12 @@ impl Event {
             "; the events are spread over many balls: if the scene is really this busy, \
              raise physics.event_budget"
                 .to_string()
-        } else if self.gravity != [0.0, 0.0] {
+        } else if self.laws.gravity != [0.0, 0.0] {
             "; a few balls pressed together by gravity (a ball resting on another ball, a \
              stack or a pile) need endlessly many collisions in hard-disk dynamics: use the \
              simultaneous or spring model"
                 .to_string()
-        } else if self.restitution < 1.0 {
+        } else if self.laws.restitution < 1.0 {
             "; a few inelastic balls colliding ever faster (inelastic collapse) need \
              endlessly many collisions: use restitution 1 or the simultaneous or spring model"
                 .to_string()
@@ -185,8 +180,8 @@ impl Event {
              (from t = {:.6} in this output interval, stopped {into:.3e} into it), \
              {per_time} (physics.event_budget = {}){balls}{cause} (the state is left at the \
              start of the interval)",
-            now - span - self.step_start,
-            self.event_budget
+            now - span - self.clock.step_start,
+            self.guard.event_budget
         ))
     }
 
@@ -204,7 +199,7 @@ impl Event {
         before: (u64, u64),
     ) -> StepError {
         let (balls, _) = self.involved(b, now);
-        let into = now - self.step_start;
+        let into = now - self.clock.step_start;
         self.rewind(b, before);
         StepError::EventBudget(format!(
             "{events} events covered only {span:.3e} of simulated time ({:.3e} events per \
@@ -223,7 +218,7 @@ impl Event {
         before: (u64, u64),
     ) -> StepError {
         let (balls, _) = self.involved(b, now);
-        let into = now - self.step_start;
+        let into = now - self.clock.step_start;
         self.rewind(b, before);
         StepError::EventBudget(format!(
             "more than {cap} events in one output interval, the cap set on the model \
@@ -242,9 +237,9 @@ impl Event {
         now: f64,
         before: (u64, u64),
     ) -> StepError {
-        let into = now - self.step_start;
+        let into = now - self.clock.step_start;
         self.rewind(b, before);
-        self.overflow.set(false);
+        self.guard.overflow.set(false);
         let [gx, gy] = physics.gravity;
         StepError::Unstable(format!(
             "a meeting time (a pair's quartic in time under gravity ({gx:e}, {gy:e}), or the \
@@ -267,8 +262,8 @@ impl Event {
         i: u32,
         wall: u32,
     ) -> StepError {
-        let id = self.order.get(i as usize).copied().unwrap_or(i);
-        let into = now - self.step_start;
+        let id = self.layout.order.get(i as usize).copied().unwrap_or(i);
+        let into = now - self.clock.step_start;
         self.rewind(b, before);
         StepError::Unmodelled(format!(
             "ball {id} comes to rest against three contacts at once, one of them on \
@@ -282,12 +277,13 @@ impl Event {
     /// Puts every ball changed in the current interval back as it was at its start,
     /// and the collision and crossing counts and the virial with them.
     fn rewind(&mut self, b: &mut Balls, before: (u64, u64)) {
-        self.pair_virial = self.virial_at_start.0;
-        self.solver.set_virial(self.virial_at_start.1.sum);
-        self.solver.set_virial_tensor(self.virial_at_start.1.tensor);
+        self.tally.pair_virial = self.rollback.virial_at_start.0;
+        self.solver.set_virial(self.rollback.virial_at_start.1.sum);
+        self.solver
+            .set_virial_tensor(self.rollback.virial_at_start.1.tensor);
         // Newest first, so that a ball recorded twice ends with its oldest record.
-        for k in (0..self.undo.len()).rev() {
-            let u = self.undo[k];
+        for k in (0..self.rollback.undo.len()).rev() {
+            let u = self.rollback.undo[k];
             let i = u.i as usize;
             (b.x[i], b.y[i], b.vx[i], b.vy[i]) = (u.x, u.y, u.vx, u.vy);
             if let Some(images) = u.images {
@@ -299,32 +295,32 @@ impl Event {
             if let Some(cloth) = self.cloth.as_deref() {
                 [b.angle[i], b.wx[i], b.wy[i], b.omega[i]] = cloth.undo[k];
             }
-            self.t[i] = u.t;
-            self.hist[i].rest = u.rest;
+            self.rec.t[i] = u.t;
+            self.rec.hist[i].rest = u.rest;
         }
         if let Some(cloth) = self.cloth.as_deref_mut() {
             // Each ball put back is at the start of the phase it was in then: that
             // phase, derived again, takes it to the interval's start.
-            for u in &self.undo {
+            for u in &self.rollback.undo {
                 let i = u.i as usize;
-                cloth.derive(b, i, self.t[i]);
+                cloth.derive(b, i, self.rec.t[i]);
             }
             cloth.undo.clear();
         }
-        self.undo.clear();
+        self.rollback.undo.clear();
         self.strikes_rewind();
         if let Some(inner) = self.inner.as_deref_mut() {
             inner.put_faces_back();
         }
         // Every ball to the start of the interval, as a successful step would have
         // left them; then the predictions, now void, are redone at the next step.
-        let start = self.step_start;
+        let start = self.clock.step_start;
         for i in 0..b.len() {
             self.advance(b, i, start);
         }
         // On the table's periodic axes, as `synchronise` leaves them.
-        crate::models::wrap_positions(b, &self.table);
-        (self.collisions, self.crossings) = before;
+        crate::models::wrap_positions(b, &self.laws.table);
+        (self.tally.collisions, self.tally.crossings) = before;
         self.needs_rebuild = true;
     }
 }

@@ -15,8 +15,11 @@
 //! every event); [`kind`] decodes it into a [`Kind`] where an event is taken apart.
 //!
 //! Beside the codes, the marks that say how a ball is held or filed: the resting bits
-//! of `History::rest` ([`ON_FACE`], [`ON_ROUND`], [`HELD`]), the pocket mark among a
+//! of `History::rest` ([`ON_TABLE`], [`ON_FACE`], [`ON_ROUND`], [`HELD`]), the pocket mark among a
 //! cell's items ([`POCKET`]) and the empty face slot ([`NO_FACE`]).
+
+/// No partner: the code of an empty slot, found nowhere else.
+pub const NO_PARTNER: u32 = u32::MAX;
 
 /// First code of a wall (the codes below it are balls).
 pub const WALL: u32 = u32::MAX - 11;
@@ -35,6 +38,8 @@ pub const END: usize = 6;
 
 const _: () = assert!(END == EXIT + 1);
 const _: () = assert!(WALL + END as u32 + 1 == CROSS);
+const _: () = assert!(NO_PARTNER > CROSS + 3);
+const _: () = assert!(ON_TABLE & (ON_FACE | ON_ROUND) == 0);
 
 /// The partner code of wall index `w` (a table's wall, [`PIECE`], [`EXIT`] or
 /// [`END`]).
@@ -98,6 +103,9 @@ pub fn kind(other: u32) -> Kind {
         Kind::Cross(other - CROSS)
     }
 }
+
+/// The `History::rest` bits of the table's own walls (bit `w` for wall `w`, 0 to 3).
+pub const ON_TABLE: u8 = 0x0f;
 
 /// `History::rest` bit of a ball resting on one or two faces of walls inside the table
 /// (bits 0 to 3 are the table's own walls).

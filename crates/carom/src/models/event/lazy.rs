@@ -24,9 +24,12 @@ impl Event {
     /// impacts' path is compiled for each: without cloth it is the path as it was).
     #[inline(always)]
     pub(super) fn remember_as<const CLOTH: bool>(&mut self, b: &Balls, i: usize) {
-        let (images, spin) = (self.table.any_periodic(), self.friction.is_active());
-        let u = Undo::of(b, i, self.hist[i].rest, self.t[i], images, spin);
-        self.undo.push(u);
+        let (images, spin) = (
+            self.laws.table.any_periodic(),
+            self.laws.friction.is_active(),
+        );
+        let u = Undo::of(b, i, self.rec.hist[i].rest, self.rec.t[i], images, spin);
+        self.rollback.undo.push(u);
         if CLOTH {
             self.remember_spins(b, i);
         }
@@ -50,21 +53,21 @@ impl Event {
             self.advance_on_cloth(b, i, t);
             return;
         }
-        let tau = t - self.t[i];
+        let tau = t - self.rec.t[i];
         if tau != 0.0 {
-            let rest = self.hist[i].rest;
+            let rest = self.rec.hist[i].rest;
             let [gx, gy] = match self.inner.as_deref() {
                 // On its circle (`on_round.rs`), not a parabola.
                 Some(_) if rest & ON_ROUND != 0 => {
                     self.advance_round(b, i, tau);
-                    if self.friction.is_active() {
+                    if self.laws.friction.is_active() {
                         b.angle[i] += b.omega[i] * tau;
                     }
-                    self.t[i] = t;
+                    self.rec.t[i] = t;
                     return;
                 }
-                Some(inner) if rest & ON_FACE != 0 => inner.accel_on(i, rest, self.gravity),
-                _ => accel_of(b.inv_m[i], rest, self.gravity),
+                Some(inner) if rest & ON_FACE != 0 => inner.accel_on(i, rest, self.laws.gravity),
+                _ => accel_of(b.inv_m[i], rest, self.laws.gravity),
             };
             b.x[i] += tau * (b.vx[i] + 0.5 * gx * tau);
             b.y[i] += tau * (b.vy[i] + 0.5 * gy * tau);
@@ -72,10 +75,10 @@ impl Event {
             b.vy[i] += gy * tau;
             // The ball turns with its own clock (free of torque between collisions);
             // without contact friction the world turns it once per interval instead.
-            if self.friction.is_active() {
+            if self.laws.friction.is_active() {
                 b.angle[i] += b.omega[i] * tau;
             }
         }
-        self.t[i] = t;
+        self.rec.t[i] = t;
     }
 }

@@ -43,9 +43,11 @@
 //! heat bath, `sliding.rs` the sheared box, `guard.rs` the guards.
 //!
 //! Below the stages, the files they share and that name none of them: `state.rs` (the
-//! model's state: its settings and parts, and the constants the stages share),
-//! `kinds.rs` (what an event is about: every code), `records.rs` (what is kept of each
-//! ball's collisions, and its undo record), `phases.rs` (every ball's phase on cloth),
+//! model's state: the parts it holds, the scratch, and the constants the stages
+//! share), `kinds.rs` (what an event is about: every code), `records.rs` (each ball's
+//! local time, counter and collision history, its identity in the model's layout, and
+//! its undo record), `clock.rs` (the interval's clock and laws), `audit.rs` (the
+//! guards' flags, the overlap audit and the tallies), `phases.rs` (every ball's phase on cloth),
 //! `cushions.rs` (impacts with cushions on cloth), `held.rs` (how a ball rests on a
 //! wall inside the table), `bath.rs` (the heat bath's clock) and `motion.rs` (the
 //! impact laws along a ball's curve).
@@ -114,7 +116,7 @@ macro_rules! fetch_pair_reads {
         prefetch_at(&b.vx, k);
         prefetch_at(&b.vy, k);
         prefetch_at(&b.r, k);
-        prefetch_at(&$s.t, k);
+        prefetch_at(&$s.rec.t, k);
     }};
 }
 
@@ -126,7 +128,7 @@ macro_rules! fetch_motion {
         let (b, k) = ($b, $k);
         fetch_pair_reads!($s, b, k);
         prefetch_at(&b.inv_m, k);
-        prefetch_at(&$s.counter, k);
+        prefetch_at(&$s.rec.counter, k);
     }};
 }
 
@@ -137,7 +139,7 @@ macro_rules! fetch_ball {
     ($s:ident, $b:expr, $k:expr) => {{
         let k = $k;
         fetch_motion!($s, $b, k);
-        $crate::hint::prefetch_whole_at(&$s.hist, k);
+        $crate::hint::prefetch_whole_at(&$s.rec.hist, k);
         $s.cells.prefetch(k);
     }};
 }
@@ -149,6 +151,7 @@ mod predict;
 mod audit;
 mod bath;
 mod cells;
+mod clock;
 mod crossing;
 mod cushions;
 mod guard;
@@ -172,8 +175,9 @@ mod soft;
 mod state;
 mod strikes;
 mod translating_walls;
-use self::audit::Audit;
+use self::audit::{Guards, Tally};
 use self::cells::Cells;
+use self::clock::{Clock, Laws};
 use self::inner::Inner;
 // For the benches that time the portable path against the wide one.
 #[cfg(feature = "internals")]
@@ -181,7 +185,9 @@ pub use self::isa::set_portable_only;
 use self::kinds::Kind;
 use self::phases::OnCloth;
 use self::queue::{Ev, Schedule, Source};
+use self::records::{Layout, Records, Rollback};
 pub use self::renumber::RENUMBER_FROM;
+use self::state::Scratch;
 // The event model's budgets and windows, read by the tests of the workspace.
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use self::state::{
@@ -191,8 +197,7 @@ use super::simultaneous::ContactSolver;
 use super::{CollisionModel, StepContext, StepError};
 use crate::balls::Balls;
 use crate::physics::ModelKind;
-use crate::physics::{ContactFriction, Physics};
-use crate::stress::Virial;
+use crate::physics::Physics;
 use crate::table::Table;
 use crate::walls::{Removal, Walls};
 
@@ -225,64 +230,28 @@ impl Event {
         });
         Ok(Event {
             wide: isa::wide_by_default(),
-            budget: None,
-            event_budget: physics.event_budget,
-            audit: false,
-            collapse_guard: true,
-            t: Vec::new(),
-            counter: Vec::new(),
-            hist: Vec::new(),
-            by_ball: Vec::new(),
-            undo: Vec::new(),
+            guard: Guards::new(physics.event_budget),
+            rec: Records::default(),
+            rollback: Rollback::default(),
             quartic: Vec::new(),
             cells: Cells::default(),
             inner,
             cloth: cloth.map(|law| Box::new(OnCloth::new(law))),
             strikes: None,
-            cushion_group: Vec::new(),
-            piece_hits: Vec::new(),
-            settled: None,
-            pending_exits: Vec::new(),
             queue: Schedule::default(),
             solver: ContactSolver::new(),
-            order: Vec::new(),
-            log: None,
-            renumber_from: RENUMBER_FROM,
-            step_start: 0.0,
-            horizon: 0.0,
-            rebase_at: f64::INFINITY,
-            rebase_mark: 0,
-            eps_t: 0.0,
-            tc: 0.0,
-            restitution: 1.0,
-            friction: ContactFriction::NONE,
-            gravity: [0.0, 0.0],
-            flat: true,
-            table: *table,
-            shear_base: table.shift,
-            slide: Vec::new(),
-            r_min: 0.0,
-            v2_max: 0.0,
-            v2_epoch: 0.0,
-            v_gain: 0.0,
+            layout: Layout {
+                order: Vec::new(),
+                renumber_from: RENUMBER_FROM,
+            },
+            laws: Laws::new(table),
+            clock: Clock::new(),
             serial: 0,
-            overflow: std::cell::Cell::new(false),
             needs_rebuild: true,
             resumed: true,
-            group_events: Vec::new(),
-            cand: Vec::new(),
-            involved: Vec::new(),
-            contacts: Vec::new(),
-            cluster: Vec::new(),
-            nbrs: Vec::new(),
-            recent: [u32::MAX; 64],
-            recent_at: 0,
-            collisions: 0,
-            events: 0,
-            crossings: 0,
-            overlap: Audit::new(),
-            pair_virial: Virial::default(),
-            virial_at_start: (Virial::default(), Virial::default()),
+            log: None,
+            scratch: Scratch::default(),
+            tally: Tally::default(),
         })
     }
 
@@ -311,14 +280,14 @@ impl Event {
     /// the stall guard still stops a degenerate scene). Exceeding it stops the step as
     /// the stall guard does; for tests that need a degenerate scene stopped quickly.
     pub fn set_budget(&mut self, budget: Option<u64>) {
-        self.budget = budget;
+        self.guard.budget = budget;
     }
 
     /// Turns the inelastic-collapse guard (the TC rule) on or off. Off, a collapse runs
     /// into the event budget instead; only useful to show that the guard is needed.
     #[cfg(any(test, feature = "internals"))]
     pub fn set_collapse_guard(&mut self, on: bool) {
-        self.collapse_guard = on;
+        self.guard.collapse_guard = on;
     }
 
     /// Debugging aid: after every event, measure the deepest overlap of any two balls
@@ -326,19 +295,19 @@ impl Event {
     /// O(N) per event, so for tests only.
     #[cfg(any(test, feature = "internals"))]
     pub fn set_overlap_audit(&mut self, on: bool) {
-        self.audit = on;
+        self.guard.audit = on;
     }
 
     /// The deepest overlap seen by the audit, as a fraction of the smaller radius.
     #[cfg(any(test, feature = "internals"))]
     pub fn worst_overlap(&self) -> f64 {
-        self.overlap.worst
+        self.guard.overlap.worst
     }
 
     /// Events so far: collisions (ball-ball and ball-wall contacts that received an
     /// impulse) plus cell crossings.
     pub fn events(&self) -> u64 {
-        self.collisions + self.crossings
+        self.tally.collisions + self.tally.crossings
     }
 
     /// Predictions that came due so far (a collision seen from both of its balls
@@ -346,7 +315,7 @@ impl Event {
     /// event budget limits.
     #[cfg(any(test, feature = "internals"))]
     pub fn due_events(&self) -> u64 {
-        self.events
+        self.tally.events
     }
 
     /// The contact solver's counters (its passes, and the passes beyond one per
@@ -359,7 +328,7 @@ impl Event {
     /// Cell crossings processed so far.
     #[cfg(any(test, feature = "internals"))]
     pub fn crossings(&self) -> u64 {
-        self.crossings
+        self.tally.crossings
     }
 
     /// Events waiting in the schedule.
@@ -376,7 +345,7 @@ impl Event {
     fn due(&mut self, b: &Balls, e: &Ev, src: Source) -> bool {
         let i = e.i as usize;
         let partner_current = match e.kind() {
-            Kind::Pair(j) => self.counter[j] == e.cj,
+            Kind::Pair(j) => self.rec.counter[j] == e.cj,
             _ => true,
         };
         match src {
@@ -387,7 +356,7 @@ impl Event {
                 }
                 partner_current
             }
-            Source::Extra => self.counter[i] == e.ci && partner_current,
+            Source::Extra => self.rec.counter[i] == e.ci && partner_current,
         }
     }
 
@@ -427,7 +396,7 @@ impl Event {
     fn next_serial(&mut self) -> u32 {
         self.serial = self.serial.wrapping_add(1);
         if self.serial == 0 {
-            for h in &mut self.hist {
+            for h in &mut self.rec.hist {
                 (h.mark, h.hit, h.group) = (0, 0, 0);
             }
             self.serial = 1;
@@ -457,8 +426,8 @@ impl Event {
             let ni = kin.cells.gather_block(kin.cells.cell_of(i), &mut near_i);
             let nj = kin.cells.gather_block(kin.cells.cell_of(j), &mut near_j);
             if let (Some(ni), Some(nj)) = (ni, nj) {
-                let ei = kin.earliest_line(i, &si, now, self.eps_t, &near_i[..ni]);
-                let ej = kin.earliest_line(j, &sj, now, self.eps_t, &near_j[..nj]);
+                let ei = kin.earliest_line(i, &si, now, self.clock.eps_t, &near_i[..ni]);
+                let ej = kin.earliest_line(j, &sj, now, self.clock.eps_t, &near_j[..nj]);
                 if let (Some(ei), Some(ej)) = (ei, ej) {
                     let ci = kin.cross(i, &si, now).unwrap_or(Ev::NONE);
                     let cj = kin.cross(j, &sj, now).unwrap_or(Ev::NONE);
@@ -477,7 +446,7 @@ impl Event {
         let kin = kin!(self, b);
         let queue = &mut self.queue;
         let si = kin.state(i, now);
-        let e = kin.next_contact(i, &si, now, self.eps_t, &mut self.cand, |e| {
+        let e = kin.next_contact(i, &si, now, self.clock.eps_t, &mut self.scratch.cand, |e| {
             queue.push_extra(e)
         });
         if crossing {
@@ -610,15 +579,15 @@ impl CollisionModel for Event {
     }
 
     fn collisions(&self) -> u64 {
-        self.collisions
+        self.tally.collisions
     }
 
     fn virial(&self) -> f64 {
-        self.pair_virial.sum + self.solver.virial()
+        self.tally.pair_virial.sum + self.solver.virial()
     }
 
     fn virial_tensor(&self) -> crate::stress::Tensor {
-        crate::stress::add(self.pair_virial.tensor, self.solver.virial_tensor())
+        crate::stress::add(self.tally.pair_virial.tensor, self.solver.virial_tensor())
     }
 
     fn event_count(&self) -> Option<u64> {
@@ -639,7 +608,7 @@ impl CollisionModel for Event {
         else {
             return false;
         };
-        let now = self.step_start;
+        let now = self.clock.step_start;
         walls.set_offsets(|w, _| m.offset(w, now));
         true
     }
@@ -680,11 +649,11 @@ impl CollisionModel for Event {
 
     fn applies_thermostat(&self, th: &crate::thermostat::Thermostat, physics: &Physics) -> bool {
         // In a sheared box the world applies it, about the streaming profile.
-        bath::as_events(th, physics) && !self.table.is_sheared()
+        bath::as_events(th, physics) && !self.laws.table.is_sheared()
     }
 
     fn set_thermostat(&mut self, th: Option<&crate::thermostat::Thermostat>) {
-        let th = th.filter(|_| !self.table.is_sheared());
+        let th = th.filter(|_| !self.laws.table.is_sheared());
         Event::set_thermostat(self, th);
     }
 

@@ -103,9 +103,9 @@ impl Event {
     #[inline(never)]
     pub(super) fn advance_on_cloth(&mut self, b: &mut Balls, i: usize, t: f64) {
         if let Some(cloth) = self.cloth.as_deref() {
-            cloth.advance(b, i, self.t[i], t - self.t[i]);
+            cloth.advance(b, i, self.rec.t[i], t - self.rec.t[i]);
         }
-        self.t[i] = t;
+        self.rec.t[i] = t;
     }
 
     /// Ball `ev.i`'s phase ends at `ev.t`: moved there, set as the law ends the phase,
@@ -114,7 +114,7 @@ impl Event {
     #[inline(never)]
     pub(super) fn phase_end(&mut self, b: &mut Balls, ev: Ev) {
         let i = ev.i as usize;
-        if self.t[i] <= self.step_start {
+        if self.rec.t[i] <= self.clock.step_start {
             self.remember(b, i);
         }
         self.advance(b, i, ev.t);
@@ -124,11 +124,15 @@ impl Event {
         let next = cloth.finish(b, i, ev.t);
         // Its parabola changed: every prediction made with the former one is stale, and
         // the balls it last collided with are no longer excused from meeting it.
-        self.counter[i] = self.counter[i].wrapping_add(1);
-        self.hist[i].group = 0;
+        self.rec.counter[i] = self.rec.counter[i].wrapping_add(1);
+        self.rec.hist[i].group = 0;
         if let Some(log) = self.log.as_mut() {
-            let id = super::resolve::ball_id(&self.order, i);
-            log.push(LoggedEvent::phase_change(ev.t - self.step_start, id, next));
+            let id = super::resolve::ball_id(&self.layout.order, i);
+            log.push(LoggedEvent::phase_change(
+                ev.t - self.clock.step_start,
+                id,
+                next,
+            ));
         }
         self.predict(b, i, ev.t, true);
     }
@@ -139,7 +143,7 @@ impl Event {
     #[cold]
     #[inline(never)]
     pub(super) fn piece_hit_on_cloth(&mut self, b: &mut Balls, i: usize, s: u32, t0: f64) {
-        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::state::TC_BURST;
+        let burst = self.guard.collapse_guard && self.burst_after(i, t0) >= super::state::TC_BURST;
         let e = burst.then_some(1.0);
         let c = self.cells.cell_of(i);
         let (Some(inner), Some(cloth)) = (self.inner.as_deref_mut(), self.cloth.as_deref()) else {
@@ -152,11 +156,19 @@ impl Event {
             left: cloth.end[i] - t0,
             inv_m: b.inv_m[i],
         };
-        let hits = inner.hit_on_cloth(b, i, &press, c, e, self.restitution, &self.friction);
+        let hits = inner.hit_on_cloth(
+            b,
+            i,
+            &press,
+            c,
+            e,
+            self.laws.restitution,
+            &self.laws.friction,
+        );
         if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
             let (t, id) = (
-                t0 - self.step_start,
-                super::resolve::ball_id(&self.order, i),
+                t0 - self.clock.step_start,
+                super::resolve::ball_id(&self.layout.order, i),
             );
             let impulses = inner.last_cushion_impulses();
             for ((wall, _, u), &p) in inner.last_touches().zip(impulses) {
@@ -166,8 +178,8 @@ impl Event {
             }
         }
         if hits > 0 {
-            self.collisions += hits;
-            if self.hist[i].hit != s {
+            self.tally.collisions += hits;
+            if self.rec.hist[i].hit != s {
                 self.after_impact::<true>(b, i, s, t0);
             }
         }
@@ -185,8 +197,12 @@ impl Event {
         let now = cloth.phase[k];
         if now != before {
             if let Some(log) = self.log.as_mut() {
-                let id = super::resolve::ball_id(&self.order, k);
-                log.push(LoggedEvent::phase_change(t0 - self.step_start, id, now));
+                let id = super::resolve::ball_id(&self.layout.order, k);
+                log.push(LoggedEvent::phase_change(
+                    t0 - self.clock.step_start,
+                    id,
+                    now,
+                ));
             }
         }
     }
@@ -194,14 +210,14 @@ impl Event {
     /// The contacts of a group on cloth with several contacts or one with the table's
     /// walls (see the module's notes): ball-ball contacts first (those the cloth
     /// presses shut one by one, the others by the usual clusters), then the cushions,
-    /// in turn while any contact approaches. `self.contacts` holds the group's
+    /// in turn while any contact approaches. `self.scratch.contacts` holds the group's
     /// contacts before and after.
     #[cold]
     #[inline(never)]
     pub(super) fn resolve_on_cloth(&mut self, b: &mut Balls, t0: f64) {
-        let mut all = std::mem::take(&mut self.cushion_group);
+        let mut all = std::mem::take(&mut self.scratch.cushion_group);
         all.clear();
-        all.extend_from_slice(&self.contacts);
+        all.extend_from_slice(&self.scratch.contacts);
         let approaching = |b: &Balls, table: &crate::table::Table, c: &Contact| match *c {
             Contact::Pair(i, j) => {
                 super::motion::approaching_pair(b, table, i as usize, j as usize)
@@ -211,22 +227,22 @@ impl Event {
         };
         // Closing, or touching and pressed together (met all the same, softly).
         let meets = |s: &Self, b: &Balls, c: &Contact| {
-            approaching(b, &s.table, c)
+            approaching(b, &s.laws.table, c)
                 || matches!(*c, Contact::Pair(i, j) if s.pressed_touch(b, i as usize, j as usize))
         };
         for pass in 0..CUSHION_PASSES {
-            let table = self.table;
+            let table = self.laws.table;
             for &c in &all {
                 if matches!(c, Contact::Pair(..)) && meets(self, b, &c) {
                     self.soft_pair(b, c, t0);
                 }
             }
-            self.contacts.clear();
-            self.contacts.extend(
+            self.scratch.contacts.clear();
+            self.scratch.contacts.extend(
                 all.iter()
                     .filter(|c| matches!(c, Contact::Pair(..)) && approaching(b, &table, c)),
             );
-            match self.contacts.len() {
+            match self.scratch.contacts.len() {
                 0 => {}
                 1 => self.resolve_clusters_of_one::<true>(b, t0),
                 _ => self.resolve_clusters(b, t0),
@@ -245,15 +261,21 @@ impl Event {
                 // Still rattling: the ball-ball contacts stopped as the contact
                 // solver's fallback stops them (the cushions leave their balls
                 // separating, or the next event meets them at once).
-                self.contacts.clear();
-                self.contacts
+                self.scratch.contacts.clear();
+                self.scratch
+                    .contacts
                     .extend(all.iter().filter(|c| matches!(c, Contact::Pair(..))));
-                super::resolve::stop_approach(b, &self.table, &self.contacts, &mut self.solver);
+                super::resolve::stop_approach(
+                    b,
+                    &self.laws.table,
+                    &self.scratch.contacts,
+                    &mut self.solver,
+                );
             }
         }
-        self.contacts.clear();
-        self.contacts.extend_from_slice(&all);
-        self.cushion_group = all;
+        self.scratch.contacts.clear();
+        self.scratch.contacts.extend_from_slice(&all);
+        self.scratch.cushion_group = all;
     }
 
     /// Contact `c`, if it is a soft impact of a pair (`soft.rs`), resolved as such and
@@ -268,7 +290,7 @@ impl Event {
             return false;
         };
         let (i, j) = (i as usize, j as usize);
-        let (dx, dy) = self.table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+        let (dx, dy) = self.laws.table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
         let d = dx.hypot(dy);
         if d == 0.0 || b.inv_m[i] + b.inv_m[j] == 0.0 {
             return false;
@@ -302,14 +324,14 @@ impl Event {
         let out = soft::pair(&cloth.law, &held(i), &held(j), &meeting);
         out.a.store(b, i);
         out.b.store(b, j);
-        self.collisions += 1;
-        self.pair_virial.sum += out.impulse * d;
+        self.tally.collisions += 1;
+        self.tally.pair_virial.sum += out.impulse * d;
         // The soft impulse is along the line of centres only.
-        let tensor = &mut self.pair_virial.tensor;
+        let tensor = &mut self.tally.pair_virial.tensor;
         crate::stress::add_contact(tensor, n, d, out.impulse, 0.0);
         if let Some(log) = self.log.as_mut() {
-            let id = |k: usize| super::resolve::ball_id(&self.order, k);
-            let t = t0 - self.step_start;
+            let id = |k: usize| super::resolve::ball_id(&self.layout.order, k);
+            let t = t0 - self.clock.step_start;
             log.push(LoggedEvent::pair(t, id(i), id(j), out.impulse, approach));
         }
         true
@@ -324,7 +346,7 @@ impl Event {
         let Some(cloth) = self.cloth.as_deref() else {
             return false;
         };
-        let (dx, dy) = self.table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
+        let (dx, dy) = self.laws.table.min_image(b.x[j] - b.x[i], b.y[j] - b.y[i]);
         let sigma = b.r[i] + b.r[j];
         let (ai, aj) = (cloth.acc[i], cloth.acc[j]);
         let press = (ai[0] - aj[0]) * dx + (ai[1] - aj[1]) * dy;
@@ -344,12 +366,12 @@ impl Event {
             return;
         }
         // The scene's restitution, or elastic in a burst (the collapse guard's TC rule).
-        let burst = self.collapse_guard && self.burst_after(i, t0) >= super::state::TC_BURST;
-        let e = if burst { 1.0 } else { self.restitution };
+        let burst = self.guard.collapse_guard && self.burst_after(i, t0) >= super::state::TC_BURST;
+        let e = if burst { 1.0 } else { self.laws.restitution };
         let cushion = Cushion {
             normal: w.normal(),
             restitution: e,
-            mu: self.friction.mu,
+            mu: self.laws.friction.mu,
             surface: [0.0, 0.0],
             nose: crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i],
         };
@@ -368,12 +390,12 @@ impl Event {
             return;
         }
         out.sphere.store(b, i);
-        self.collisions += 1;
+        self.tally.collisions += 1;
         if let Some(log) = self.log.as_mut() {
-            let id = super::resolve::ball_id(&self.order, i);
+            let id = super::resolve::ball_id(&self.layout.order, i);
             let impulse = b.m[i] * out.impulse_per_mass;
             log.push(LoggedEvent::table_wall(
-                t0 - self.step_start,
+                t0 - self.clock.step_start,
                 id,
                 w,
                 impulse,

@@ -22,9 +22,10 @@
 //! (in that order, as a ball touching a wall inside the table always does), and rests
 //! on, or lifts off if it now leaves the face faster than the rule allows.
 
+use super::clock::Laws;
 use super::held::{dot, OnFace, OnRound};
 use super::inner::Inner;
-use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, POCKET};
+use super::kinds::{END_CODE, HELD, NO_FACE, ON_FACE, ON_ROUND, ON_TABLE, POCKET};
 use super::motion::touches_wall;
 use super::predict::Kin;
 use super::queue::Ev;
@@ -245,18 +246,15 @@ impl Inner {
     /// (when that is more than round-off: a rebuild then finds a resting ball as it left
     /// it). Returns whether the ball's velocity or faces changed, or the wall
     /// (`[[walls]]` entry) it would turn round (not modelled).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn settle_faces(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
-        table: &Table,
+        laws: &Laws,
         rest: &mut u8,
     ) -> Result<bool, u32> {
-        self.settle_faces_but(b, i, c, g, tc, table, rest, NO_FACE)
+        self.settle_faces_but(b, i, c, laws, rest, NO_FACE)
     }
 
     /// Every contact of ball `i` (in cell `c`) but piece `left`, at most eight: what it
@@ -321,18 +319,16 @@ impl Inner {
 
     /// [`Inner::settle_faces`] passing over piece `left` (the face a ball has just
     /// left at its end, which round-off may still show it touching).
-    #[allow(clippy::too_many_arguments)]
     fn settle_faces_but(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
-        table: &Table,
+        laws: &Laws,
         rest: &mut u8,
         left: u32,
     ) -> Result<bool, u32> {
+        let (g, tc, table) = (laws.gravity, laws.tc, &laws.table);
         if b.inv_m[i] == 0.0 || self.out.get(i).copied().unwrap_or(false) {
             return Ok(false);
         }
@@ -362,7 +358,7 @@ impl Inner {
                 let (Touched::Round(t) | Touched::Swing(t)) = found[k].0 else {
                     return Ok(false);
                 };
-                *rest &= !0x0f;
+                *rest &= !ON_TABLE;
                 return Ok(self.hold_round(b, i, t, found[k].1));
             }
         }
@@ -468,17 +464,15 @@ impl Inner {
     /// Ball `i`, at a face's end: the faces whose segment its centre has left are let
     /// go. Then, as [`Inner::settle_faces`], what it touches now; if no face took over,
     /// the corner it left is judged as any corner is (it turns round it or flies off).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn leave_faces(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
-        table: &Table,
+        laws: &Laws,
         rest: &mut u8,
     ) -> Result<(), u32> {
+        let (g, tc) = (laws.gravity, laws.tc);
         let p = [b.x[i], b.y[i]];
         let mut on = self.on[i];
         // Where along its segment the centre stands (0 and 1 its ends), per face. The
@@ -524,7 +518,7 @@ impl Inner {
         }
         self.set_on(i, on);
         let left = corner.map_or(NO_FACE, |(_, _, k, _)| k);
-        self.settle_faces_but(b, i, c, g, tc, table, rest, left)?;
+        self.settle_faces_but(b, i, c, laws, rest, left)?;
         if let Some((q, _, k, feature)) = corner.filter(|_| self.on[i].is_empty()) {
             // What the table's walls it still rests on leave of gravity.
             let g = self.accel_on(i, *rest, g);
@@ -576,7 +570,7 @@ impl Event {
     #[inline(never)]
     pub(super) fn face_end(&mut self, b: &mut Balls, ev: Ev) {
         let i = ev.i as usize;
-        if self.t[i] <= self.step_start {
+        if self.rec.t[i] <= self.clock.step_start {
             self.remember(b, i);
         }
         self.advance(b, i, ev.t);
@@ -584,19 +578,19 @@ impl Event {
         let Some(inner) = self.inner.as_deref_mut() else {
             return;
         };
-        let rest = &mut self.hist[i].rest;
+        let rest = &mut self.rec.hist[i].rest;
         let verdict = if inner.on[i].round.is_some() {
-            inner.leave_round(b, i, c, self.gravity, self.tc, &self.table, rest)
+            inner.leave_round(b, i, c, &self.laws, rest)
         } else {
-            inner.leave_faces(b, i, c, self.gravity, self.tc, &self.table, rest)
+            inner.leave_faces(b, i, c, &self.laws, rest)
         };
         self.mark_faces(i);
         if let Err(wall) = verdict {
-            self.settled = self.settled.or(Some((i as u32, wall)));
+            self.guard.settled = self.guard.settled.or(Some((i as u32, wall)));
         }
         // Its parabola changed: every prediction made with the former one is stale.
-        self.counter[i] = self.counter[i].wrapping_add(1);
-        self.hist[i].group = 0;
+        self.rec.counter[i] = self.rec.counter[i].wrapping_add(1);
+        self.rec.hist[i].group = 0;
         self.predict(b, i, ev.t, true);
     }
 
@@ -613,15 +607,15 @@ impl Event {
         let Some(inner) = self.inner.as_deref_mut() else {
             return;
         };
-        let rest = &mut self.hist[i].rest;
-        match inner.settle_faces(b, i, c, self.gravity, self.tc, &self.table, rest) {
+        let rest = &mut self.rec.hist[i].rest;
+        match inner.settle_faces(b, i, c, &self.laws, rest) {
             Ok(changed) => {
                 self.mark_faces(i);
-                if changed && self.hist[i].hit != s {
+                if changed && self.rec.hist[i].hit != s {
                     self.after_impact::<CLOTH>(b, i, s, t0);
                 }
             }
-            Err(wall) => self.settled = self.settled.or(Some((i as u32, wall))),
+            Err(wall) => self.guard.settled = self.guard.settled.or(Some((i as u32, wall))),
         }
     }
 
@@ -636,16 +630,18 @@ impl Event {
         };
         let pieces = self.solver.pieces_mut();
         pieces.clear();
-        let n = self.contacts.len();
+        let n = self.scratch.contacts.len();
         for k in 0..n {
-            let c = self.contacts[k];
+            let c = self.scratch.contacts[k];
             let balls = match c {
                 Contact::Pair(i, j) => [Some(i), Some(j)],
                 Contact::Wall(i, _) | Contact::Piece(i, _) => [Some(i), None],
             };
             for i in balls.into_iter().flatten() {
                 let added = |c: &Contact| matches!(*c, Contact::Piece(b, _) if b == i);
-                if self.hist[i as usize].rest & HELD == 0 || self.contacts[n..].iter().any(added) {
+                if self.rec.hist[i as usize].rest & HELD == 0
+                    || self.scratch.contacts[n..].iter().any(added)
+                {
                     continue;
                 }
                 let on = inner.on[i as usize];
@@ -655,12 +651,13 @@ impl Event {
                     let p = [bs.x[i as usize], bs.y[i as usize]];
                     pieces.push(PieceContact {
                         normal: round.normal(p),
-                        restitution: surface.restitution.unwrap_or(self.restitution),
-                        mu: surface.mu.unwrap_or(self.friction.mu),
+                        restitution: surface.restitution.unwrap_or(self.laws.restitution),
+                        mu: surface.mu.unwrap_or(self.laws.friction.mu),
                         surface: [0.0, 0.0],
                         wall: round.wall,
                     });
-                    self.contacts
+                    self.scratch
+                        .contacts
                         .push(Contact::Piece(i, pieces.len() as u32 - 1));
                 }
                 for slot in 0..2 {
@@ -683,12 +680,13 @@ impl Event {
                     };
                     pieces.push(PieceContact {
                         normal: on.normal[slot],
-                        restitution: surface.restitution.unwrap_or(self.restitution),
-                        mu: surface.mu.unwrap_or(self.friction.mu),
+                        restitution: surface.restitution.unwrap_or(self.laws.restitution),
+                        mu: surface.mu.unwrap_or(self.laws.friction.mu),
                         surface: along,
                         wall,
                     });
-                    self.contacts
+                    self.scratch
+                        .contacts
                         .push(Contact::Piece(i, pieces.len() as u32 - 1));
                 }
             }
@@ -696,8 +694,8 @@ impl Event {
         if pieces.is_empty() {
             return false;
         }
-        self.contacts.sort_unstable();
-        self.contacts.dedup();
+        self.scratch.contacts.sort_unstable();
+        self.scratch.contacts.dedup();
         true
     }
 
@@ -708,13 +706,13 @@ impl Event {
             return;
         };
         let on = inner.on[i];
-        let was = self.hist[i].rest & HELD;
+        let was = self.rec.hist[i].rest & HELD;
         let bits = if on.has_faces() { ON_FACE } else { 0 }
             | if on.round.is_some() { ON_ROUND } else { 0 };
         if was == 0 && bits != 0 {
             self.quartic.push(i as u32);
         }
-        self.hist[i].rest = (self.hist[i].rest & !HELD) | bits;
+        self.rec.hist[i].rest = (self.rec.hist[i].rest & !HELD) | bits;
     }
 }
 

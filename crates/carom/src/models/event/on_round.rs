@@ -25,6 +25,7 @@
 //! the speeds and accelerations prove free of contact, up to the end of the output
 //! interval (the ball is predicted afresh at every interval, as a resting ball is).
 
+use super::clock::Laws;
 use super::held::{dot, OnRound};
 use super::inner::Inner;
 use super::kinds::{self, END_CODE, EXIT_CODE, ON_ROUND, PIECE, POCKET};
@@ -444,23 +445,21 @@ impl Kin<'_> {
 }
 
 impl Inner {
-    /// Ball `i`, at the end of its circle (`g` gravity, `tc` the TC time): released,
+    /// Ball `i`, at the end of its circle (under the interval's `laws`): released,
     /// it flies off along its tangent, set a few parts in 1e12 of the circle's radius
     /// off the wall so that round-off cannot read as an impact at once; at the end of the contact's
     /// region it is moved as far past it and judged afresh, as any ball touching walls
     /// is ([`Inner::settle_faces`]). Returns the wall it would turn round, if that is
     /// what the rules cannot follow.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn leave_round(
         &mut self,
         b: &mut Balls,
         i: usize,
         c: u32,
-        g: [f64; 2],
-        tc: f64,
-        table: &crate::table::Table,
+        laws: &Laws,
         rest: &mut u8,
     ) -> Result<(), u32> {
+        let g = laws.gravity;
         let Some(round) = self.on[i].round else {
             return Ok(());
         };
@@ -488,7 +487,7 @@ impl Inner {
         let (s, co) = turn.sin_cos();
         b.x[i] = round.center[0] + rho * (co * u[0] - s * u[1]);
         b.y[i] = round.center[1] + rho * (s * u[0] + co * u[1]);
-        self.settle_faces(b, i, c, g, tc, table, rest).map(|_| ())
+        self.settle_faces(b, i, c, laws, rest).map(|_| ())
     }
 }
 
@@ -504,6 +503,6 @@ impl super::state::Event {
         let p = [b.x[i], b.y[i]];
         let v = [b.vx[i], b.vy[i]];
         [b.x[i], b.y[i], b.vx[i], b.vy[i]] =
-            Pendulum::new(round.center, p, v, self.gravity).state(tau);
+            Pendulum::new(round.center, p, v, self.laws.gravity).state(tau);
     }
 }

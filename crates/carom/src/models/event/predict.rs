@@ -47,7 +47,7 @@ pub(super) struct Kin<'a> {
 macro_rules! kin {
     ($s:ident, $balls:expr) => {{
         let b: &$crate::balls::Balls = $balls;
-        let n = $s.t.len();
+        let n = $s.rec.t.len();
         $crate::models::event::predict::Kin {
             x: &b.x[..n],
             y: &b.y[..n],
@@ -55,15 +55,15 @@ macro_rules! kin {
             vy: &b.vy[..n],
             r: &b.r[..n],
             inv_m: &b.inv_m[..n],
-            t: &$s.t[..n],
-            counter: &$s.counter[..n],
-            hist: &$s.hist[..n],
+            t: &$s.rec.t[..n],
+            counter: &$s.rec.counter[..n],
+            hist: &$s.rec.hist[..n],
             cells: &$s.cells,
-            table: $s.table,
-            g: $s.gravity,
-            flat: $s.flat,
-            horizon: $s.horizon,
-            overflow: &$s.overflow,
+            table: $s.laws.table,
+            g: $s.laws.gravity,
+            flat: $s.laws.flat,
+            horizon: $s.clock.horizon,
+            overflow: &$s.guard.overflow,
             inner: $s.inner.as_deref(),
             cloth: $s.cloth.as_deref(),
         }
@@ -534,7 +534,7 @@ impl Kin<'_> {
         slack: f64,
         near: &[u32],
     ) -> Option<Ev> {
-        let (mut t, mut other) = (f64::INFINITY, u32::MAX);
+        let (mut t, mut other) = (f64::INFINITY, kinds::NO_PARTNER);
         // The earliest time among the candidates other than the earliest, and how
         // many candidates there were.
         let mut runner_up = f64::INFINITY;
@@ -565,7 +565,7 @@ impl Kin<'_> {
             return Some(Ev::NONE);
         }
         // A near-tie, or no finite time at all: the general path decides.
-        if runner_up <= t + slack.max(16.0 * f64::EPSILON * t.abs()) || other == u32::MAX {
+        if runner_up <= t + slack.max(16.0 * f64::EPSILON * t.abs()) || other == kinds::NO_PARTNER {
             return None;
         }
         Some(Ev {

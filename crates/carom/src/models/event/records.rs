@@ -1,8 +1,65 @@
-//! What the model keeps of each ball besides its motion: what its last collisions left
-//! (read and written at each of its impacts), and its state before its first change in
-//! an interval (put back when a step fails).
+//! What the model keeps of each ball besides its motion: its local time and event
+//! counter, what its last collisions left (read and written at each of its impacts),
+//! its identity while the model works on its own layout, and its state before its first
+//! change in an interval (put back when a step fails).
 
 use crate::balls::Balls;
+use crate::stress::Virial;
+
+/// The per-ball records every prediction reads beside the balls' motion, one flat array
+/// each (indexed by the ball's place in the model's layout).
+#[derive(Clone, Default)]
+pub(super) struct Records {
+    /// Local time of the state stored in `Balls` (epoch time).
+    pub(super) t: Vec<f64>,
+    /// Events the ball has taken part in: a prediction made against an older count is
+    /// stale.
+    pub(super) counter: Vec<u32>,
+    /// What each ball's last collisions left: see [`History`].
+    pub(super) hist: Vec<History>,
+}
+
+impl Records {
+    /// The records of `n` balls at a new epoch: every clock at 0, every counter at 0,
+    /// every history cleared except, when `keep_bursts`, the collapse guard's memory
+    /// (the last collision's time and the count of quick ones).
+    pub(super) fn restart(&mut self, n: usize, keep_bursts: bool) {
+        self.t.clear();
+        self.t.resize(n, 0.0);
+        self.counter.clear();
+        self.counter.resize(n, 0);
+        if !keep_bursts {
+            self.hist.clear();
+            self.hist.resize(n, History::NEW);
+        } else {
+            for h in &mut self.hist {
+                *h = History {
+                    t_last: h.t_last,
+                    quick: h.quick,
+                    ..History::NEW
+                };
+            }
+        }
+    }
+}
+
+/// What a failed step puts back: each ball changed in the interval as it was before its
+/// first change (O(events), not O(N)), and the virials at the interval's start.
+#[derive(Clone, Default)]
+pub(super) struct Rollback {
+    pub(super) undo: Vec<Undo>,
+    /// The pair virial and the solver's virial at the start of the interval.
+    pub(super) virial_at_start: (Virial, Virial),
+}
+
+/// The balls' identities in the model's layout while it works on its own (ball `k` of
+/// the layout is ball `order[k]`; empty: the balls' own order), and the ball count from
+/// which a start is laid out cell by cell. See `renumber.rs`.
+#[derive(Clone)]
+pub(super) struct Layout {
+    pub(super) order: Vec<u32>,
+    pub(super) renumber_from: usize,
+}
 
 /// Ball-ball contacts of each ball's last collision group, remembered so that a pair
 /// that has just collided (and, in exact arithmetic, now separates) is never predicted

@@ -44,14 +44,14 @@ impl Event {
     /// renumber small scenes; `usize::MAX` turns renumbering off).
     #[cfg(any(test, feature = "internals"))]
     pub fn set_renumber_from(&mut self, n: usize) {
-        self.renumber_from = n;
+        self.layout.renumber_from = n;
     }
 
     /// Whether the model is working on its own layout of the balls (until they are
     /// next read).
     #[cfg(any(test, feature = "internals"))]
     pub fn is_renumbered(&self) -> bool {
-        !self.order.is_empty()
+        !self.layout.order.is_empty()
     }
 
     /// At a rebuild, with the balls as given: lays them out cell by cell if their order
@@ -61,48 +61,49 @@ impl Event {
         let n = b.len();
         // Still in the model's layout (a step failed and nobody read the balls since):
         // it stands.
-        if !self.order.is_empty() && self.order.len() == n {
+        if !self.layout.order.is_empty() && self.layout.order.len() == n {
             return;
         }
-        self.order.clear();
+        self.layout.order.clear();
         // Walls inside the table keep per-ball records by index (who is out of play):
         // such scenes keep their own order.
-        if n < self.renumber_from.max(2)
+        if n < self.layout.renumber_from.max(2)
             || self.inner.is_some()
-            || !scattered(&b.x, &b.y, &self.table)
+            || !scattered(&b.x, &b.y, &self.laws.table)
         {
             return;
         }
-        self.cells.rebuild(&self.table, b.max_radius(), &b.x, &b.y);
+        self.cells
+            .rebuild(&self.laws.table, b.max_radius(), &b.x, &b.y);
         let order = self.cells.balls_by_cell();
         b.permute(&order);
-        if self.hist.len() == n {
-            gather(&mut self.hist, &order);
+        if self.rec.hist.len() == n {
+            gather(&mut self.rec.hist, &order);
         }
         self.strikes_permute(&order);
-        self.order = order;
+        self.layout.order = order;
     }
 
     /// When the balls are read: every ball back under its own index. The model's other
     /// per-ball records are rebuilt before the next event (a read always ends in a
     /// rebuild), except the collapse guard's, which moves back with its balls.
     pub(super) fn restore_order(&mut self, b: &mut Balls) {
-        if self.order.is_empty() {
+        if self.layout.order.is_empty() {
             return;
         }
-        let back = inverse(&self.order);
+        let back = inverse(&self.layout.order);
         b.permute(&back);
-        if self.hist.len() == back.len() {
-            gather(&mut self.hist, &back);
+        if self.rec.hist.len() == back.len() {
+            gather(&mut self.rec.hist, &back);
         }
         self.strikes_permute(&back);
-        self.order.clear();
+        self.layout.order.clear();
         self.needs_rebuild = true;
     }
 
     /// The identity of the ball at index `i` of the model's layout, for messages.
     pub(super) fn id(&self, i: usize) -> usize {
-        self.order.get(i).map_or(i, |&k| k as usize)
+        self.layout.order.get(i).map_or(i, |&k| k as usize)
     }
 }
 

@@ -18,16 +18,20 @@ impl Event {
 
     #[inline(always)]
     fn run_events_body(&mut self, balls: &mut Balls, physics: &Physics) -> Result<(), StepError> {
-        let before = (self.collisions, self.crossings);
+        let before = (self.tally.collisions, self.tally.crossings);
         let solver = crate::stress::Virial {
             sum: self.solver.virial(),
             tensor: self.solver.virial_tensor(),
         };
-        self.virial_at_start = (self.pair_virial, solver);
+        self.rollback.virial_at_start = (self.tally.pair_virial, solver);
         // Where the events of the interval (and the solver's extra passes) are next
         // looked at: the end of the stall guard's window or the hard cap, whichever
         // comes first. One comparison per event, as the former budget took.
-        let mut guard = Watch::new(self.step_start, stall_window(balls.len()), self.budget);
+        let mut guard = Watch::new(
+            self.clock.step_start,
+            stall_window(balls.len()),
+            self.guard.budget,
+        );
         let mut count: u64 = 0;
         // The contact solver's passes beyond one per contact count as events: a cluster
         // that rattles (a light ball between a heavy one and a wall takes of the order
@@ -42,7 +46,7 @@ impl Event {
         // The events up to the interval's end, with a pause where the epoch moves (see
         // `rebase_within`): at a time of the run's own, not of the sampling.
         loop {
-            let end = self.horizon.min(self.rebase_at);
+            let end = self.clock.horizon.min(self.clock.rebase_at);
             // Andersen's strikes, events of their own (`strikes.rs`): the events up to
             // the next one, then it (infinitely far without a heat bath).
             let strike_at = self.next_strike();
@@ -75,7 +79,7 @@ impl Event {
                 if count + extra > guard.next {
                     self.look(balls, &mut guard, count + extra, ev.t, before)?;
                 }
-                self.note_recent(ev.i);
+                self.guard.note_recent(ev.i);
                 // An exit or the end of a course (one comparison tells them from the
                 // rest).
                 if kinds::is_exit_or_end(ev.other) {
@@ -83,7 +87,7 @@ impl Event {
                         self.take_out(balls, ev);
                     } else {
                         self.end_of_course(balls, ev);
-                        if let Some((i, wall)) = self.settled.take() {
+                        if let Some((i, wall)) = self.guard.settled.take() {
                             return Err(self.settled_on(balls, ev.t, before, i, wall));
                         }
                     }
@@ -91,10 +95,10 @@ impl Event {
                 }
                 if let Kind::Cross(_) = ev.kind() {
                     self.cross(balls, ev);
-                    if self.overflow.get() {
+                    if self.guard.overflow.get() {
                         return Err(self.overflowed(balls, physics, ev.t, before));
                     }
-                    if self.audit {
+                    if self.guard.audit {
                         self.audit_at(balls, ev.t);
                     }
                     continue;
@@ -103,7 +107,7 @@ impl Event {
                 let t0 = ev.t;
                 self.gather_group(balls, ev, &mut count, extra, &mut guard, before)?;
                 if let Kind::Pair(j) = ev.kind() {
-                    self.note_recent(j as u32);
+                    self.guard.note_recent(j as u32);
                 }
                 self.slide_to(t0);
                 if self.cloth.is_some() {
@@ -112,17 +116,17 @@ impl Event {
                     self.resolve_group(balls, t0);
                 }
                 self.take_pending_exits(balls);
-                if self.overflow.get() {
+                if self.guard.overflow.get() {
                     return Err(self.overflowed(balls, physics, t0, before));
                 }
-                if let Some((i, wall)) = self.settled.take() {
+                if let Some((i, wall)) = self.guard.settled.take() {
                     return Err(self.settled_on(balls, t0, before, i, wall));
                 }
                 extra = self.solver.stats().extra_passes - extra_at_start;
                 if count + extra > guard.next {
                     self.look(balls, &mut guard, count + extra, t0, before)?;
                 }
-                if self.audit {
+                if self.guard.audit {
                     self.audit_at(balls, t0);
                 }
             }
@@ -130,22 +134,22 @@ impl Event {
                 self.strike(balls);
                 continue;
             }
-            if self.rebase_at < self.horizon {
-                self.rebase_within(&mut guard, self.events + count);
+            if self.clock.rebase_at < self.clock.horizon {
+                self.rebase_within(&mut guard, self.tally.events + count);
                 continue;
             }
             break;
         }
-        self.events += count;
-        let t_end = self.horizon;
-        if self.overflow.get() {
+        self.tally.events += count;
+        let t_end = self.clock.horizon;
+        if self.guard.overflow.get() {
             return Err(self.overflowed(balls, physics, t_end, before));
         }
 
         // The balls stay at their local times until someone reads them.
-        self.step_start = t_end;
+        self.clock.step_start = t_end;
         self.slide_to(t_end);
-        if self.audit {
+        if self.guard.audit {
             self.audit_at(balls, t_end);
         }
         Ok(())
@@ -168,9 +172,9 @@ impl Event {
         before: (u64, u64),
     ) -> Result<(), StepError> {
         let t0 = ev.t;
-        let window = t0 + self.eps_t.max(16.0 * f64::EPSILON * t0.abs());
-        self.group_events.clear();
-        self.group_events.push(ev);
+        let window = t0 + self.clock.eps_t.max(16.0 * f64::EPSILON * t0.abs());
+        self.scratch.group_events.clear();
+        self.scratch.group_events.push(ev);
         loop {
             // Nearly always nothing else is due so soon, and the schedule can tell
             // without sorting out its near set.
@@ -188,15 +192,15 @@ impl Event {
             if *count + extra > guard.next {
                 self.look(balls, guard, *count + extra, e.t, before)?;
             }
-            self.note_recent(e.i);
+            self.guard.note_recent(e.i);
             match e.kind() {
                 Kind::Cross(_) => self.cross(balls, e),
-                Kind::Exit | Kind::End => self.pending_exits.push(e),
+                Kind::Exit | Kind::End => self.scratch.pending_exits.push(e),
                 Kind::Pair(j) => {
-                    self.note_recent(j as u32);
-                    self.group_events.push(e);
+                    self.guard.note_recent(j as u32);
+                    self.scratch.group_events.push(e);
                 }
-                Kind::Wall(_) => self.group_events.push(e),
+                Kind::Wall(_) => self.scratch.group_events.push(e),
             }
         }
         Ok(())
@@ -206,9 +210,9 @@ impl Event {
     /// impact changed the ball (its phase was then derived afresh at the impact).
     #[inline(always)]
     fn take_pending_exits(&mut self, balls: &mut Balls) {
-        for k in 0..self.pending_exits.len() {
-            let e = self.pending_exits[k];
-            if self.counter[e.i as usize] == e.ci {
+        for k in 0..self.scratch.pending_exits.len() {
+            let e = self.scratch.pending_exits[k];
+            if self.rec.counter[e.i as usize] == e.ci {
                 if e.other == EXIT_CODE {
                     self.take_out(balls, e);
                 } else {
@@ -216,7 +220,7 @@ impl Event {
                 }
             }
         }
-        self.pending_exits.clear();
+        self.scratch.pending_exits.clear();
     }
 }
 
@@ -236,11 +240,11 @@ impl Event {
     #[cold]
     fn take_out(&mut self, b: &mut Balls, ev: Ev) {
         let i = ev.i as usize;
-        if self.t[i] <= self.step_start {
+        if self.rec.t[i] <= self.clock.step_start {
             self.remember(b, i);
         }
         self.advance(b, i, ev.t);
-        let after = ev.t - self.step_start;
+        let after = ev.t - self.clock.step_start;
         let Some(inner) = self.inner.as_deref_mut() else {
             return;
         };
@@ -251,14 +255,14 @@ impl Event {
             (b.wx[i], b.wy[i]) = (0.0, 0.0);
             cloth.derive(b, i, ev.t);
         }
-        self.hist[i].rest = 0;
+        self.rec.hist[i].rest = 0;
         if let Some(inner) = self.inner.as_deref_mut() {
             inner.let_go(i);
         }
         self.cells.remove(i);
         self.queue.set_both(i, Ev::NONE, Ev::NONE);
         // Partners that predicted a contact with it find it stale.
-        self.counter[i] = self.counter[i].wrapping_add(1);
+        self.rec.counter[i] = self.rec.counter[i].wrapping_add(1);
     }
 }
 
@@ -326,7 +330,7 @@ impl Event {
         // periodic box crosses an edge at every event, the clock moving by 1e-306 each):
         // stopped too, or it would run for ages. A healthy run is many orders below the
         // bound (a million balls over 400 time units in one interval: a few 1e9).
-        let remaining = (self.horizon - now).max(0.0) * (events as f64 / span);
+        let remaining = (self.clock.horizon - now).max(0.0) * (events as f64 / span);
         if remaining > MAX_PROJECTED_EVENTS {
             return Err(self.too_busy(balls, events, span, remaining, now, before));
         }
@@ -342,10 +346,10 @@ impl Event {
     pub(super) fn bring_forward(&mut self, balls: &mut Balls) {
         // Awaiting a rebuild, the balls are as given from outside (or as a failed
         // step put them back): nothing to bring forward.
-        if self.needs_rebuild || balls.len() != self.t.len() {
+        if self.needs_rebuild || balls.len() != self.rec.t.len() {
             return;
         }
-        let now = self.step_start;
+        let now = self.clock.step_start;
         for i in 0..balls.len() {
             self.advance(balls, i, now);
         }
@@ -353,7 +357,7 @@ impl Event {
         // A ball read just as it crosses a periodic edge can come out a round-off
         // beyond it (`y == height`); what is read is what a state file holds, and its
         // load wraps it, so wrap it here and the file loads to the same text.
-        crate::models::wrap_positions(balls, &self.table);
+        crate::models::wrap_positions(balls, &self.laws.table);
         // What is read may be written to a state file and resumed: the next step starts
         // afresh from exactly these balls (epoch, predictions, collapse-guard memory), as
         // the resumed run will, so that both continue bit for bit. The cost, O(N)

@@ -180,8 +180,8 @@ impl Event {
     #[inline]
     pub(super) fn shift_at(&self, t: f64) -> f64 {
         Table {
-            shift: self.shear_base,
-            ..self.table
+            shift: self.laws.shear_base,
+            ..self.laws.table
         }
         .after(t)
         .shift
@@ -191,15 +191,15 @@ impl Event {
     /// that the minimum images taken at an event at `t` are the ones at `t`.
     #[inline(always)]
     pub(super) fn slide_to(&mut self, t: f64) {
-        if self.table.is_sheared() {
-            self.table.shift = self.shift_at(t);
+        if self.laws.table.is_sheared() {
+            self.laws.table.shift = self.shift_at(t);
         }
     }
 
     /// Moves the shift's clock with the epoch (`shift` earlier becomes 0).
     pub(super) fn slide_epoch(&mut self, shift: f64) {
-        if self.table.is_sheared() {
-            self.shear_base = self.shift_at(shift);
+        if self.laws.table.is_sheared() {
+            self.laws.shear_base = self.shift_at(shift);
         }
     }
 
@@ -230,10 +230,10 @@ impl Event {
             Dir::Up | Dir::Down if wraps => {
                 self.advance(b, i, t);
                 let (w, h, s, u) = (
-                    self.table.width,
-                    self.table.height,
-                    self.table.shift,
-                    self.table.shear_velocity(),
+                    self.laws.table.width,
+                    self.laws.table.height,
+                    self.laws.table.shift,
+                    self.laws.table.shear_velocity(),
                 );
                 // Out through y = 0 (up) it comes back at y + h, x + s, vx + u; out
                 // through y = h (down) at y - h, x - s, vx - u.
@@ -242,18 +242,18 @@ impl Event {
                 b.iy[i] -= k as i64;
                 b.x[i] += k * s;
                 b.vx[i] += k * u;
-                let (x, kx) = self.table.wrap(b.x[i], 0);
+                let (x, kx) = self.laws.table.wrap(b.x[i], 0);
                 b.x[i] = x;
                 b.ix[i] = b.ix[i].saturating_add(kx);
                 debug_assert!(x.is_finite() && w > 0.0);
-                self.counter[i] = self.counter[i].wrapping_add(1);
-                self.v2_max = self.v2_max.max(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i]);
+                self.rec.counter[i] = self.rec.counter[i].wrapping_add(1);
+                self.clock.v2_max = self.clock.v2_max.max(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i]);
                 let to = self.cells.cell_at(b.x[i], b.y[i]);
                 self.cells.move_to(i, to);
             }
             _ => {
                 if wraps {
-                    let w = self.table.width;
+                    let w = self.laws.table.width;
                     match dir {
                         Dir::Left => (b.x[i], b.ix[i]) = (b.x[i] + w, b.ix[i] - 1),
                         _ => (b.x[i], b.ix[i]) = (b.x[i] - w, b.ix[i] + 1),
@@ -281,7 +281,7 @@ impl Event {
         contacts: &[Contact],
         mut resolve: impl FnMut(&mut Self, &mut Balls, &[Contact]),
     ) {
-        if !self.table.is_sheared() {
+        if !self.laws.table.is_sheared() {
             resolve(self, b, contacts);
             return;
         }
@@ -303,14 +303,14 @@ impl Event {
         contacts: &[Contact],
         resolve: &mut impl FnMut(&mut Self, &mut Balls, &[Contact]),
     ) {
-        let u = self.table.shear_velocity();
-        for &(i, k) in &self.slide {
+        let u = self.laws.table.shear_velocity();
+        for &(i, k) in &self.scratch.slide {
             if k != 0 {
                 b.vx[i as usize] += k as f64 * u;
             }
         }
         resolve(self, b, contacts);
-        for &(i, k) in &self.slide {
+        for &(i, k) in &self.scratch.slide {
             if k != 0 {
                 b.vx[i as usize] -= k as f64 * u;
             }
@@ -322,8 +322,8 @@ impl Event {
     /// the contacts admit no common frame.
     fn frame_of(&mut self, b: &Balls, contacts: &[Contact]) -> bool {
         const UNSET: i32 = i32::MIN;
-        self.slide.clear();
-        let t = self.table;
+        self.scratch.slide.clear();
+        let t = self.laws.table;
         let crossing = |i: usize, j: usize| -> i32 {
             let ry = b.y[j] - b.y[i];
             let (_, dy) = t.min_image(b.x[j] - b.x[i], ry);
@@ -338,8 +338,8 @@ impl Event {
         };
         for c in contacts {
             for i in super::resolve::contact_balls(c) {
-                if !self.slide.iter().any(|&(k, _)| k as usize == i) {
-                    self.slide.push((i as u32, UNSET));
+                if !self.scratch.slide.iter().any(|&(k, _)| k as usize == i) {
+                    self.scratch.slide.push((i as u32, UNSET));
                 }
             }
         }
@@ -349,17 +349,17 @@ impl Event {
             let mut unset_left = false;
             for c in contacts {
                 let Contact::Pair(i, j) = *c else { continue };
-                let (a, z) = (find(&self.slide, i), find(&self.slide, j));
+                let (a, z) = (find(&self.scratch.slide, i), find(&self.scratch.slide, j));
                 let (Some(a), Some(z)) = (a, z) else { continue };
                 let m = crossing(i as usize, j as usize);
-                match (self.slide[a].1, self.slide[z].1) {
+                match (self.scratch.slide[a].1, self.scratch.slide[z].1) {
                     (UNSET, UNSET) => unset_left = true,
                     (ka, UNSET) => {
-                        self.slide[z].1 = ka + m;
+                        self.scratch.slide[z].1 = ka + m;
                         changed = true;
                     }
                     (UNSET, kz) => {
-                        self.slide[a].1 = kz - m;
+                        self.scratch.slide[a].1 = kz - m;
                         changed = true;
                     }
                     (ka, kz) => {
@@ -376,11 +376,11 @@ impl Event {
                 break;
             }
             // A part of the cluster not yet reached: its first ball sets its frame.
-            if let Some(e) = self.slide.iter_mut().find(|e| e.1 == UNSET) {
+            if let Some(e) = self.scratch.slide.iter_mut().find(|e| e.1 == UNSET) {
                 e.1 = 0;
             }
         }
-        for e in &mut self.slide {
+        for e in &mut self.scratch.slide {
             if e.1 == UNSET {
                 // A ball against a wall alone: its own frame.
                 e.1 = 0;

@@ -1,20 +1,20 @@
-//! The model's state: its settings, every part its stages work on, and the constants
-//! they share. Each part's methods live with the stage that owns it (see the model's
-//! notes); this file only names the parts, so that every stage can reach them and none
-//! reaches the stages through it.
+//! The model's state: the parts its stages work on, the scratch they share, and the
+//! constants they share. Each part is defined in a file below the stages (`records.rs`,
+//! `clock.rs`, `audit.rs`, `phases.rs`, `bath.rs`, `cells.rs`, `queue/`, `inner.rs`) and
+//! its work is done by the stage that owns it (see the model's notes); this file only
+//! gathers the parts, so that every stage can reach them and none reaches the stages
+//! through it.
 
-use super::audit::Audit;
+use super::audit::{Guards, Tally};
 use super::bath::Strikes;
 use super::cells::Cells;
+use super::clock::{Clock, Laws};
 use super::inner::Inner;
 use super::phases::OnCloth;
 use super::queue::{Ev, Schedule};
-use super::records::{History, Undo};
+use super::records::{Layout, Records, Rollback};
 use crate::models::simultaneous::ContactSolver;
 use crate::models::Contact;
-use crate::physics::ContactFriction;
-use crate::stress::Virial;
-use crate::table::Table;
 
 /// `tc = TC_FRACTION * dt`: collisions of one ball closer together than this are a
 /// "burst" (a hundred thousand per output interval and more: far finer than anything
@@ -42,43 +42,27 @@ pub fn stall_window(n: usize) -> u64 {
 /// The stall guard's default budget is a physics parameter's default, kept with them.
 pub use crate::physics::DEFAULT_EVENT_BUDGET;
 
-/// Events closer in time than `GROUP_TOL * r_min / v_max` form one group: the balls
-/// concerned are then at most `GROUP_TOL` of a radius from touching, a thousand times
-/// above position round-off and far below anything physical.
-pub(super) const GROUP_TOL: f64 = 1e-10;
-
-/// Local times are measured from an epoch, moved forward (every event time rewritten)
-/// once the clock would let a ball move `REBASE_AFTER` radii, at an instant of the
-/// run's own clock rather than an interval's start (`interval::next_rebase`): the time resolution
-/// `ulp(t)` then never costs more than about 1e-13 of a radius in position.
-pub(super) const REBASE_AFTER: f64 = 1e3;
-
 /// Cloning copies the whole state, predictions included: the clone continues exactly
 /// as the original would.
+///
+/// The state is held in parts, each the work of one stage: the per-ball records the
+/// predictions read (`records.rs`), the interval's clock and laws (`clock.rs`), the
+/// schedule (`queue/`), the grid (`cells.rs`), the walls inside the table (`inner.rs`),
+/// the cloth (`phases.rs`), the heat bath (`bath.rs`), the guards and the tallies
+/// (`audit.rs`) and the scratch of a group (below). Every part is held by value, its
+/// arrays flat (one per field), so that a hot loop reads `self.rec.t[i]` as directly as
+/// a field of the model; the parts a run may not use sit behind a box that is `None`
+/// then.
 #[derive(Clone)]
 pub struct Event {
-    // Settings.
     /// Whether the wide version of the event loop runs (see `isa.rs`).
     pub(super) wide: bool,
-    /// Hard cap on the events of one output interval (`None`: none).
-    pub(super) budget: Option<u64>,
-    /// The stall guard's limit: events per ball while the fastest ball moves the
-    /// smallest radius (`physics.event_budget`).
-    pub(super) event_budget: f64,
-    pub(super) audit: bool,
-    pub(super) collapse_guard: bool,
-
-    // Per ball.
-    /// Local time of the state stored in `Balls` (epoch time).
-    pub(super) t: Vec<f64>,
-    pub(super) counter: Vec<u32>,
-    /// Time of the last collision, and how many collisions in a row came within tc.
-    /// What each ball's last collisions left: see [`History`].
-    pub(super) hist: Vec<History>,
-
-    /// The state of every ball changed in the current interval, as it was before the
-    /// first change: put back when the step fails. O(events), not O(N).
-    pub(super) undo: Vec<Undo>,
+    /// The caps, the guards' flags and what they report.
+    pub(super) guard: Guards,
+    /// Every ball's local time, event counter and collision history.
+    pub(super) rec: Records,
+    /// What a failed step puts back.
+    pub(super) rollback: Rollback,
     /// Balls whose predictions are redone at the start of every interval (kinematic or
     /// resting balls under gravity); may hold balls that no longer need it.
     pub(super) quartic: Vec<u32>,
@@ -93,87 +77,52 @@ pub struct Event {
     /// Andersen's heat bath struck as events (`None`: none, and every path as it was
     /// without it). See `strikes.rs`.
     pub(super) strikes: Option<Box<Strikes>>,
-    /// Scratch of a group on cloth that meets the table's walls (see `on_cloth.rs`).
-    pub(super) cushion_group: Vec<Contact>,
-    /// Balls of a group that struck a piece of wall inside the table (scratch).
-    pub(super) piece_hits: Vec<u32>,
-    /// Under gravity, a ball left resting on a wall inside the table by its last impact
-    /// (its index in the model, the `[[walls]]` entry): what the model cannot continue
-    /// yet, so the step fails (see `inner.rs`).
-    pub(super) settled: Option<(u32, u32)>,
-    /// Exits and ends of phases due in the same instant as a group, taken after it
-    /// (scratch).
-    pub(super) pending_exits: Vec<Ev>,
     pub(super) queue: Schedule,
     pub(super) solver: ContactSolver,
-    /// The balls' identities in the model's layout while it works on its own (ball `k`
-    /// of the layout is ball `order[k]`); empty: the balls' own order. See `renumber.rs`.
-    pub(super) order: Vec<u32>,
-    pub(super) renumber_from: usize,
+    /// The balls' identities while the model works on its own layout.
+    pub(super) layout: Layout,
 
-    // Clock and per-interval parameters.
-    pub(super) step_start: f64,
-    pub(super) horizon: f64,
-    /// Epoch time at which the epoch next moves (see `interval::next_rebase`), and the
-    /// count of events when it last moved.
-    pub(super) rebase_at: f64,
-    pub(super) rebase_mark: u64,
-    pub(super) eps_t: f64,
-    pub(super) tc: f64,
-    pub(super) restitution: f64,
-    /// Friction at the contacts (rough disks); off: the smooth collisions, untouched.
-    pub(super) friction: ContactFriction,
-    pub(super) gravity: [f64; 2],
-    /// No gravity and no cloth: every ball moves in a straight line (the predictions'
-    /// shorter paths; set with the physics of each interval).
-    pub(super) flat: bool,
-    pub(super) table: Table,
-    /// A sheared box's shift at epoch time 0 (`sliding.rs`): the table's `shift` is
-    /// set from it to the shift at each event.
-    pub(super) shear_base: f64,
-    /// Scratch of an impact across a sheared box's edge: each ball and the copy whose
-    /// velocity it takes (`sliding.rs`).
-    pub(super) slide: Vec<(u32, i32)>,
-    pub(super) r_min: f64,
-    /// Largest squared speed seen at the last rebuild or after a collision since.
-    pub(super) v2_max: f64,
-    /// `v2_max` when the epoch last moved or was rebuilt, and the speed gravity adds
-    /// over an interval: what the time tolerance `eps_t` is made of.
-    pub(super) v2_epoch: f64,
-    pub(super) v_gain: f64,
+    /// The laws and the table of the current interval.
+    pub(super) laws: Laws,
+    /// The model's clock and the speeds and tolerances measured on it.
+    pub(super) clock: Clock,
+    /// Serial of the latest collision group (compared with the marks of each ball's `History`).
     pub(super) serial: u32,
-    /// Set by a prediction whose pair quartic is beyond its root finder's range (see
-    /// `Kin::overflow`): the step fails.
-    pub(super) overflow: std::cell::Cell<bool>,
     pub(super) needs_rebuild: bool,
-    /// The event log of the steps not yet drained, when kept (times from the start of
-    /// the step, balls by their own indices).
-    pub(super) log: Option<Vec<crate::event_log::LoggedEvent>>,
     /// The pending rebuild continues from balls that were read (as a run resumed from
     /// a state file would begin): it forgets the collapse guard's memory as well.
     pub(super) resumed: bool,
+    /// The event log of the steps not yet drained, when kept (times from the start of
+    /// the step, balls by their own indices).
+    pub(super) log: Option<Vec<crate::event_log::LoggedEvent>>,
 
-    // Scratch, kept to avoid allocating inside a step.
+    pub(super) scratch: Scratch,
+    pub(super) tally: Tally,
+}
+
+/// Scratch of the stages, kept to avoid allocating inside a step: nothing in it
+/// outlives the event or group that fills it.
+#[derive(Clone, Default)]
+pub(super) struct Scratch {
+    /// The events of the group being resolved (`run.rs`, `resolve.rs`).
     pub(super) group_events: Vec<Ev>,
+    /// Candidate contacts of a prediction (`predict.rs`).
     pub(super) cand: Vec<Ev>,
+    /// The balls of a group, its contacts, a cluster of touching balls and each ball's
+    /// contacts (`resolve.rs`).
     pub(super) involved: Vec<u32>,
     pub(super) contacts: Vec<Contact>,
     pub(super) cluster: Vec<u32>,
     pub(super) by_ball: Vec<(u32, u32)>,
+    /// The balls near a cell crossing (`crossing.rs`).
     pub(super) nbrs: Vec<u32>,
-    pub(super) recent: [u32; 64],
-    pub(super) recent_at: usize,
-
-    // Statistics.
-    pub(super) collisions: u64,
-    pub(super) events: u64,
-    pub(super) crossings: u64,
-    /// The overlap audit's scratch and the deepest overlap it saw (`guard.rs`).
-    pub(super) overlap: Audit,
-    /// Sum of `r_ij . J_ij` over the pair collisions resolved two balls at a time (the
-    /// contact solver keeps its own for groups), with its tensor `sum r_ij (x) J_ij`.
-    pub(super) pair_virial: Virial,
-    /// `pair_virial` and the solver's virial at the start of the interval, which a
-    /// failed step puts back with the balls.
-    pub(super) virial_at_start: (Virial, Virial),
+    /// Balls of a group that struck a piece of wall inside the table.
+    pub(super) piece_hits: Vec<u32>,
+    /// Exits and ends of phases due in the same instant as a group, taken after it.
+    pub(super) pending_exits: Vec<Ev>,
+    /// A group on cloth that meets the table's walls (see `on_cloth.rs`).
+    pub(super) cushion_group: Vec<Contact>,
+    /// An impact across a sheared box's edge: each ball and the copy whose velocity it
+    /// takes (`sliding.rs`).
+    pub(super) slide: Vec<(u32, i32)>,
 }

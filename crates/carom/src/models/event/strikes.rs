@@ -57,10 +57,10 @@ impl Event {
     /// before its clock is set. Read with the balls synchronised.
     pub fn thermostat_clock(&self) -> Option<Vec<(u32, u64, f64)>> {
         let s = self.strikes.as_deref()?;
-        if s.count.is_empty() || !self.order.is_empty() || !self.flat {
+        if s.count.is_empty() || !self.layout.order.is_empty() || !self.laws.flat {
             return None;
         }
-        let now = self.step_start;
+        let now = self.clock.step_start;
         Some(
             (0..s.count.len())
                 .filter(|&i| s.at[i] != f64::INFINITY)
@@ -73,7 +73,7 @@ impl Event {
     /// world just built from a state: the listed balls as listed, the others from the
     /// start. Entries naming balls beyond `n` are ignored. Without a heat bath, nothing.
     pub fn restore_thermostat_clock(&mut self, clock: &[(u32, u64, f64)], n: usize) {
-        let now = self.step_start;
+        let now = self.clock.step_start;
         let Some(s) = self.strikes.as_deref_mut() else {
             return;
         };
@@ -92,7 +92,7 @@ impl Event {
     #[inline]
     pub(super) fn next_strike(&mut self) -> f64 {
         match self.strikes.as_deref_mut() {
-            Some(s) if self.flat => s.due.first().map_or(f64::INFINITY, |(_, t)| t),
+            Some(s) if self.laws.flat => s.due.first().map_or(f64::INFINITY, |(_, t)| t),
             _ => f64::INFINITY,
         }
     }
@@ -102,9 +102,9 @@ impl Event {
     /// that can given one, and the calendar filled afresh. O(N).
     pub(super) fn strikes_rebuild(&mut self, b: &Balls) {
         let n = b.len();
-        let now = self.step_start;
-        let order = &self.order;
-        let Some(s) = self.strikes.as_deref_mut().filter(|_| self.flat) else {
+        let now = self.clock.step_start;
+        let order = &self.layout.order;
+        let Some(s) = self.strikes.as_deref_mut().filter(|_| self.laws.flat) else {
             return;
         };
         let id = |i: usize| order.get(i).map_or(i, |&k| k as usize);
@@ -187,7 +187,7 @@ impl Event {
             s.due.set(i, f64::INFINITY);
             return;
         }
-        let (key, k) = (id(&self.order, i), s.count[i]);
+        let (key, k) = (id(&self.layout.order, i), s.count[i]);
         let v = thermostat::strike_velocity(s.seed, key, k, s.temperature, b.inv_m[i]);
         // (A count read from a state file may be any u64: it wraps, as a counter.)
         s.count[i] = k.wrapping_add(1);
@@ -195,23 +195,23 @@ impl Event {
         s.due.set(i, s.at[i]);
         s.total += 1;
 
-        if self.t[i] <= self.step_start {
+        if self.rec.t[i] <= self.clock.step_start {
             self.remember(b, i);
         }
         // A group resolved just before may have taken the ball a round-off past the
         // strike's time: it is struck where it is.
-        let t = t.max(self.t[i]);
+        let t = t.max(self.rec.t[i]);
         self.advance(b, i, t);
         (b.vx[i], b.vy[i]) = v;
-        self.v2_max = self.v2_max.max(v.0 * v.0 + v.1 * v.1);
+        self.clock.v2_max = self.clock.v2_max.max(v.0 * v.0 + v.1 * v.1);
         // No longer the course its last collision left: a partner it still touches may
         // be met again at once.
-        let h = &mut self.hist[i];
+        let h = &mut self.rec.hist[i];
         h.group = 0;
         h.n_partners = 0;
-        self.counter[i] = self.counter[i].wrapping_add(1);
+        self.rec.counter[i] = self.rec.counter[i].wrapping_add(1);
         self.predict(b, i, t, true);
-        if self.audit {
+        if self.guard.audit {
             self.audit_at(b, t);
         }
     }

@@ -336,7 +336,7 @@ impl ContactSolver {
     }
 
     /// Builds the contact set: slots for the balls involved, normals, inverse masses,
-    /// and the slot-to-contact adjacency.
+    /// and the slot-to-contact adjacency (`link_slots`).
     fn load(&mut self, balls: &Balls, contacts: &[Contact], restitution: f64) {
         if self.ball_slot.len() < balls.len() {
             self.ball_slot.resize(balls.len(), NONE);
@@ -437,6 +437,13 @@ impl ContactSolver {
             }
             set.source.push(c as u32);
         }
+        self.link_slots();
+    }
+
+    /// The slot-to-contact adjacency of the loaded set, and the solver's scratch sized
+    /// to it.
+    fn link_slots(&mut self) {
+        let set = &mut self.set;
         let n = set.len();
         let slots = set.slot_ball.len();
         // Slot-to-contact adjacency by counting sort, contacts ascending per slot.

@@ -595,182 +595,12 @@ impl Spring {
             dt: physics.dt,
             rolling: cf.rolling_mu,
         };
-        let bl = self.list.block_len();
-        let blocks = self.list.blocks();
-        rough.contacts.resize_with(blocks.len(), Vec::new);
-        rough.virial.resize(blocks.len(), Virial::default());
-        let began = {
-            let view = View {
-                x: &balls.x,
-                y: &balls.y,
-                vx: &balls.vx,
-                vy: &balls.vy,
-                r: &balls.r,
-                inv_m: &balls.inv_m,
-                omega: &balls.omega,
-                inv_i: &balls.inv_inertia,
-                law,
-                tan,
-            };
-            type Block<'a> = (
-                usize,
-                (
-                    (
-                        (
-                            (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
-                            &'a mut Vec<RoughForce>,
-                        ),
-                        &'a mut [[f64; 3]],
-                    ),
-                    &'a mut Virial,
-                ),
-            );
-            let pass = |(b, ((((block, xi), out), acc), virial)): Block| {
-                view.block(block.pairs(), xi, b * bl, acc, out, virial)
-            };
-            match pool {
-                // Spheres: the springs have a vertical part (`tilt.rs`). Decided once
-                // per step; the pass off cloth is untouched.
-                _ if cloth => rough.cloth_pairs(&view, (&balls.wx, &balls.wy), blocks, bl, pool),
-                None => blocks
-                    .iter()
-                    .zip(rough.xi.iter_mut())
-                    .zip(rough.contacts.iter_mut())
-                    .zip(rough.acc.chunks_mut(bl))
-                    .zip(rough.virial.iter_mut())
-                    .enumerate()
-                    .map(pass)
-                    .sum::<u64>(),
-                Some(pool) => pool.install(|| {
-                    blocks
-                        .par_iter()
-                        .zip(rough.xi.par_iter_mut())
-                        .zip(rough.contacts.par_iter_mut())
-                        .zip(rough.acc.par_chunks_mut(bl))
-                        .zip(rough.virial.par_iter_mut())
-                        .enumerate()
-                        .map(pass)
-                        .sum::<u64>()
-                }),
-            }
-        };
+        let mut began = self.rough_pairs(rough, balls, law, tan, pool, cloth);
         // Interior walls, per ball, into the same sums: after the ball's own block's
         // pairs and before the earlier blocks' (`incoming`), whatever the threads.
-        let mut began = began;
-        if let Some(interior) = Spring::interior(&mut self.wall_cells, walls, balls, table, physics)
-        {
-            let n = balls.len();
-            if self.wall_springs.len() != n {
-                self.wall_springs.clear();
-                self.wall_springs.resize(n, NO_SPRINGS);
-            }
-            let b = &*balls;
-            let block = |(t, (acc, springs)): (usize, (&mut [[f64; 3]], &mut [WallSprings]))| {
-                let mut began = 0;
-                for (k, (a, sp)) in acc.iter_mut().zip(springs.iter_mut()).enumerate() {
-                    let i = t * bl + k;
-                    let state = (b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i]);
-                    let (fx, fy, tq, n) = interior.rough_force(state, b.r[i], b.inv_m[i], sp);
-                    a[0] += fx;
-                    a[1] += fy;
-                    a[2] += tq;
-                    began += n;
-                }
-                began
-            };
-            began += match pool {
-                None => rough
-                    .acc
-                    .chunks_mut(bl)
-                    .zip(self.wall_springs.chunks_mut(bl))
-                    .enumerate()
-                    .map(block)
-                    .sum::<u64>(),
-                Some(pool) => pool.install(|| {
-                    rough
-                        .acc
-                        .par_chunks_mut(bl)
-                        .zip(self.wall_springs.par_chunks_mut(bl))
-                        .enumerate()
-                        .map(block)
-                        .sum::<u64>()
-                }),
-            };
-        }
-        let Balls {
-            x,
-            y,
-            vx,
-            vy,
-            r,
-            inv_m,
-            angle,
-            omega,
-            inv_inertia,
-            ..
-        } = balls;
-        let (list, contacts) = (&self.list, &rough.contacts[..]);
-        let run = |(
-            t,
-            ((((x, y), (vx, vy)), (angle, omega)), ((acc, wall_xi), ((r, inv_m), inv_i))),
-        ): KickBlock| {
-            incoming(list, contacts, t, acc);
-            let block = Kick {
-                x,
-                y,
-                vx,
-                vy,
-                angle,
-                omega,
-                acc,
-                wall_xi,
-                r,
-                inv_m,
-                inv_i,
-            };
-            kick_drift(&law, &tan, block)
-        };
-        let (began_walls, v2max, finite) = match pool {
-            None => x
-                .chunks_mut(bl)
-                .zip(y.chunks_mut(bl))
-                .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
-                .zip(angle.chunks_mut(bl).zip(omega.chunks_mut(bl)))
-                .zip(
-                    rough
-                        .acc
-                        .chunks_mut(bl)
-                        .zip(rough.wall_xi.chunks_mut(bl))
-                        .zip(
-                            r.chunks(bl)
-                                .zip(inv_m.chunks(bl))
-                                .zip(inv_inertia.chunks(bl)),
-                        ),
-                )
-                .enumerate()
-                .map(run)
-                .fold((0, 0.0, true), join),
-            Some(pool) => pool.install(|| {
-                x.par_chunks_mut(bl)
-                    .zip(y.par_chunks_mut(bl))
-                    .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
-                    .zip(angle.par_chunks_mut(bl).zip(omega.par_chunks_mut(bl)))
-                    .zip(
-                        rough
-                            .acc
-                            .par_chunks_mut(bl)
-                            .zip(rough.wall_xi.par_chunks_mut(bl))
-                            .zip(
-                                r.par_chunks(bl)
-                                    .zip(inv_m.par_chunks(bl))
-                                    .zip(inv_inertia.par_chunks(bl)),
-                            ),
-                    )
-                    .enumerate()
-                    .map(run)
-                    .reduce(|| (0, 0.0, true), join)
-            }),
-        };
+        began += self.rough_interior(rough, balls, table, physics, pool, walls);
+        let (began_walls, v2max, finite) =
+            kick_drift_blocks(&self.list, rough, balls, &law, &tan, pool);
         if !finite {
             return Err(());
         }
@@ -796,6 +626,221 @@ impl Spring {
         super::wrap_positions(balls, &next);
         rough.refresh(self, balls, &next, pool, cloth);
         Ok(began + began_walls)
+    }
+
+    /// The pair springs, block by block: each block's forces on its own balls are
+    /// summed into its accumulators, those on later blocks' balls kept in its contacts
+    /// for them (`incoming`). Returns the contacts begun.
+    fn rough_pairs(
+        &self,
+        rough: &mut Rough,
+        balls: &Balls,
+        law: Law,
+        tan: Tangential,
+        pool: Option<&rayon::ThreadPool>,
+        cloth: bool,
+    ) -> u64 {
+        let bl = self.list.block_len();
+        let blocks = self.list.blocks();
+        rough.contacts.resize_with(blocks.len(), Vec::new);
+        rough.virial.resize(blocks.len(), Virial::default());
+        let view = View {
+            x: &balls.x,
+            y: &balls.y,
+            vx: &balls.vx,
+            vy: &balls.vy,
+            r: &balls.r,
+            inv_m: &balls.inv_m,
+            omega: &balls.omega,
+            inv_i: &balls.inv_inertia,
+            law,
+            tan,
+        };
+        type Block<'a> = (
+            usize,
+            (
+                (
+                    (
+                        (&'a crate::broadphase::ListBlock, &'a mut Vec<f64>),
+                        &'a mut Vec<RoughForce>,
+                    ),
+                    &'a mut [[f64; 3]],
+                ),
+                &'a mut Virial,
+            ),
+        );
+        let pass = |(b, ((((block, xi), out), acc), virial)): Block| {
+            view.block(block.pairs(), xi, b * bl, acc, out, virial)
+        };
+        match pool {
+            // Spheres: the springs have a vertical part (`tilt.rs`). Decided once
+            // per step; the pass off cloth is untouched.
+            _ if cloth => rough.cloth_pairs(&view, (&balls.wx, &balls.wy), blocks, bl, pool),
+            None => blocks
+                .iter()
+                .zip(rough.xi.iter_mut())
+                .zip(rough.contacts.iter_mut())
+                .zip(rough.acc.chunks_mut(bl))
+                .zip(rough.virial.iter_mut())
+                .enumerate()
+                .map(pass)
+                .sum::<u64>(),
+            Some(pool) => pool.install(|| {
+                blocks
+                    .par_iter()
+                    .zip(rough.xi.par_iter_mut())
+                    .zip(rough.contacts.par_iter_mut())
+                    .zip(rough.acc.par_chunks_mut(bl))
+                    .zip(rough.virial.par_iter_mut())
+                    .enumerate()
+                    .map(pass)
+                    .sum::<u64>()
+            }),
+        }
+    }
+
+    /// The walls inside the table, ball by ball, into each ball's accumulator. Returns
+    /// the contacts begun (none without such walls, or on cloth, where they are
+    /// cushions applied after the step).
+    fn rough_interior(
+        &mut self,
+        rough: &mut Rough,
+        balls: &Balls,
+        table: &Table,
+        physics: &Physics,
+        pool: Option<&rayon::ThreadPool>,
+        walls: &Walls,
+    ) -> u64 {
+        let Some(interior) = Spring::interior(&mut self.wall_cells, walls, balls, table, physics)
+        else {
+            return 0;
+        };
+        let bl = self.list.block_len();
+        let n = balls.len();
+        if self.wall_springs.len() != n {
+            self.wall_springs.clear();
+            self.wall_springs.resize(n, NO_SPRINGS);
+        }
+        let b = balls;
+        let block = |(t, (acc, springs)): (usize, (&mut [[f64; 3]], &mut [WallSprings]))| {
+            let mut began = 0;
+            for (k, (a, sp)) in acc.iter_mut().zip(springs.iter_mut()).enumerate() {
+                let i = t * bl + k;
+                let state = (b.x[i], b.y[i], b.vx[i], b.vy[i], b.omega[i]);
+                let (fx, fy, tq, n) = interior.rough_force(state, b.r[i], b.inv_m[i], sp);
+                a[0] += fx;
+                a[1] += fy;
+                a[2] += tq;
+                began += n;
+            }
+            began
+        };
+        match pool {
+            None => rough
+                .acc
+                .chunks_mut(bl)
+                .zip(self.wall_springs.chunks_mut(bl))
+                .enumerate()
+                .map(block)
+                .sum::<u64>(),
+            Some(pool) => pool.install(|| {
+                rough
+                    .acc
+                    .par_chunks_mut(bl)
+                    .zip(self.wall_springs.par_chunks_mut(bl))
+                    .enumerate()
+                    .map(block)
+                    .sum::<u64>()
+            }),
+        }
+    }
+}
+
+/// The kick and drift of every block, each after the forces the earlier blocks' contacts
+/// left for its balls are added (`incoming`): the contacts begun with the table's walls,
+/// the largest squared speed, and whether every state stayed finite.
+fn kick_drift_blocks(
+    list: &NeighbourList,
+    rough: &mut Rough,
+    balls: &mut Balls,
+    law: &Law,
+    tan: &Tangential,
+    pool: Option<&rayon::ThreadPool>,
+) -> Out {
+    let bl = list.block_len();
+    let Balls {
+        x,
+        y,
+        vx,
+        vy,
+        r,
+        inv_m,
+        angle,
+        omega,
+        inv_inertia,
+        ..
+    } = balls;
+    let contacts = &rough.contacts[..];
+    let run = |(
+        t,
+        ((((x, y), (vx, vy)), (angle, omega)), ((acc, wall_xi), ((r, inv_m), inv_i))),
+    ): KickBlock| {
+        incoming(list, contacts, t, acc);
+        let block = Kick {
+            x,
+            y,
+            vx,
+            vy,
+            angle,
+            omega,
+            acc,
+            wall_xi,
+            r,
+            inv_m,
+            inv_i,
+        };
+        kick_drift(law, tan, block)
+    };
+    match pool {
+        None => x
+            .chunks_mut(bl)
+            .zip(y.chunks_mut(bl))
+            .zip(vx.chunks_mut(bl).zip(vy.chunks_mut(bl)))
+            .zip(angle.chunks_mut(bl).zip(omega.chunks_mut(bl)))
+            .zip(
+                rough
+                    .acc
+                    .chunks_mut(bl)
+                    .zip(rough.wall_xi.chunks_mut(bl))
+                    .zip(
+                        r.chunks(bl)
+                            .zip(inv_m.chunks(bl))
+                            .zip(inv_inertia.chunks(bl)),
+                    ),
+            )
+            .enumerate()
+            .map(run)
+            .fold((0, 0.0, true), join),
+        Some(pool) => pool.install(|| {
+            x.par_chunks_mut(bl)
+                .zip(y.par_chunks_mut(bl))
+                .zip(vx.par_chunks_mut(bl).zip(vy.par_chunks_mut(bl)))
+                .zip(angle.par_chunks_mut(bl).zip(omega.par_chunks_mut(bl)))
+                .zip(
+                    rough
+                        .acc
+                        .par_chunks_mut(bl)
+                        .zip(rough.wall_xi.par_chunks_mut(bl))
+                        .zip(
+                            r.par_chunks(bl)
+                                .zip(inv_m.par_chunks(bl))
+                                .zip(inv_inertia.par_chunks(bl)),
+                        ),
+                )
+                .enumerate()
+                .map(run)
+                .reduce(|| (0, 0.0, true), join)
+        }),
     }
 }
 

@@ -43,7 +43,7 @@ impl Ev {
     pub const NONE: Ev = Ev {
         t: f64::INFINITY,
         i: u32::MAX,
-        other: u32::MAX,
+        other: kinds::NO_PARTNER,
         ci: 0,
         cj: 0,
     };
