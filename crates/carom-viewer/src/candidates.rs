@@ -43,7 +43,7 @@ impl Shown {
     /// kind, ball, pocket and chance.
     pub fn label(&self) -> String {
         format!(
-            "{} {} → {}: {:.0} %",
+            "{} {} in {}: {:.0} %",
             self.kind,
             self.ball,
             self.pocket,
@@ -55,7 +55,7 @@ impl Shown {
 /// The chance that a normal aim error of standard deviation `sigma` (degrees) falls
 /// inside a window `window` degrees wide centred on the aim: `erf(w / (2 sqrt(2) σ))`.
 pub fn chance_in_window(window: f64, sigma: f64) -> f64 {
-    if !(window > 0.0) {
+    if window.is_nan() || window <= 0.0 {
         return 0.0;
     }
     erf(0.5 * window / (std::f64::consts::SQRT_2 * sigma.max(1e-9)))
@@ -214,7 +214,7 @@ mod tests {
             .unwrap_or_else(|| panic!("no direct pot of the 1: {shots:?}"));
         assert!(direct.chance > 0.5, "{}", direct.label());
         assert!(
-            direct.label().starts_with("direct 1 → "),
+            direct.label().starts_with("direct 1 in "),
             "{}",
             direct.label()
         );

@@ -5,6 +5,7 @@
 //! re-rack, free ball, replace) and the lines the side panel shows between shots. The
 //! window (`game_app.rs`) only draws and forwards the mouse and the keys.
 
+use carom_games::agent::{Agent, Decision};
 use carom_games::rules::{self, Call, Choice, Placement};
 use carom_games::shot::{at_rest, facts};
 use carom_games::{Game, Shot};
@@ -138,6 +139,23 @@ pub fn shot_of_drag(
 /// the game not over and player 1 to move.
 pub fn agent_to_move(game: &Game, opponent: bool) -> bool {
     opponent && !game.state.over && game.state.player == 1
+}
+
+/// The search player's turn: its answer to the options it is offered
+/// ([`Agent::respond`]: accept, or hand the table back when its chance from here is
+/// poor), then, if the turn is still its own, its decision ([`Agent::choose`], which
+/// may choose the push-out). The game is not changed.
+pub fn agent_turn(game: &Game, agent: &mut Agent) -> (Option<Choice>, Option<Decision>) {
+    let mut after = game.clone();
+    let response = agent.respond(&after);
+    if let Some(c) = response {
+        if after.choose(c).is_err() {
+            return (None, None);
+        }
+    }
+    let player = game.state.player;
+    let mine = !after.state.over && after.state.player == player;
+    (response, mine.then(|| agent.choose(&after)))
 }
 
 /// The lines shown between shots: whose turn, the score, and ball in hand.
@@ -504,5 +522,26 @@ mod tests {
         let r = g.shoot(&Shot::new(0.5, 90.0), call_for(&g, None)).unwrap();
         assert!(r.foul.is_none(), "{:?}", r.foul);
         assert!(g.options().contains(&Choice::PassBack));
+    }
+
+    /// The search player offered accept or pass back after a push-out answers with
+    /// one of them; passing back ends its turn without a shot, accepting gives its
+    /// shot. Off its turn's options (none offered) it only shoots.
+    #[test]
+    fn the_search_player_answers_the_options_before_it_shoots() {
+        let (mut g, _, _) = straight(0.0);
+        let mut agent = Agent::new(None, 1);
+        let (response, decision) = agent_turn(&g, &mut agent);
+        assert_eq!(response, None);
+        assert!(decision.is_some());
+        g.state.options = vec![Choice::Accept, Choice::PassBack];
+        let before = g.clone();
+        let (response, decision) = agent_turn(&g, &mut agent);
+        assert_eq!(g, before, "the game is not changed");
+        match response {
+            Some(Choice::Accept) => assert!(decision.is_some()),
+            Some(Choice::PassBack) => assert!(decision.is_none()),
+            other => panic!("answered {other:?}"),
+        }
     }
 }
