@@ -50,6 +50,7 @@ Examples:
   carom view
   carom view gas
   carom view nine-ball
+  carom view snooker --seed 7
   carom view break --frames 300 --screenshot docs/viewer.png")]
 pub struct ViewArgs {
     /// A built-in preset (see `carom presets`), a scenario or state file, or a game to
@@ -72,6 +73,10 @@ pub struct ViewArgs {
     /// Worker threads for the simulation [default: all cores]
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u64>,
+
+    /// A game's rack seed (a game only) [default: 1]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
 }
 
 /// `carom view` in a build without the viewer: whatever follows is taken as it comes,

@@ -71,10 +71,16 @@ fn view(a: args::ViewArgs) -> Result<(), CliError> {
             source: kind.name().to_string(),
             ..Default::default()
         };
-        return carom_viewer::run_game(kind, 1, options).map_err(|e| match e {
+        return carom_viewer::run_game(kind, a.seed.unwrap_or(1), options).map_err(|e| match e {
             carom_viewer::ViewerError::Usage(s) => CliError::input(s),
             other => CliError::run(other.to_string()),
         });
+    }
+    if a.seed.is_some() {
+        return Err(CliError::input(format!(
+            "--seed: a game's rack seed, and {} is no game",
+            a.scenario
+        )));
     }
     let loaded = load::load(&a.scenario, &[])?;
     let source = match carom::presets::find(&a.scenario) {

@@ -1,10 +1,12 @@
 //! The viewer's game mode without a window: the look-ahead that predicts where the
 //! cue ball and the first object ball go (the engine simulating the shot on a copy of
 //! the position), the call made for the shooter where the rules need one, the aim
-//! taken from a drag, and the lines the side panel shows between shots. The window
-//! (`game_app.rs`) only draws and forwards the mouse.
+//! taken from a drag, the choices the rules offer (push-out, accept, pass back,
+//! re-rack, free ball, replace) and the lines the side panel shows between shots. The
+//! window (`game_app.rs`) only draws and forwards the mouse and the keys.
 
-use carom_games::rules::{self, Call, Placement};
+use carom_games::agent::{Agent, Decision};
+use carom_games::rules::{self, Call, Choice, Placement};
 use carom_games::shot::{at_rest, facts};
 use carom_games::{Game, Shot};
 
@@ -73,7 +75,13 @@ pub fn predict(game: &Game, shot: &Shot) -> Result<Paths, String> {
 /// rules take none; else the ball and pocket the look-ahead pots; else a safety where
 /// the rules have one; else the ball the rules ask for into the pocket nearest it.
 /// `None` also when no call will do (the shot then reports the rules' reason).
+///
+/// After a chosen push-out no call is made: the game makes the shot the push-out
+/// ([`Game::effective_call`]), and any other call would be refused.
 pub fn call_for(game: &Game, paths: Option<&Paths>) -> Option<Call> {
+    if game.state.chosen == Some(Choice::PushOut) {
+        return None;
+    }
     let rules = rules::rules(game.kind());
     let ok = |c: Option<Call>| rules.check_call(&game.state, c).is_ok();
     if ok(None) {
@@ -133,6 +141,23 @@ pub fn agent_to_move(game: &Game, opponent: bool) -> bool {
     opponent && !game.state.over && game.state.player == 1
 }
 
+/// The search player's turn: its answer to the options it is offered
+/// ([`Agent::respond`]: accept, or hand the table back when its chance from here is
+/// poor), then, if the turn is still its own, its decision ([`Agent::choose`], which
+/// may choose the push-out). The game is not changed.
+pub fn agent_turn(game: &Game, agent: &mut Agent) -> (Option<Choice>, Option<Decision>) {
+    let mut after = game.clone();
+    let response = agent.respond(&after);
+    if let Some(c) = response {
+        if after.choose(c).is_err() {
+            return (None, None);
+        }
+    }
+    let player = game.state.player;
+    let mine = !after.state.over && after.state.player == player;
+    (response, mine.then(|| agent.choose(&after)))
+}
+
 /// The lines shown between shots: whose turn, the score, and ball in hand.
 pub fn status(game: &Game) -> Vec<String> {
     let s = &game.state;
@@ -156,7 +181,68 @@ pub fn status(game: &Game) -> Vec<String> {
             "ball in hand ({place}): click the table to place it"
         ));
     }
+    match s.chosen {
+        Some(Choice::PushOut) => {
+            lines.push("push-out: the next shot may meet any ball first".into())
+        }
+        Some(Choice::FreeBall) => {
+            lines.push("free ball: the ball struck first counts as the ball on".into())
+        }
+        _ => {}
+    }
     lines
+}
+
+/// The option a digit key takes: `1` the first of [`Game::options`], `2` the second,
+/// and so on, in the order the side panel shows their buttons.
+pub fn option_for_digit(game: &Game, digit: usize) -> Option<Choice> {
+    digit
+        .checked_sub(1)
+        .and_then(|i| game.options().get(i).copied())
+}
+
+/// What a choice does, in the words of the rules, for its button's hover text.
+pub fn choice_meaning(choice: Choice) -> &'static str {
+    match choice {
+        Choice::PushOut => {
+            "the next shot is a push-out: any ball may be met first and none need \
+             reach a cushion; the opponent then plays on or hands it back"
+        }
+        Choice::Accept => "take the table as it lies and shoot",
+        Choice::PassBack => "hand the shot back: the other player shoots from here",
+        Choice::Rerack => "the balls racked again, and you break",
+        Choice::RerackOffender => "the balls racked again, and the offender breaks again",
+        Choice::FreeBall => "nominate any ball as the ball on: the one the cue ball meets first",
+        Choice::Replace => {
+            "the balls put back where they were before the miss, the offender to play again"
+        }
+    }
+}
+
+/// What a shot means while options are pending: the rules never require a choice
+/// (shooting without one takes the table as it lies, [`Game::shoot`]), so the shot
+/// controls stay open and this line says what the shot takes. `None` without options.
+pub fn shooting_means(game: &Game) -> Option<&'static str> {
+    let options = game.options();
+    if options.is_empty() {
+        None
+    } else if options == [Choice::PushOut] {
+        Some("or shoot: a shot without the push-out is an ordinary shot")
+    } else {
+        Some("or shoot: a shot without a choice accepts the table as it lies")
+    }
+}
+
+/// Takes `choice` for the player to move ([`Game::choose`]) and gives the line the
+/// shot log shows; the rules' one-line error if it is not on offer (nothing changes).
+pub fn take_choice(game: &mut Game, choice: Choice) -> Result<String, String> {
+    let who = game.state.player;
+    game.choose(choice)?;
+    Ok(format!(
+        "player {who}: {}; player {} to shoot",
+        choice.name(),
+        game.state.player
+    ))
 }
 
 #[cfg(test)]
@@ -355,5 +441,107 @@ mod tests {
         assert_eq!(call, Some(Call::Pot { ball: 1, pocket: 3 }));
         // No pot predicted: a safety.
         assert_eq!(call_for(&g, None), Some(Call::Safety));
+    }
+
+    /// Nine-ball after the break: the push-out is on offer, its button is key 1;
+    /// taken, the status says so and the shot is a push-out with no call; then the
+    /// opponent is offered accept (key 1) and pass back (key 2), and passing back
+    /// hands the shot to the pusher.
+    #[test]
+    fn the_push_out_is_offered_taken_and_passed_back() {
+        let mut g = Game::new(GameKind::NineBall, 3);
+        assert_eq!(option_for_digit(&g, 1), None, "nothing before the break");
+        assert_eq!(shooting_means(&g), None);
+        // Any legal break: the game's state after it, with the push-out to come.
+        g.state.shots = 1;
+        g.state.ball_in_hand = None;
+        g.state.push_out = true;
+        assert_eq!(g.options(), vec![Choice::PushOut]);
+        assert_eq!(option_for_digit(&g, 1), Some(Choice::PushOut));
+        assert_eq!(option_for_digit(&g, 0), None);
+        assert_eq!(option_for_digit(&g, 2), None);
+        assert!(shooting_means(&g).unwrap().contains("ordinary shot"));
+        let pusher = g.state.player;
+        let line = take_choice(&mut g, Choice::PushOut).unwrap();
+        assert_eq!(
+            line,
+            format!("player {pusher}: push-out; player {pusher} to shoot")
+        );
+        assert!(status(&g).iter().any(|l| l.starts_with("push-out:")));
+        assert_eq!(call_for(&g, None), None);
+        assert!(g.options().is_empty());
+        // The push-out itself: a soft shot that fouls nothing; the opponent chooses.
+        let cue = g.balls.iter().find(|b| b.0 == 0).unwrap().1;
+        let centre = g.table.center();
+        let away = (cue[1] - centre[1]).atan2(cue[0] - centre[0]).to_degrees() + 180.0;
+        let r = g.shoot(&Shot::new(0.3, away), call_for(&g, None)).unwrap();
+        assert!(r.foul.is_none(), "{:?}", r.foul);
+        assert_eq!(g.state.player, 1 - pusher);
+        assert_eq!(option_for_digit(&g, 1), Some(Choice::Accept));
+        assert_eq!(option_for_digit(&g, 2), Some(Choice::PassBack));
+        assert!(shooting_means(&g).unwrap().contains("accepts the table"));
+        let line = take_choice(&mut g, Choice::PassBack).unwrap();
+        assert_eq!(
+            line,
+            format!("player {}: pass-back; player {pusher} to shoot", 1 - pusher)
+        );
+        assert_eq!(g.state.player, pusher);
+        assert!(g.options().is_empty());
+    }
+
+    /// A choice not on offer is the rules' one-line error, and nothing changes.
+    #[test]
+    fn a_choice_not_on_offer_is_refused_and_changes_nothing() {
+        let (mut g, _, _) = straight(0.0);
+        let before = g.clone();
+        let e = take_choice(&mut g, Choice::FreeBall).unwrap_err();
+        assert!(e.contains("free-ball is not on offer"), "{e}");
+        assert!(!e.contains('\n'));
+        assert_eq!(g, before);
+        for c in Choice::ALL {
+            assert!(!choice_meaning(c).is_empty());
+        }
+    }
+
+    /// Ten-ball calls every shot, but a chosen push-out takes no call: the viewer
+    /// makes none and the game plays it as the push-out.
+    #[test]
+    fn a_ten_ball_push_out_is_shot_without_a_call() {
+        let t = carom_games::Table::new(carom_games::TableKind::Pool9);
+        let c = t.center();
+        let mut g = Game::layout(
+            GameKind::TenBall,
+            &[(0, [c[0] - 0.6, c[1]]), (1, [c[0] + 0.2, c[1]])],
+            0,
+        )
+        .unwrap();
+        g.state.shots = 1;
+        g.state.push_out = true;
+        take_choice(&mut g, Choice::PushOut).unwrap();
+        assert_eq!(call_for(&g, None), None);
+        let r = g.shoot(&Shot::new(0.5, 90.0), call_for(&g, None)).unwrap();
+        assert!(r.foul.is_none(), "{:?}", r.foul);
+        assert!(g.options().contains(&Choice::PassBack));
+    }
+
+    /// The search player offered accept or pass back after a push-out answers with
+    /// one of them; passing back ends its turn without a shot, accepting gives its
+    /// shot. Off its turn's options (none offered) it only shoots.
+    #[test]
+    fn the_search_player_answers_the_options_before_it_shoots() {
+        let (mut g, _, _) = straight(0.0);
+        let mut agent = Agent::new(None, 1);
+        let (response, decision) = agent_turn(&g, &mut agent);
+        assert_eq!(response, None);
+        assert!(decision.is_some());
+        g.state.options = vec![Choice::Accept, Choice::PassBack];
+        let before = g.clone();
+        let (response, decision) = agent_turn(&g, &mut agent);
+        assert_eq!(g, before, "the game is not changed");
+        match response {
+            Some(Choice::Accept) => assert!(decision.is_some()),
+            Some(Choice::PassBack) => assert!(decision.is_none()),
+            other => panic!("answered {other:?}"),
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! The window of the game mode (`carom view nine-ball`, any game): the table with the
 //! balls in their set's dress, the predicted paths while aiming, the shot rolling out,
-//! and a side panel with the score, whose turn, the verdicts and the cue's controls.
-//! The rules and the look-ahead are [`crate::game`]'s.
+//! and a side panel with the score, whose turn, the choices the rules offer (a button
+//! and a digit key each), the verdicts and the cue's controls; the `c` key draws the
+//! search player's candidate shots. The rules and the look-ahead are
+//! [`crate::game`]'s, the candidates [`crate::candidates`]'.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -10,13 +12,17 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 
 use carom_games::agent::{Agent, Decision};
-use carom_games::rules::Call;
+use carom_games::rules::{Call, Choice};
 use carom_games::styles::{look, BallLook};
 use carom_games::{Game, GameKind, Shot};
 use carom_render::ballstyle::{LABEL_DISC, STRIPE_HALF};
 use eframe::egui::{self, Color32, ColorImage, Pos2, Sense, Stroke, Vec2};
 
-use crate::game::{agent_to_move, call_for, predict, shot_of_drag, status, Paths};
+use crate::candidates::{CandidateCache, Shown};
+use crate::game::{
+    agent_to_move, agent_turn, call_for, choice_meaning, option_for_digit, predict, shooting_means,
+    shot_of_drag, status, take_choice, Paths,
+};
 use crate::table_view::TableView;
 use crate::{Options, ViewerError, DEFAULT_SCREENSHOT_FRAMES};
 
@@ -30,6 +36,14 @@ struct Rolling {
 }
 
 type Pixels = Arc<Mutex<Option<Arc<ColorImage>>>>;
+
+/// What the search player decided on its thread: its answer to the options offered
+/// (if any), then its shot if the turn is still its own.
+struct Thought {
+    response: Option<Choice>,
+    decision: Option<Decision>,
+    agent: Agent,
+}
 
 pub struct GameApp {
     game: Game,
@@ -48,9 +62,14 @@ pub struct GameApp {
     /// Player 1 is the search player (`carom_games::agent`), without execution noise.
     opponent: bool,
     agent: Agent,
-    /// The search player's choice, made on a thread of its own so that the window
-    /// keeps drawing while it searches (about a second a shot).
-    thinking: Option<Receiver<(Decision, Agent)>>,
+    /// The search player's answer to the options it is offered and its shot (none
+    /// when its answer hands the table back), made on a thread of its own so that the
+    /// window keeps drawing while it searches (about a second a shot).
+    thinking: Option<Receiver<Thought>>,
+    /// Whether the candidate shots are drawn (the `c` key), and the candidates of the
+    /// position, computed once per position.
+    show_candidates: bool,
+    candidates: CandidateCache,
     /// The verdicts so far, newest last.
     log: Vec<String>,
     notice: Option<Result<String, String>>,
@@ -90,6 +109,8 @@ impl GameApp {
             opponent: false,
             agent: Agent::new(None, seed),
             thinking: None,
+            show_candidates: false,
+            candidates: CandidateCache::default(),
             log: Vec::new(),
             notice: None,
             frames,
@@ -128,6 +149,7 @@ impl GameApp {
         self.game = Game::new(self.game.kind(), self.seed);
         self.rolling = None;
         self.thinking = None;
+        self.prediction = None;
         self.log.clear();
         self.notice = None;
         self.shot = self.opening_aim();
@@ -160,11 +182,24 @@ impl GameApp {
             return;
         }
         if let Some(rx) = &self.thinking {
-            let Ok((decision, agent)) = rx.try_recv() else {
+            let Ok(thought) = rx.try_recv() else {
                 return;
             };
             self.thinking = None;
-            self.agent = agent;
+            self.agent = thought.agent;
+            self.notice = None;
+            for choice in thought
+                .response
+                .into_iter()
+                .chain(thought.decision.and_then(|d| d.choice))
+            {
+                if !self.choose(choice) {
+                    return;
+                }
+            }
+            let Some(decision) = thought.decision else {
+                return;
+            };
             if let Some([x, y]) = decision.place {
                 if let Err(e) = self.game.place_cue_ball(x, y) {
                     self.notice = Some(Err(format!("search player: {e}")));
@@ -176,11 +211,130 @@ impl GameApp {
             let (tx, rx) = mpsc::channel();
             let (game, mut agent) = (self.game.clone(), self.agent.clone());
             std::thread::spawn(move || {
-                let decision = agent.choose(&game);
-                let _ = tx.send((decision, agent));
+                let (response, decision) = agent_turn(&game, &mut agent);
+                let _ = tx.send(Thought {
+                    response,
+                    decision,
+                    agent,
+                });
             });
             self.thinking = Some(rx);
             self.notice = Some(Ok("the search player is choosing its shot".into()));
+        }
+    }
+
+    /// Takes a choice for the player to move, logs it, and shows the new position's
+    /// aim; false (with the reason shown) when the rules refuse it.
+    fn choose(&mut self, choice: Choice) -> bool {
+        match take_choice(&mut self.game, choice) {
+            Ok(line) => {
+                self.log.push(line);
+                self.notice = None;
+                self.drag = None;
+                self.prediction = None;
+                self.shot = self.opening_aim();
+                true
+            }
+            Err(e) => {
+                self.notice = Some(Err(e));
+                false
+            }
+        }
+    }
+
+    /// Whether the human at the mouse may act now: no shot rolling, the game not
+    /// over, and not the search player's turn.
+    fn human_to_move(&self) -> bool {
+        self.rolling.is_none()
+            && !self.game.state.over
+            && self.thinking.is_none()
+            && !agent_to_move(&self.game, self.opponent)
+    }
+
+    /// The keys: `c` shows or hides the candidate shots; `1` to `9` take the options
+    /// in the order of their buttons.
+    fn keys(&mut self, ctx: &egui::Context) {
+        const DIGITS: [egui::Key; 9] = [
+            egui::Key::Num1,
+            egui::Key::Num2,
+            egui::Key::Num3,
+            egui::Key::Num4,
+            egui::Key::Num5,
+            egui::Key::Num6,
+            egui::Key::Num7,
+            egui::Key::Num8,
+            egui::Key::Num9,
+        ];
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (toggle, digit) = ctx.input(|i| {
+            let digit = DIGITS.iter().position(|&k| i.key_pressed(k)).map(|k| k + 1);
+            (i.key_pressed(egui::Key::C), digit)
+        });
+        if toggle {
+            self.show_candidates = !self.show_candidates;
+        }
+        if let Some(d) = digit.filter(|_| self.human_to_move()) {
+            if let Some(choice) = option_for_digit(&self.game, d) {
+                self.choose(choice);
+            }
+        }
+    }
+
+    /// The options the rules give the player to move: a button each (with its digit
+    /// key), and what a shot without a choice means.
+    fn choices(&mut self, ui: &mut egui::Ui) {
+        let options = self.game.options();
+        if options.is_empty() || !self.human_to_move() {
+            return;
+        }
+        ui.separator();
+        ui.heading("Choices");
+        let mut taken = None;
+        ui.horizontal_wrapped(|ui| {
+            for (k, &c) in options.iter().enumerate() {
+                let button = ui
+                    .button(format!("{} {}", k + 1, c.name()))
+                    .on_hover_text(choice_meaning(c));
+                if button.clicked() {
+                    taken = Some(c);
+                }
+            }
+        });
+        if let Some(line) = shooting_means(&self.game) {
+            ui.weak(line);
+        }
+        if let Some(c) = taken {
+            self.choose(c);
+        }
+    }
+
+    /// The candidate shots in the side panel: each one's label, numbered as on the
+    /// table, or why there are none.
+    fn candidate_list(&mut self, ui: &mut egui::Ui) {
+        if !self.show_candidates || self.rolling.is_some() {
+            return;
+        }
+        self.candidates.update(&self.game);
+        ui.separator();
+        ui.heading("Candidate shots");
+        match self.candidates.shots() {
+            None => {
+                ui.label("the search player is solving the candidates ...");
+            }
+            Some([]) => {
+                ui.label("no candidate pots from here");
+            }
+            Some(shots) => {
+                for (k, s) in shots.iter().enumerate() {
+                    ui.label(format!("{}. {}", k + 1, s.label()));
+                }
+                ui.weak(format!(
+                    "chance: the aim error ({}° s.d.) inside the window of aims that pot",
+                    crate::candidates::CHANCE_AIM
+                ));
+            }
         }
     }
 
@@ -266,12 +420,14 @@ impl GameApp {
         if let Some((_, Err(e))) = &self.prediction {
             ui.colored_label(ERROR, format!("look-ahead: {e}"));
         }
+        self.choices(ui);
         ui.weak(
             "Drag on the table the way the cue ball should go; the drag's length sets \
              the speed; release to shoot. The lines are the paths of the cue ball and of \
              the first ball it meets, simulated ahead. With ball in hand, click to place \
              the cue ball. Where the rules need a call, the pot the look-ahead predicts \
-             is called (else a safety).",
+             is called (else a safety). Keys: 1-9 take the choices above; c shows or \
+             hides the search player's candidate shots (kind, ball, pocket, chance).",
         );
         if ui
             .checkbox(&mut self.opponent, "player 1 is the search player")
@@ -280,9 +436,13 @@ impl GameApp {
         {
             self.thinking = None;
         }
-        if ui.button("New rack").clicked() {
-            self.new_rack();
-        }
+        ui.horizontal(|ui| {
+            if ui.button("New rack").clicked() {
+                self.new_rack();
+            }
+            ui.checkbox(&mut self.show_candidates, "candidate shots (c)");
+        });
+        self.candidate_list(ui);
         ui.separator();
         ui.heading("Shots");
         egui::ScrollArea::vertical()
@@ -327,6 +487,11 @@ impl GameApp {
             );
         }
         if self.rolling.is_none() {
+            if self.show_candidates {
+                if let Some(shots) = self.candidates.shots() {
+                    paint_candidates(&painter, &view, shots, r, kind);
+                }
+            }
             self.refresh_prediction();
             if let Some((_, Ok(paths))) = &self.prediction {
                 paint_paths(&painter, &view, paths, r, kind);
@@ -469,13 +634,56 @@ fn paint_paths(painter: &egui::Painter, view: &TableView, paths: &Paths, r: f64,
     }
 }
 
+/// The candidate shots, faint beneath the aimed shot's paths: each one's cue ball
+/// path in grey and its object ball's in the ball's colour, up to where the object
+/// ball stops or drops, with its number and label (kind, ball, pocket, chance) where
+/// the object ball's path begins to move.
+fn paint_candidates(
+    painter: &egui::Painter,
+    view: &TableView,
+    shots: &[Shown],
+    r: f64,
+    kind: GameKind,
+) {
+    let font = egui::FontId::proportional(12.0);
+    for (k, s) in shots.iter().enumerate() {
+        let Some(paths) = &s.paths else { continue };
+        let points = |path: &[[f64; 2]]| -> Vec<Pos2> {
+            path.iter().map(|p| view.to_screen(p[0], p[1])).collect()
+        };
+        painter.add(egui::Shape::line(
+            points(&paths.cue),
+            Stroke::new(1.0, Color32::from_white_alpha(70)),
+        ));
+        let Some((n, path)) = &paths.object else {
+            continue;
+        };
+        let [red, green, blue] = look(kind, *n).color.0;
+        painter.add(egui::Shape::line(
+            points(path),
+            Stroke::new(1.5, Color32::from_rgba_unmultiplied(red, green, blue, 150)),
+        ));
+        let at = path[path.len() / 2];
+        let offset = Vec2::new(0.0, (1.5 * r * view.scale) as f32 + 14.0 * (k % 3) as f32);
+        painter.text(
+            view.to_screen(at[0], at[1]) + offset,
+            egui::Align2::CENTER_TOP,
+            format!("{}. {}", k + 1, s.label()),
+            font.clone(),
+            Color32::from_gray(235),
+        );
+    }
+}
+
 impl eframe::App for GameApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         if ctx.current_pass_index() == 0 {
+            self.keys(&ctx);
             self.advance();
             if self.rolling.is_some()
                 || self.thinking.is_some()
+                || self.candidates.busy()
                 || agent_to_move(&self.game, self.opponent)
             {
                 ctx.request_repaint();

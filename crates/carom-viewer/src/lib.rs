@@ -6,6 +6,7 @@
 //! [`sim::Sim`], which needs no window and is what the unit tests drive.
 
 pub mod app;
+pub mod candidates;
 pub mod cue_ui;
 pub mod game;
 pub mod game_app;

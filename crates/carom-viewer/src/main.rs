@@ -1,4 +1,4 @@
-//! `carom-viewer [SCENARIO] [--screenshot FILE.png] [--frames N]`: the interactive
+//! `carom-viewer [SCENARIO] [--screenshot FILE.png] [--frames N] [--seed S]`: the interactive
 //! viewer on its own (the same window as `carom view`).
 
 use std::path::PathBuf;
@@ -26,6 +26,9 @@ struct Args {
     /// Threads for the simulation (0: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// A game's rack seed (a game only; default 1).
+    #[arg(long)]
+    seed: Option<u64>,
 }
 
 fn main() -> ExitCode {
@@ -37,7 +40,7 @@ fn main() -> ExitCode {
             source: kind.name().to_string(),
             ..Default::default()
         };
-        return match carom_viewer::run_game(kind, 1, options) {
+        return match carom_viewer::run_game(kind, args.seed.unwrap_or(1), options) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e @ carom_viewer::ViewerError::Usage(_)) => {
                 eprintln!("carom-viewer: {e}");
@@ -48,6 +51,13 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+    }
+    if args.seed.is_some() {
+        eprintln!(
+            "carom-viewer: --seed: a game's rack seed, and {} is no game",
+            args.scenario
+        );
+        return ExitCode::from(2);
     }
     let (scenario, source) = match carom_viewer::sim::load_scenario(&args.scenario) {
         Ok(s) => s,

@@ -222,6 +222,18 @@ fn bad_screenshot_name_is_a_usage_error() {
 }
 
 #[test]
+fn a_seed_for_a_scenario_is_a_usage_error() {
+    // A rack's seed means nothing to a scenario: refused before any window opens.
+    let out = Command::new(env!("CARGO_BIN_EXE_carom-viewer"))
+        .args([SCENE, "--seed", "3"])
+        .output()
+        .expect("the viewer binary starts");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--seed") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
 fn unknown_scenario_is_a_usage_error() {
     let out = Command::new(env!("CARGO_BIN_EXE_carom-viewer"))
         .arg("no-such-scene")

@@ -32,6 +32,14 @@ fn screenshot_must_be_png() {
 }
 
 #[test]
+fn a_seed_is_for_games_only() {
+    let err = one_line_bad_input(&carom(&["view", "break", "--seed", "3"]));
+    assert!(err.contains("--seed") && err.contains("break"), "{err}");
+    let err = one_line_bad_input(&carom(&["view", "nine-ball", "--seed", "x"]));
+    assert!(err.contains("--seed"), "{err}");
+}
+
+#[test]
 fn zero_substeps() {
     let err = one_line_bad_input(&carom(&["view", "break", "--substeps", "0"]));
     assert!(err.contains("substeps"), "{err}");
