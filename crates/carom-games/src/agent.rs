@@ -139,14 +139,18 @@ const WINDOW_SCALE: f64 = 0.6;
 const MAX_CUT: f64 = 78.0;
 /// Executions sampled per candidate under the agent's noise (one, the shot itself,
 /// without noise).
-pub const SAMPLES: usize = 12;
+pub const SAMPLES: usize = 32;
 /// The best candidates of a sweep that are scored over sampled executions.
-const EVALUATED: usize = 6;
+const EVALUATED: usize = 10;
 /// Cushion routes and combinations solved when no direct pot is likely enough.
 const ROUTES: usize = 4;
 /// A pot whose chance (the fraction of sampled executions that keep the turn) is
 /// below this gives way to a safety.
 pub const THRESHOLD: f64 = 0.35;
+/// The part of a pot's value that does not depend on the next position: a pot that
+/// keeps the turn is worth `NEXT_FLOOR + (1 - NEXT_FLOOR) p`, `p` the chance of the
+/// best next pot.
+const NEXT_FLOOR: f64 = 0.4;
 /// The opponent's chance after a foul of ours (ball in hand).
 const IN_HAND_CHANCE: f64 = 0.9;
 /// The aim error (degrees) the opponent's chance is judged with when the agent has
@@ -317,6 +321,7 @@ impl Agent {
             .collect();
         let out = self.run(game, &shots);
         let me = game.state.player;
+        let sigma = self.judged_aim();
         out.chunks(draws.len())
             .map(|chunk| {
                 let mut kept = 0.0;
@@ -324,8 +329,12 @@ impl Agent {
                 for (after, r) in chunk.iter().flatten() {
                     if keeps_turn(r, me) {
                         kept += 1.0;
-                        let next = if r.game_over { 1.0 } else { best_ease(after) };
-                        value += (0.4 + 0.6 * next) * worth(game, r);
+                        let next = if r.game_over {
+                            1.0
+                        } else {
+                            best_chance(after, sigma)
+                        };
+                        value += (NEXT_FLOOR + (1.0 - NEXT_FLOOR) * next) * worth(game, r);
                     }
                 }
                 let k = chunk.len() as f64;
@@ -370,6 +379,12 @@ impl Agent {
         let w = (e - s + 1) as f64 * COARSE_STEP;
         let sigma = self.noise.map_or(JUDGED_AIM, |n| n.aim).max(1e-6);
         erf(0.5 * w / (std::f64::consts::SQRT_2 * sigma))
+    }
+
+    /// The aim error (degrees) positions are judged with: the agent's own, or
+    /// [`JUDGED_AIM`] without noise.
+    fn judged_aim(&self) -> f64 {
+        self.noise.map_or(JUDGED_AIM, |n| n.aim)
     }
 
     /// A standard normal draw (Box-Muller).
@@ -505,6 +520,7 @@ impl Agent {
         }
         let out = self.run(game, &shots);
         let per = (2 * FINE_HALF + 1) as usize;
+        let sigma = self.judged_aim();
         let mut found: Vec<Cand> = Vec::new();
         for (k, chunk) in out.chunks(per).enumerate() {
             let ok: Vec<bool> = chunk
@@ -519,8 +535,13 @@ impl Agent {
                 continue;
             };
             let width = (e - s + 1) as f64 * FINE_STEP;
-            let next = if r.game_over { 1.0 } else { best_ease(after) };
-            let score = (1.0 - (-width / WINDOW_SCALE).exp()) * (0.4 + 0.6 * next);
+            let next = if r.game_over {
+                1.0
+            } else {
+                best_chance(after, sigma)
+            };
+            let score =
+                (1.0 - (-width / WINDOW_SCALE).exp()) * (NEXT_FLOOR + (1.0 - NEXT_FLOOR) * next);
             let (shot, call) = shots[k * per + m];
             found.push(Cand {
                 shot,
@@ -1006,6 +1027,72 @@ pub fn ease(game: &Game, c: [f64; 2], ball: u32, pocket: usize) -> f64 {
         }
     }
     cos_cut * (-(d1 + d2) / EASE_LENGTH).exp()
+}
+
+/// The chance (0 to 1) that `ball` drops in `pocket` from the cue ball at `c` under a
+/// normal aim error of `sigma` degrees, by the ghost-ball geometry (0 where [`ease`]
+/// is 0). An aim error `a` moves the cue ball's centre `d1 a` sideways at the object
+/// ball, which turns the object ball's line by `d1 a / (2 R cos(cut))`; over `d2` to
+/// the pocket that is a miss of `d2 d1 a / (2 R cos(cut))` at the mouth, with the
+/// error of the line itself (`a`, what spin and speed add) as a floor. The pocket
+/// takes a ball whose centre passes within half its mouth less a radius of the
+/// centre, less for a ball entering off the pocket's axis.
+pub fn pot_chance(game: &Game, c: [f64; 2], ball: u32, pocket: usize, sigma: f64) -> f64 {
+    if ease(game, c, ball, pocket) <= 0.0 {
+        return 0.0;
+    }
+    let (Some(o), Some(g), Some(pk)) = (
+        position(game, ball),
+        ghost(game, ball, pocket),
+        game.table.pockets.get(pocket),
+    ) else {
+        return 0.0;
+    };
+    let p = pk.center;
+    let r = game.table.balls.radius;
+    let (d1, d2) = (dist(c, g), dist(o, p));
+    let u = [(p[0] - o[0]) / d2, (p[1] - o[1]) / d2];
+    let cos_cut = if d1 > 1e-9 {
+        (((g[0] - c[0]) * u[0] + (g[1] - c[1]) * u[1]) / d1).max(0.2)
+    } else {
+        1.0
+    };
+    // The pocket's axis: the diagonal out of a corner, straight across out of a side.
+    let m = game.table.center();
+    let corner = (p[0] - m[0]).abs() > 0.25 * game.table.length;
+    let axis = if corner {
+        let s = std::f64::consts::FRAC_1_SQRT_2;
+        [s * (p[0] - m[0]).signum(), s * (p[1] - m[1]).signum()]
+    } else {
+        [0.0, (p[1] - m[1]).signum()]
+    };
+    let along = (u[0] * axis[0] + u[1] * axis[1]).max(0.0);
+    let tolerance = (0.5 * pk.mouth - r).max(0.2 * r) * (0.4 + 0.6 * along);
+    let a = sigma.to_radians();
+    let turn = d1 * a / (2.0 * r * cos_cut);
+    let miss = d2 * turn.hypot(a);
+    if miss <= 0.0 {
+        return 1.0;
+    }
+    erf(tolerance / (std::f64::consts::SQRT_2 * miss))
+}
+
+/// The chance of the best pot the player to shoot has in `game` under an aim error
+/// of `sigma` degrees ([`pot_chance`]; 0 when none, or when the game is over).
+pub fn best_chance(game: &Game, sigma: f64) -> f64 {
+    if game.state.over {
+        return 0.0;
+    }
+    let Some(c) = cue_position(game) else {
+        return 0.0;
+    };
+    let mut best = 0.0f64;
+    for t in rules::rules(game.kind()).first_contacts(&game.state) {
+        for p in 0..game.table.pockets.len() {
+            best = best.max(pot_chance(game, c, t, p, sigma));
+        }
+    }
+    best
 }
 
 /// The pairs (ball, pocket) the shooter may pot, with their ease, easiest first.
