@@ -126,8 +126,12 @@ const COARSE_HALF: i32 = 8;
 /// Second sweep, around the first's window, at every speed and spin.
 const FINE_STEP: f64 = 0.2;
 const FINE_HALF: i32 = 6;
-const SPEEDS: [f64; 3] = [1.6, 2.6, 4.0];
-const FOLLOWS: [f64; 3] = [-0.4, 0.0, 0.4];
+/// The speed of the first sweep (m/s).
+const SWEEP_SPEED: f64 = 2.6;
+/// The cue speeds (m/s) and heights of the tip (ball radii: draw below, follow above)
+/// the second sweep tries, every pair of them, for where they send the cue ball.
+const SPEEDS: [f64; 5] = [1.2, 1.8, 2.6, 3.6, 4.8];
+const FOLLOWS: [f64; 5] = [-0.6, -0.3, 0.0, 0.3, 0.6];
 /// The pairs (ball, pocket) swept from one position, the best by ease.
 const PAIRS: usize = 3;
 /// Spots tried for the cue ball in hand.
@@ -150,7 +154,7 @@ pub const THRESHOLD: f64 = 0.35;
 /// The part of a pot's value that does not depend on the next position: a pot that
 /// keeps the turn is worth `NEXT_FLOOR + (1 - NEXT_FLOOR) p`, `p` the chance of the
 /// best next pot.
-const NEXT_FLOOR: f64 = 0.4;
+const NEXT_FLOOR: f64 = 0.0;
 /// The opponent's chance after a foul of ours (ball in hand).
 const IN_HAND_CHANCE: f64 = 0.9;
 /// The aim error (degrees) the opponent's chance is judged with when the agent has
@@ -363,7 +367,7 @@ impl Agent {
         };
         let shots: Vec<(Shot, Option<Call>)> = (-COARSE_HALF..=COARSE_HALF)
             .map(|k| {
-                let shot = Shot::new(SPEEDS[1], a0 + k as f64 * COARSE_STEP);
+                let shot = Shot::new(SWEEP_SPEED, a0 + k as f64 * COARSE_STEP);
                 (shot, call_for(game, t, p))
             })
             .collect();
@@ -479,7 +483,7 @@ impl Agent {
         let mut shots = Vec::new();
         for &(t, p, a0) in &pairs {
             for k in -COARSE_HALF..=COARSE_HALF {
-                let shot = Shot::new(SPEEDS[1], a0 + k as f64 * COARSE_STEP);
+                let shot = Shot::new(SWEEP_SPEED, a0 + k as f64 * COARSE_STEP);
                 shots.push((shot, call_for(game, t, p)));
             }
         }
