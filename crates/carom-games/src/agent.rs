@@ -132,6 +132,23 @@ const SWEEP_SPEED: f64 = 2.6;
 /// the second sweep tries, every pair of them, for where they send the cue ball.
 const SPEEDS: [f64; 5] = [1.2, 1.8, 2.6, 3.6, 4.8];
 const FOLLOWS: [f64; 5] = [-0.6, -0.3, 0.0, 0.3, 0.6];
+/// Side spin (ball radii, either side) the second sweep adds at the middle speeds.
+const ENGLISH: f64 = 0.3;
+
+/// The strokes of the second sweep, (speed, english, follow): every speed with every
+/// height of the tip, centre-ball in line, and side spin either way at the middle
+/// three speeds (centre, follow and draw) for a path off the cushions.
+fn strokes() -> impl Iterator<Item = (f64, f64, f64)> {
+    let plain = SPEEDS
+        .into_iter()
+        .flat_map(|v| FOLLOWS.into_iter().map(move |f| (v, 0.0, f)));
+    let side = SPEEDS[1..4].iter().flat_map(|&v| {
+        [-ENGLISH, ENGLISH]
+            .into_iter()
+            .flat_map(move |e| [-0.3, 0.0, 0.3].into_iter().map(move |f| (v, e, f)))
+    });
+    plain.chain(side)
+}
 /// The pairs (ball, pocket) swept from one position, the best by ease.
 const PAIRS: usize = 3;
 /// Spots tried for the cue ball in hand.
@@ -507,18 +524,16 @@ impl Agent {
         // Second sweep: every speed and spin across the window found.
         let mut shots = Vec::new();
         for &(t, p, c) in &centres {
-            for &speed in &SPEEDS {
-                for &follow in &FOLLOWS {
-                    for k in -FINE_HALF..=FINE_HALF {
-                        let shot = Shot {
-                            speed,
-                            aim: c + k as f64 * FINE_STEP,
-                            english: 0.0,
-                            follow,
-                            elevation: 0.0,
-                        };
-                        shots.push((shot, call_for(game, t, p)));
-                    }
+            for (speed, english, follow) in strokes() {
+                for k in -FINE_HALF..=FINE_HALF {
+                    let shot = Shot {
+                        speed,
+                        aim: c + k as f64 * FINE_STEP,
+                        english,
+                        follow,
+                        elevation: 0.0,
+                    };
+                    shots.push((shot, call_for(game, t, p)));
                 }
             }
         }
