@@ -152,7 +152,7 @@ fn strokes() -> impl Iterator<Item = (f64, f64, f64)> {
 /// The pairs (ball, pocket) swept from one position, the best by ease.
 const PAIRS: usize = 3;
 /// Spots tried for the cue ball in hand.
-const SPOTS: usize = 3;
+const SPOTS: usize = 8;
 /// The width of a potting window (degrees) that makes a shot "safe enough": the score
 /// weighs a window `w` by `1 - exp(-w / WINDOW_SCALE)`.
 const WINDOW_SCALE: f64 = 0.6;
@@ -162,7 +162,7 @@ const MAX_CUT: f64 = 78.0;
 /// without noise).
 pub const SAMPLES: usize = 32;
 /// The best candidates of a sweep that are scored over sampled executions.
-const EVALUATED: usize = 10;
+const EVALUATED: usize = 20;
 /// Cushion routes and combinations solved when no direct pot is likely enough.
 const ROUTES: usize = 4;
 /// A pot whose chance (the fraction of sampled executions that keep the turn) is
@@ -460,7 +460,7 @@ impl Agent {
     /// cue ball lies now, if no spot is legal).
     fn in_hand(&mut self, game: &Game) -> Decision {
         let mut best: Option<(Cand, Option<[f64; 2]>)> = None;
-        for (spot, pair) in spots(game).into_iter().take(SPOTS) {
+        for (spot, pair) in spots(game, self.judged_aim()).into_iter().take(SPOTS) {
             let mut g = game.clone();
             if g.place_cue_ball(spot[0], spot[1]).is_err() {
                 continue;
@@ -1141,41 +1141,54 @@ pub fn best_ease(game: &Game) -> f64 {
     ranked_pairs(game).first().map_or(0.0, |p| p.2)
 }
 
-/// Spots for the cue ball in hand: on the straight-in line behind each ball the
-/// shooter may pot, at a few distances, where the rules let it go and clear of the
-/// balls, best first by ease.
-fn spots(game: &Game) -> Vec<([f64; 2], (u32, usize))> {
-    let mut out: Vec<([f64; 2], (u32, usize), f64)> = Vec::new();
+/// Spots for the cue ball in hand: behind each ball the shooter may pot, on the
+/// straight-in line and on lines that cut it 20 and 40 degrees either way (an angle
+/// sends the cue ball off the line for the next ball), each at the distance that
+/// gives the best chance under an aim error of `sigma` degrees ([`pot_chance`]),
+/// where the rules let it go and clear of the balls. The pairs (ball, pocket) take
+/// turns, the best pair first, and within a pair the best line first.
+fn spots(game: &Game, sigma: f64) -> Vec<([f64; 2], (u32, usize))> {
     let placement = game.state.ball_in_hand;
+    if placement == Some(Placement::InD) {
+        return Vec::new();
+    }
+    let mut pairs: Vec<Vec<([f64; 2], (u32, usize), f64)>> = Vec::new();
     for t in rules::rules(game.kind()).first_contacts(&game.state) {
         for p in 0..game.table.pockets.len() {
             let (Some(o), Some(g)) = (position(game, t), ghost(game, t, p)) else {
                 continue;
             };
-            let u = [(g[0] - o[0]), (g[1] - o[1])];
-            let n = u[0].hypot(u[1]);
-            for d in [0.25, 0.4, 0.6] {
-                let s = [g[0] + d * u[0] / n, g[1] + d * u[1] / n];
-                let mut try_ = game.clone();
-                if placement == Some(Placement::InD) || try_.place_cue_ball(s[0], s[1]).is_err() {
-                    continue;
+            let n = dist(o, g);
+            let u = [(g[0] - o[0]) / n, (g[1] - o[1]) / n];
+            let mut lines = Vec::new();
+            for cut in [0.0f64, 20.0, -20.0, 40.0, -40.0] {
+                let (sn, cs) = cut.to_radians().sin_cos();
+                let v = [u[0] * cs - u[1] * sn, u[0] * sn + u[1] * cs];
+                let mut best: Option<([f64; 2], (u32, usize), f64)> = None;
+                for d in [0.2, 0.35, 0.55] {
+                    let s = [g[0] + d * v[0], g[1] + d * v[1]];
+                    let mut try_ = game.clone();
+                    if try_.place_cue_ball(s[0], s[1]).is_err() {
+                        continue;
+                    }
+                    let e = ease(&try_, s, t, p);
+                    let c = pot_chance(&try_, s, t, p, sigma) + 1e-3 * e;
+                    if e > 0.0 && best.is_none_or(|b| c > b.2) {
+                        best = Some((s, (t, p), c));
+                    }
                 }
-                let e = ease(&try_, s, t, p);
-                if e > 0.0 {
-                    out.push((s, (t, p), e));
-                }
+                lines.extend(best);
+            }
+            lines.sort_by(|a, b| b.2.total_cmp(&a.2));
+            if !lines.is_empty() {
+                pairs.push(lines);
             }
         }
     }
-    out.sort_by(|a, b| b.2.total_cmp(&a.2));
-    // One spot per pair: the best.
-    let mut seen: Vec<(u32, usize)> = Vec::new();
-    out.into_iter()
-        .filter(|s| {
-            let new = !seen.contains(&s.1);
-            seen.push(s.1);
-            new
-        })
+    pairs.sort_by(|a, b| b[0].2.total_cmp(&a[0].2));
+    let most = pairs.iter().map(Vec::len).max().unwrap_or(0);
+    (0..most)
+        .flat_map(|k| pairs.iter().filter_map(move |l| l.get(k)))
         .map(|s| (s.0, s.1))
         .collect()
 }
