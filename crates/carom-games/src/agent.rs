@@ -160,7 +160,7 @@ const WINDOW_SCALE: f64 = 0.6;
 const MAX_CUT: f64 = 78.0;
 /// Executions sampled per candidate under the agent's noise (one, the shot itself,
 /// without noise).
-pub const SAMPLES: usize = 32;
+pub const SAMPLES: usize = 48;
 /// The best candidates of a sweep that are scored over sampled executions.
 const EVALUATED: usize = 20;
 /// Cushion routes and combinations solved when no direct pot is likely enough.
@@ -1141,6 +1141,10 @@ pub fn best_ease(game: &Game) -> f64 {
     ranked_pairs(game).first().map_or(0.0, |p| p.2)
 }
 
+/// A spot for the cue ball in hand: where, the pair (ball, pocket) it is for, and
+/// its chance.
+type Spot = ([f64; 2], (u32, usize), f64);
+
 /// Spots for the cue ball in hand: behind each ball the shooter may pot, on the
 /// straight-in line and on lines that cut it 20 and 40 degrees either way (an angle
 /// sends the cue ball off the line for the next ball), each at the distance that
@@ -1152,7 +1156,7 @@ fn spots(game: &Game, sigma: f64) -> Vec<([f64; 2], (u32, usize))> {
     if placement == Some(Placement::InD) {
         return Vec::new();
     }
-    let mut pairs: Vec<Vec<([f64; 2], (u32, usize), f64)>> = Vec::new();
+    let mut pairs: Vec<Vec<Spot>> = Vec::new();
     for t in rules::rules(game.kind()).first_contacts(&game.state) {
         for p in 0..game.table.pockets.len() {
             let (Some(o), Some(g)) = (position(game, t), ghost(game, t, p)) else {
@@ -1164,7 +1168,7 @@ fn spots(game: &Game, sigma: f64) -> Vec<([f64; 2], (u32, usize))> {
             for cut in [0.0f64, 20.0, -20.0, 40.0, -40.0] {
                 let (sn, cs) = cut.to_radians().sin_cos();
                 let v = [u[0] * cs - u[1] * sn, u[0] * sn + u[1] * cs];
-                let mut best: Option<([f64; 2], (u32, usize), f64)> = None;
+                let mut best: Option<Spot> = None;
                 for d in [0.2, 0.35, 0.55] {
                     let s = [g[0] + d * v[0], g[1] + d * v[1]];
                     let mut try_ = game.clone();
