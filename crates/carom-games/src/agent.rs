@@ -7,9 +7,9 @@
 //! engine in the loop ([`crate::batch::play_shots`]): first at one speed to find where
 //! the ball drops (throw, swerve and the cushions' real rebound are in the
 //! simulation), then across that window at five speeds and five heights of the tip,
-//! and with side spin either way at the middle speeds. Each (pair, speed, spin) keeps the middle of its widest
-//! run of aims that pot and keep the turn, and is scored on that run's width (room
-//! for error) and on the position it leaves: the chance of the best next pot from
+//! and with side spin either way at the middle speeds. Each (pair, speed, spin)
+//! keeps the middle of its widest run of aims that pot and keep the turn, and is
+//! scored on that run's width (room for error) and on the position it leaves: the chance of the best next pot from
 //! where the cue ball stopped under the agent's own aim error ([`pot_chance`]). With
 //! ball in hand it first places the cue ball on straight-in and cut lines behind the
 //! balls it may pot (legal spots clear of the balls).
