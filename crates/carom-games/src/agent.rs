@@ -9,10 +9,11 @@
 //! simulation), then across that window at five speeds and five heights of the tip,
 //! and with side spin either way at the middle speeds. Each (pair, speed, spin)
 //! keeps the middle of its widest run of aims that pot and keep the turn, and is
-//! scored on that run's width (room for error) and on the position it leaves: the chance of the best next pot from
-//! where the cue ball stopped under the agent's own aim error ([`pot_chance`]). With
-//! ball in hand it first places the cue ball on straight-in and cut lines behind the
-//! balls it may pot (legal spots clear of the balls).
+//! scored on that run's width (room for error) and on the position it leaves: the
+//! chance of the best next pot from where the cue ball stopped under the agent's own
+//! aim error ([`pot_chance`]). With ball in hand it first places the cue ball on
+//! straight-in and cut lines behind the balls it may pot (legal spots clear of the
+//! balls).
 //! When nothing pots it plays safe: a legal hit (no foul) that leaves the opponent
 //! the hardest next pot. Carom games (three-cushion, sum-to-three) are searched on a
 //! grid of aims, speeds and side spins for the widest run of aims that score.
