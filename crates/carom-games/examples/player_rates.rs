@@ -37,11 +37,20 @@ fn main() {
             let kind = GameKind::parse(what).unwrap_or(GameKind::NineBall);
             let mut agent = Agent::new(noise, 1);
             let (mut hits, mut played, mut points) = (0u64, 0u64, Vec::new());
+            let mut refused = 0u64;
             for seed in 1..=n {
-                let r = run_rack(kind, seed, &mut agent).unwrap_or_else(|e| {
-                    eprintln!("player_rates: rack {seed}: {e}");
-                    std::process::exit(1);
-                });
+                // A shot the engine refuses (its event budget spent) ends the rack
+                // as a failure: counted, said, and the measurement goes on.
+                let r = match run_rack(kind, seed, &mut agent) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        println!("rack {seed}: refused, counted as no run-out: {e}");
+                        refused += 1;
+                        played += 1;
+                        points.push(0.0);
+                        continue;
+                    }
+                };
                 thinking += r.thinking;
                 decisions += r.decisions;
                 if r.break_ended {
@@ -60,7 +69,7 @@ fn main() {
                 let se = (p * (1.0 - p) / played.max(1) as f64).sqrt();
                 println!(
                     "nine-ball, noise {level}: run-outs {hits} of {played} racks from ball in hand \
-                     ({:.0} % +- {:.0} %)",
+                     ({:.0} % +- {:.0} %; {refused} refused by the engine)",
                     100.0 * p,
                     100.0 * se
                 );

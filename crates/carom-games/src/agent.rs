@@ -6,12 +6,14 @@
 //! [`ease`]) and, for the best few, sweeps the aim around the ghost-ball line with the
 //! engine in the loop ([`crate::batch::play_shots`]): first at one speed to find where
 //! the ball drops (throw, swerve and the cushions' real rebound are in the
-//! simulation), then at three speeds and three heights of the tip (follow, centre,
-//! draw) across that window. Each (pair, speed, spin) keeps the middle of its widest
-//! run of aims that pot and keep the turn, and is scored on that run's width (room
-//! for error) and on the position it leaves: the ease of the best next pot from where
-//! the cue ball stopped. With ball in hand it first places the cue ball on
-//! straight-in lines behind the balls it may pot (legal spots clear of the balls).
+//! simulation), then across that window at five speeds and five heights of the tip,
+//! and with side spin either way at the middle speeds. Each (pair, speed, spin)
+//! keeps the middle of its widest run of aims that pot and keep the turn, and is
+//! scored on that run's width (room for error) and on the position it leaves: the
+//! chance of the best next pot from where the cue ball stopped under the agent's own
+//! aim error ([`pot_chance`]). With ball in hand it first places the cue ball on
+//! straight-in and cut lines behind the balls it may pot (legal spots clear of the
+//! balls).
 //! When nothing pots it plays safe: a legal hit (no foul) that leaves the opponent
 //! the hardest next pot. Carom games (three-cushion, sum-to-three) are searched on a
 //! grid of aims, speeds and side spins for the widest run of aims that score.
@@ -126,12 +128,33 @@ const COARSE_HALF: i32 = 8;
 /// Second sweep, around the first's window, at every speed and spin.
 const FINE_STEP: f64 = 0.2;
 const FINE_HALF: i32 = 6;
-const SPEEDS: [f64; 3] = [1.6, 2.6, 4.0];
-const FOLLOWS: [f64; 3] = [-0.4, 0.0, 0.4];
+/// The speed of the first sweep (m/s).
+const SWEEP_SPEED: f64 = 2.6;
+/// The cue speeds (m/s) and heights of the tip (ball radii: draw below, follow above)
+/// the second sweep tries, every pair of them, for where they send the cue ball.
+const SPEEDS: [f64; 5] = [1.2, 1.8, 2.6, 3.6, 4.8];
+const FOLLOWS: [f64; 5] = [-0.6, -0.3, 0.0, 0.3, 0.6];
+/// Side spin (ball radii, either side) the second sweep adds at the middle speeds.
+const ENGLISH: f64 = 0.3;
+
+/// The strokes of the second sweep, (speed, english, follow): every speed with every
+/// height of the tip, centre-ball in line, and side spin either way at the middle
+/// three speeds (centre, follow and draw) for a path off the cushions.
+fn strokes() -> impl Iterator<Item = (f64, f64, f64)> {
+    let plain = SPEEDS
+        .into_iter()
+        .flat_map(|v| FOLLOWS.into_iter().map(move |f| (v, 0.0, f)));
+    let side = SPEEDS[1..4].iter().flat_map(|&v| {
+        [-ENGLISH, ENGLISH]
+            .into_iter()
+            .flat_map(move |e| [-0.3, 0.0, 0.3].into_iter().map(move |f| (v, e, f)))
+    });
+    plain.chain(side)
+}
 /// The pairs (ball, pocket) swept from one position, the best by ease.
 const PAIRS: usize = 3;
 /// Spots tried for the cue ball in hand.
-const SPOTS: usize = 3;
+const SPOTS: usize = 8;
 /// The width of a potting window (degrees) that makes a shot "safe enough": the score
 /// weighs a window `w` by `1 - exp(-w / WINDOW_SCALE)`.
 const WINDOW_SCALE: f64 = 0.6;
@@ -139,14 +162,18 @@ const WINDOW_SCALE: f64 = 0.6;
 const MAX_CUT: f64 = 78.0;
 /// Executions sampled per candidate under the agent's noise (one, the shot itself,
 /// without noise).
-pub const SAMPLES: usize = 12;
+pub const SAMPLES: usize = 48;
 /// The best candidates of a sweep that are scored over sampled executions.
-const EVALUATED: usize = 6;
+const EVALUATED: usize = 20;
 /// Cushion routes and combinations solved when no direct pot is likely enough.
 const ROUTES: usize = 4;
 /// A pot whose chance (the fraction of sampled executions that keep the turn) is
 /// below this gives way to a safety.
 pub const THRESHOLD: f64 = 0.35;
+/// The part of a pot's value that does not depend on the next position: a pot that
+/// keeps the turn is worth `NEXT_FLOOR + (1 - NEXT_FLOOR) p`, `p` the chance of the
+/// best next pot.
+const NEXT_FLOOR: f64 = 0.0;
 /// The opponent's chance after a foul of ours (ball in hand).
 const IN_HAND_CHANCE: f64 = 0.9;
 /// The aim error (degrees) the opponent's chance is judged with when the agent has
@@ -317,6 +344,7 @@ impl Agent {
             .collect();
         let out = self.run(game, &shots);
         let me = game.state.player;
+        let sigma = self.judged_aim();
         out.chunks(draws.len())
             .map(|chunk| {
                 let mut kept = 0.0;
@@ -324,8 +352,12 @@ impl Agent {
                 for (after, r) in chunk.iter().flatten() {
                     if keeps_turn(r, me) {
                         kept += 1.0;
-                        let next = if r.game_over { 1.0 } else { best_ease(after) };
-                        value += (0.4 + 0.6 * next) * worth(game, r);
+                        let next = if r.game_over {
+                            1.0
+                        } else {
+                            best_chance(after, sigma)
+                        };
+                        value += (NEXT_FLOOR + (1.0 - NEXT_FLOOR) * next) * worth(game, r);
                     }
                 }
                 let k = chunk.len() as f64;
@@ -354,7 +386,7 @@ impl Agent {
         };
         let shots: Vec<(Shot, Option<Call>)> = (-COARSE_HALF..=COARSE_HALF)
             .map(|k| {
-                let shot = Shot::new(SPEEDS[1], a0 + k as f64 * COARSE_STEP);
+                let shot = Shot::new(SWEEP_SPEED, a0 + k as f64 * COARSE_STEP);
                 (shot, call_for(game, t, p))
             })
             .collect();
@@ -370,6 +402,12 @@ impl Agent {
         let w = (e - s + 1) as f64 * COARSE_STEP;
         let sigma = self.noise.map_or(JUDGED_AIM, |n| n.aim).max(1e-6);
         erf(0.5 * w / (std::f64::consts::SQRT_2 * sigma))
+    }
+
+    /// The aim error (degrees) positions are judged with: the agent's own, or
+    /// [`JUDGED_AIM`] without noise.
+    fn judged_aim(&self) -> f64 {
+        self.noise.map_or(JUDGED_AIM, |n| n.aim)
     }
 
     /// A standard normal draw (Box-Muller).
@@ -424,7 +462,7 @@ impl Agent {
     /// cue ball lies now, if no spot is legal).
     fn in_hand(&mut self, game: &Game) -> Decision {
         let mut best: Option<(Cand, Option<[f64; 2]>)> = None;
-        for (spot, pair) in spots(game).into_iter().take(SPOTS) {
+        for (spot, pair) in spots(game, self.judged_aim()).into_iter().take(SPOTS) {
             let mut g = game.clone();
             if g.place_cue_ball(spot[0], spot[1]).is_err() {
                 continue;
@@ -464,7 +502,7 @@ impl Agent {
         let mut shots = Vec::new();
         for &(t, p, a0) in &pairs {
             for k in -COARSE_HALF..=COARSE_HALF {
-                let shot = Shot::new(SPEEDS[1], a0 + k as f64 * COARSE_STEP);
+                let shot = Shot::new(SWEEP_SPEED, a0 + k as f64 * COARSE_STEP);
                 shots.push((shot, call_for(game, t, p)));
             }
         }
@@ -488,23 +526,22 @@ impl Agent {
         // Second sweep: every speed and spin across the window found.
         let mut shots = Vec::new();
         for &(t, p, c) in &centres {
-            for &speed in &SPEEDS {
-                for &follow in &FOLLOWS {
-                    for k in -FINE_HALF..=FINE_HALF {
-                        let shot = Shot {
-                            speed,
-                            aim: c + k as f64 * FINE_STEP,
-                            english: 0.0,
-                            follow,
-                            elevation: 0.0,
-                        };
-                        shots.push((shot, call_for(game, t, p)));
-                    }
+            for (speed, english, follow) in strokes() {
+                for k in -FINE_HALF..=FINE_HALF {
+                    let shot = Shot {
+                        speed,
+                        aim: c + k as f64 * FINE_STEP,
+                        english,
+                        follow,
+                        elevation: 0.0,
+                    };
+                    shots.push((shot, call_for(game, t, p)));
                 }
             }
         }
         let out = self.run(game, &shots);
         let per = (2 * FINE_HALF + 1) as usize;
+        let sigma = self.judged_aim();
         let mut found: Vec<Cand> = Vec::new();
         for (k, chunk) in out.chunks(per).enumerate() {
             let ok: Vec<bool> = chunk
@@ -519,8 +556,13 @@ impl Agent {
                 continue;
             };
             let width = (e - s + 1) as f64 * FINE_STEP;
-            let next = if r.game_over { 1.0 } else { best_ease(after) };
-            let score = (1.0 - (-width / WINDOW_SCALE).exp()) * (0.4 + 0.6 * next);
+            let next = if r.game_over {
+                1.0
+            } else {
+                best_chance(after, sigma)
+            };
+            let score =
+                (1.0 - (-width / WINDOW_SCALE).exp()) * (NEXT_FLOOR + (1.0 - NEXT_FLOOR) * next);
             let (shot, call) = shots[k * per + m];
             found.push(Cand {
                 shot,
@@ -1033,6 +1075,72 @@ pub fn ease(game: &Game, c: [f64; 2], ball: u32, pocket: usize) -> f64 {
     cos_cut * (-(d1 + d2) / EASE_LENGTH).exp()
 }
 
+/// The chance (0 to 1) that `ball` drops in `pocket` from the cue ball at `c` under a
+/// normal aim error of `sigma` degrees, by the ghost-ball geometry (0 where [`ease`]
+/// is 0). An aim error `a` moves the cue ball's centre `d1 a` sideways at the object
+/// ball, which turns the object ball's line by `d1 a / (2 R cos(cut))`; over `d2` to
+/// the pocket that is a miss of `d2 d1 a / (2 R cos(cut))` at the mouth, with the
+/// error of the line itself (`a`, what spin and speed add) as a floor. The pocket
+/// takes a ball whose centre passes within half its mouth less a radius of the
+/// centre, less for a ball entering off the pocket's axis.
+pub fn pot_chance(game: &Game, c: [f64; 2], ball: u32, pocket: usize, sigma: f64) -> f64 {
+    if ease(game, c, ball, pocket) <= 0.0 {
+        return 0.0;
+    }
+    let (Some(o), Some(g), Some(pk)) = (
+        position(game, ball),
+        ghost(game, ball, pocket),
+        game.table.pockets.get(pocket),
+    ) else {
+        return 0.0;
+    };
+    let p = pk.center;
+    let r = game.table.balls.radius;
+    let (d1, d2) = (dist(c, g), dist(o, p));
+    let u = [(p[0] - o[0]) / d2, (p[1] - o[1]) / d2];
+    let cos_cut = if d1 > 1e-9 {
+        (((g[0] - c[0]) * u[0] + (g[1] - c[1]) * u[1]) / d1).max(0.2)
+    } else {
+        1.0
+    };
+    // The pocket's axis: the diagonal out of a corner, straight across out of a side.
+    let m = game.table.center();
+    let corner = (p[0] - m[0]).abs() > 0.25 * game.table.length;
+    let axis = if corner {
+        let s = std::f64::consts::FRAC_1_SQRT_2;
+        [s * (p[0] - m[0]).signum(), s * (p[1] - m[1]).signum()]
+    } else {
+        [0.0, (p[1] - m[1]).signum()]
+    };
+    let along = (u[0] * axis[0] + u[1] * axis[1]).max(0.0);
+    let tolerance = (0.5 * pk.mouth - r).max(0.2 * r) * (0.4 + 0.6 * along);
+    let a = sigma.to_radians();
+    let turn = d1 * a / (2.0 * r * cos_cut);
+    let miss = d2 * turn.hypot(a);
+    if miss <= 0.0 {
+        return 1.0;
+    }
+    erf(tolerance / (std::f64::consts::SQRT_2 * miss))
+}
+
+/// The chance of the best pot the player to shoot has in `game` under an aim error
+/// of `sigma` degrees ([`pot_chance`]; 0 when none, or when the game is over).
+pub fn best_chance(game: &Game, sigma: f64) -> f64 {
+    if game.state.over {
+        return 0.0;
+    }
+    let Some(c) = cue_position(game) else {
+        return 0.0;
+    };
+    let mut best = 0.0f64;
+    for t in rules::rules(game.kind()).first_contacts(&game.state) {
+        for p in 0..game.table.pockets.len() {
+            best = best.max(pot_chance(game, c, t, p, sigma));
+        }
+    }
+    best
+}
+
 /// The pairs (ball, pocket) the shooter may pot, with their ease, easiest first.
 fn ranked_pairs(game: &Game) -> Vec<(u32, usize, f64)> {
     let Some(c) = cue_position(game) else {
@@ -1060,41 +1168,58 @@ pub fn best_ease(game: &Game) -> f64 {
     ranked_pairs(game).first().map_or(0.0, |p| p.2)
 }
 
-/// Spots for the cue ball in hand: on the straight-in line behind each ball the
-/// shooter may pot, at a few distances, where the rules let it go and clear of the
-/// balls, best first by ease.
-fn spots(game: &Game) -> Vec<([f64; 2], (u32, usize))> {
-    let mut out: Vec<([f64; 2], (u32, usize), f64)> = Vec::new();
+/// A spot for the cue ball in hand: where, the pair (ball, pocket) it is for, and
+/// its chance.
+type Spot = ([f64; 2], (u32, usize), f64);
+
+/// Spots for the cue ball in hand: behind each ball the shooter may pot, on the
+/// straight-in line and on lines that cut it 20 and 40 degrees either way (an angle
+/// sends the cue ball off the line for the next ball), each at the distance that
+/// gives the best chance under an aim error of `sigma` degrees ([`pot_chance`]),
+/// where the rules let it go and clear of the balls. The pairs (ball, pocket) take
+/// turns, the best pair first, and within a pair the best line first.
+fn spots(game: &Game, sigma: f64) -> Vec<([f64; 2], (u32, usize))> {
     let placement = game.state.ball_in_hand;
+    if placement == Some(Placement::InD) {
+        return Vec::new();
+    }
+    let mut pairs: Vec<Vec<Spot>> = Vec::new();
     for t in rules::rules(game.kind()).first_contacts(&game.state) {
         for p in 0..game.table.pockets.len() {
             let (Some(o), Some(g)) = (position(game, t), ghost(game, t, p)) else {
                 continue;
             };
-            let u = [(g[0] - o[0]), (g[1] - o[1])];
-            let n = u[0].hypot(u[1]);
-            for d in [0.25, 0.4, 0.6] {
-                let s = [g[0] + d * u[0] / n, g[1] + d * u[1] / n];
-                let mut try_ = game.clone();
-                if placement == Some(Placement::InD) || try_.place_cue_ball(s[0], s[1]).is_err() {
-                    continue;
+            let n = dist(o, g);
+            let u = [(g[0] - o[0]) / n, (g[1] - o[1]) / n];
+            let mut lines = Vec::new();
+            for cut in [0.0f64, 20.0, -20.0, 40.0, -40.0] {
+                let (sn, cs) = cut.to_radians().sin_cos();
+                let v = [u[0] * cs - u[1] * sn, u[0] * sn + u[1] * cs];
+                let mut best: Option<Spot> = None;
+                for d in [0.2, 0.35, 0.55] {
+                    let s = [g[0] + d * v[0], g[1] + d * v[1]];
+                    let mut try_ = game.clone();
+                    if try_.place_cue_ball(s[0], s[1]).is_err() {
+                        continue;
+                    }
+                    let e = ease(&try_, s, t, p);
+                    let c = pot_chance(&try_, s, t, p, sigma) + 1e-3 * e;
+                    if e > 0.0 && best.is_none_or(|b| c > b.2) {
+                        best = Some((s, (t, p), c));
+                    }
                 }
-                let e = ease(&try_, s, t, p);
-                if e > 0.0 {
-                    out.push((s, (t, p), e));
-                }
+                lines.extend(best);
+            }
+            lines.sort_by(|a, b| b.2.total_cmp(&a.2));
+            if !lines.is_empty() {
+                pairs.push(lines);
             }
         }
     }
-    out.sort_by(|a, b| b.2.total_cmp(&a.2));
-    // One spot per pair: the best.
-    let mut seen: Vec<(u32, usize)> = Vec::new();
-    out.into_iter()
-        .filter(|s| {
-            let new = !seen.contains(&s.1);
-            seen.push(s.1);
-            new
-        })
+    pairs.sort_by(|a, b| b[0].2.total_cmp(&a[0].2));
+    let most = pairs.iter().map(Vec::len).max().unwrap_or(0);
+    (0..most)
+        .flat_map(|k| pairs.iter().filter_map(move |l| l.get(k)))
         .map(|s| (s.0, s.1))
         .collect()
 }

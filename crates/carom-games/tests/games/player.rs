@@ -24,9 +24,10 @@ fn the_same_seed_plays_the_same_rack() {
 
 #[test]
 fn where_no_pot_is_worth_it_the_player_plays_safe() {
-    // The 1 frozen on the bottom cushion a third of the way down the table, the cue
-    // ball in the far top corner: every pot is a long thin one along or off a
-    // cushion, not worth it at an amateur's aim.
+    // The 1 frozen on the bottom cushion a third of the way down the table, the 2
+    // frozen between it and the near corner, the cue ball in the far top corner:
+    // every pot is a long thin one off a cushion or into the far corner past the 9,
+    // not worth it at an amateur's aim.
     let r = 0.028575;
     let g = Game::layout(
         GameKind::NineBall,
@@ -34,6 +35,7 @@ fn where_no_pot_is_worth_it_the_player_plays_safe() {
             (0, [X1 - 0.15, Y0 + 0.15]),
             (1, [X0 + 0.85, Y1 - r]),
             (9, [X0 + 1.6, Y1 - 0.4]),
+            (2, [X0 + 0.55, Y1 - r]),
         ],
         0,
     )
