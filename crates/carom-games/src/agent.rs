@@ -662,28 +662,9 @@ impl Agent {
     /// balls the rules allow, at two speeds, each with its one-ply score (2 when it
     /// keeps the turn, 1 less the opponent's best ease when legal, -1 for a foul).
     fn safety_shots(&mut self, game: &Game) -> (Vec<(Shot, Option<Call>)>, Vec<f64>) {
-        let Some(c) = cue_position(game) else {
+        let Some(shots) = safety_hits(game) else {
             return (Vec::new(), Vec::new());
         };
-        let r = game.table.balls.radius;
-        let mut targets: Vec<(u32, [f64; 2])> = rules::rules(game.kind())
-            .first_contacts(&game.state)
-            .into_iter()
-            .filter_map(|n| Some((n, position(game, n)?)))
-            .collect();
-        targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
-        targets.truncate(3);
-        let call = safety_call(game);
-        let mut shots = Vec::new();
-        for &(_, o) in &targets {
-            let centre = degrees(c, o);
-            let half = (r / dist(c, o).max(2.0 * r)).asin().to_degrees();
-            for f in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
-                for speed in [1.2, 2.2] {
-                    shots.push((Shot::new(speed, centre + f * half), call));
-                }
-            }
-        }
         let me = game.state.player;
         let scores = self
             .run(game, &shots)
@@ -728,31 +709,11 @@ impl Agent {
     /// A legal hit that leaves the opponent the hardest next pot (a foul only when
     /// every candidate fouls), judged on the noiseless outcome alone.
     fn safety_one_ply(&mut self, game: &Game) -> (Shot, Option<Call>) {
-        let Some(c) = cue_position(game) else {
+        let Some(shots) = safety_hits(game) else {
             return (Shot::new(1.0, 0.0), None);
         };
-        let r = game.table.balls.radius;
-        let mut targets: Vec<(u32, [f64; 2])> = rules::rules(game.kind())
-            .first_contacts(&game.state)
-            .into_iter()
-            .filter_map(|n| Some((n, position(game, n)?)))
-            .collect();
-        targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
-        targets.truncate(3);
-        let call = safety_call(game);
-        let mut shots = Vec::new();
-        for &(_, o) in &targets {
-            let centre = degrees(c, o);
-            // Offsets up to a half-ball hit either side.
-            let half = (r / dist(c, o).max(2.0 * r)).asin().to_degrees();
-            for f in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
-                for speed in [1.2, 2.2] {
-                    shots.push((Shot::new(speed, centre + f * half), call));
-                }
-            }
-        }
         if shots.is_empty() {
-            return (Shot::new(1.0, 0.0), call);
+            return (Shot::new(1.0, 0.0), safety_call(game));
         }
         let me = game.state.player;
         let out = self.run(game, &shots);
@@ -940,6 +901,33 @@ fn widest_run(ok: &[bool]) -> Option<(usize, usize)> {
         }
     }
     best
+}
+
+/// The safety hits both safety searches weigh: centre-ball to half-ball hits either
+/// side on the nearest three balls the rules allow, at two speeds; `None` when the cue
+/// ball is not on the table.
+fn safety_hits(game: &Game) -> Option<Vec<(Shot, Option<Call>)>> {
+    let c = cue_position(game)?;
+    let r = game.table.balls.radius;
+    let mut targets: Vec<(u32, [f64; 2])> = rules::rules(game.kind())
+        .first_contacts(&game.state)
+        .into_iter()
+        .filter_map(|n| Some((n, position(game, n)?)))
+        .collect();
+    targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
+    targets.truncate(3);
+    let call = safety_call(game);
+    let mut shots = Vec::new();
+    for &(_, o) in &targets {
+        let centre = degrees(c, o);
+        let half = (r / dist(c, o).max(2.0 * r)).asin().to_degrees();
+        for f in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
+            for speed in [1.2, 2.2] {
+                shots.push((Shot::new(speed, centre + f * half), call));
+            }
+        }
+    }
+    Some(shots)
 }
 
 /// The call a safety needs: ten-ball's declared safety; in eight-ball with the 8 as the
