@@ -1,7 +1,8 @@
 """The hard-disk equation of state near melting by event-chain Monte Carlo.
 
 Every point (number of disks, area fraction, start) is one run of the chain sampler
-in a periodic square box of disks of diameter sigma = 1, advanced in rounds of
+(or, with ``--model event``, of the event model: the cross-check of the two exact
+methods) in a periodic square box of disks of diameter sigma = 1, advanced in rounds of
 ``--block`` units of the clock (displacement per disk) through ``carom.sweep``, each
 round checkpointed to the point's state file. Each round's ``z`` is one block; the
 first ``--equilibrate`` blocks are discarded, the rest averaged, their spread the
@@ -10,8 +11,14 @@ state files hold the chain's stream), then writes the table and the plot.
 
 Starts: ``ordered``, a triangular crystal of sqrt(N) rows of sqrt(N) disks, each row
 offset by half a spacing, stretched to fill the square box (the rows are sqrt(3)/2
-closer in a relaxed crystal); ``disordered``, the gas generator's random placement,
-compressed into place above an area fraction of about 0.5.
+closer in a relaxed crystal); ``disordered``, the gas generator's jittered square grid
+(no six-fold order: psi6 near 0 at the start; the square lattice melts within the first
+block).
+
+With ``--model event`` a point is one run of the event model from the ``disordered``
+start (velocities from the gas generator, elastic, no thermostat), the clock is time and
+``--block`` time units make a round; a round's ``beta P`` is its virial pressure over
+its temperature (the state file's window is the round).
 
 The points run on a dask.distributed ``LocalCluster`` (one worker process per core) by
 default; ``--scheduler ADDRESS`` joins a running cluster (docs/dense.md shows the
@@ -50,18 +57,22 @@ DEFAULT_FRACTIONS = {
 }
 
 
-def scenario(side: int, phi: float, start: str, block: float) -> dict:
+def scenario(side: int, phi: float, start: str, block: float, model: str) -> dict:
     """The point's scenario: `side`^2 disks of radius 1/2 at area fraction `phi`."""
     n = side * side
     r = 0.5
     seed = 1 if start == "ordered" else 2
-    physics = {
-        "model": "chain",
-        # The diagnostics' own blocks (z_error within a round): a tenth of a round.
-        "dt": block / 10.0,
-        "chain": {"seed": 1000 * side + seed},
-    }
-    name = f"chain eos N={side}^2 phi={phi} {start}"
+    if model == "event":
+        # One sampling interval per round: the state file's pressure is the round's.
+        physics = {"model": "event", "dt": block}
+    else:
+        physics = {
+            "model": "chain",
+            # The diagnostics' own blocks (z_error within a round): a tenth of a round.
+            "dt": block / 10.0,
+            "chain": {"seed": 1000 * side + seed},
+        }
+    name = f"{model} eos N={side}^2 phi={phi} {start}"
     if start == "disordered":
         return {
             "name": name,
@@ -86,8 +97,14 @@ def scenario(side: int, phi: float, start: str, block: float) -> dict:
     }
 
 
-def point_dir(root: str, side: int, phi: float, start: str) -> str:
-    return os.path.join(root, f"n{side}_phi{phi:.3f}_{start}")
+def prefix(args) -> str:
+    """What the event model's files are named with, beside the chains'."""
+    return "" if args.model == "chain" else f"{args.model}_"
+
+
+def point_dir(root: str, side: int, phi: float, start: str, model: str) -> str:
+    pre = "" if model == "chain" else f"{model}_"
+    return os.path.join(root, f"{pre}n{side}_phi{phi:.3f}_{start}")
 
 
 def read_blocks(path: str) -> list[dict]:
@@ -99,28 +116,29 @@ def read_blocks(path: str) -> list[dict]:
 
 def run_round(args, side, phi, start, target, executor) -> dict:
     """One round of one point through carom.sweep: on to clock `target`."""
-    where = point_dir(args.dir, side, phi, start)
-    src = scenario(side, phi, start, args.block)
-    seed = src["physics"]["chain"]["seed"]
-    [res] = carom.sweep(
-        src,
-        {"physics.chain.seed": [seed]},
-        time=target,
-        executor=executor,
-        checkpoints=where,
-    )
-    z, beta_p = res["z"], res["beta_p"]
+    where = point_dir(args.dir, side, phi, start, args.model)
+    src = scenario(side, phi, start, args.block, args.model)
+    if args.model == "event":
+        grid = {"physics.dt": [args.block]}
+    else:
+        grid = {"physics.chain.seed": [src["physics"]["chain"]["seed"]]}
+    [res] = carom.sweep(src, grid, time=target, executor=executor, checkpoints=where)
+    d = res
     if res["start_time"] >= target:
         # Written by an interrupted call before its block was logged: the state file's
         # diagnostics are that block's.
         with open(res["checkpoint"]) as f:
             d = json.load(f)["diagnostics"]
+    if args.model == "event":
+        beta_p = d["pressure"] / d["temperature"]
+        z = beta_p * math.pi * 0.25 / phi
+    else:
         z, beta_p = d["z"], d["beta_p"]
     return {
         "time": target,
         "z": z,
         "beta_p": beta_p,
-        "psi6": res.get("psi6"),
+        "psi6": d.get("psi6"),
         "cpu_time": res["cpu_time"],
     }
 
@@ -161,7 +179,8 @@ def main() -> int:
     ap.add_argument(
         "--fractions", default=None, help="area fractions (default: per size)"
     )
-    ap.add_argument("--starts", default="ordered,disordered")
+    ap.add_argument("--model", default="chain", choices=["chain", "event"])
+    ap.add_argument("--starts", default=None, help="default: both (event: disordered)")
     ap.add_argument("--block", type=float, default=2000.0, help="clock per block")
     ap.add_argument("--blocks", type=int, default=40, help="blocks per point in all")
     ap.add_argument("--equilibrate", type=int, default=10, help="blocks discarded")
@@ -172,6 +191,8 @@ def main() -> int:
     )
     args = ap.parse_args()
     sides = [int(s) for s in args.sides.split(",")]
+    if args.starts is None:
+        args.starts = "disordered" if args.model == "event" else "ordered,disordered"
     starts = args.starts.split(",")
     points = []
     for side in sides:
@@ -190,7 +211,7 @@ def main() -> int:
                 break
             todo = []
             for p in points:
-                log = os.path.join(point_dir(args.dir, *p), "blocks.jsonl")
+                log = os.path.join(point_dir(args.dir, *p, args.model), "blocks.jsonl")
                 if len(read_blocks(log)) < r:
                     todo.append(p)
             if not todo:
@@ -202,7 +223,9 @@ def main() -> int:
                 }
                 for p, f in futures.items():
                     block = f.result()
-                    log = os.path.join(point_dir(args.dir, *p), "blocks.jsonl")
+                    log = os.path.join(
+                        point_dir(args.dir, *p, args.model), "blocks.jsonl"
+                    )
                     with open(log, "a") as out:
                         out.write(json.dumps(block) + "\n")
             done_rounds += 1
@@ -223,7 +246,9 @@ def write_table(args, points) -> None:
     rows = []
     for side, phi, start in points:
         blocks = read_blocks(
-            os.path.join(point_dir(args.dir, side, phi, start), "blocks.jsonl")
+            os.path.join(
+                point_dir(args.dir, side, phi, start, args.model), "blocks.jsonl"
+            )
         )
         s = summarise(blocks, args.equilibrate)
         rows.append((side, phi, start, s, blocks))
@@ -240,7 +265,7 @@ def write_table(args, points) -> None:
             f"| {'' if pub is None else f'{pub[0]}; {pub[1]}'} |"
         )
     table = "\n".join(lines) + "\n"
-    with open(os.path.join(args.dir, "table.md"), "w") as f:
+    with open(os.path.join(args.dir, f"{prefix(args)}table.md"), "w") as f:
         f.write(table)
     print(table)
     try:
@@ -287,7 +312,7 @@ def write_table(args, points) -> None:
     eq.set_ylabel("block beta P sigma^2")
     eq.set_title("equilibration (left of the line discarded)", fontsize=9)
     fig.tight_layout()
-    fig.savefig(os.path.join(args.dir, "eos.png"), dpi=120)
+    fig.savefig(os.path.join(args.dir, f"{prefix(args)}eos.png"), dpi=120)
 
 
 if __name__ == "__main__":

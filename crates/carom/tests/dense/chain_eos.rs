@@ -183,9 +183,8 @@ fn chains_agree_with_the_event_model_at_eta_0_3() {
     chains_agree_with_the_event_model(0.3, 20.0, 20.0);
 }
 
-/// Heavier: `cargo test --release -p carom --test dense chain_eos -- --ignored`.
+/// Under a second in the test profile: N = 256, 20 blocks of 20 diameters per disk.
 #[test]
-#[ignore]
 fn chains_agree_with_the_event_model_at_eta_0_6() {
     chains_agree_with_the_event_model(0.6, 20.0, 20.0);
 }
