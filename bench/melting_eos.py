@@ -33,8 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 FRACTIONS = [0.700, 0.704, 0.708, 0.712, 0.716, 0.720]
 # Engel, Anderson, Glotzer, Isobe, Bernard and Krauth, Phys. Rev. E 87, 042134 (2013):
-# beta P sigma^2 on their loop (event-chain Monte Carlo, N = 1024^2), as quoted in the
-# issue; HOOMD's own check: 9.1709 +- 0.0002 at 0.698.
+# beta P sigma^2 on their loop (event-driven molecular dynamics, N = 256^2 in a square
+# box); HOOMD's own check: 9.1709 +- 0.0002 at 0.698.
 ENGEL = [(0.698, 9.17059), (0.702, 9.19144), (0.714, 9.17563), (0.720, 9.22350)]
 HOOMD = (0.698, 9.1709, 0.0002)
 
@@ -191,7 +191,7 @@ def analyse(folder, drop):
         [x for x, _ in ENGEL],
         [y for _, y in ENGEL],
         "s--",
-        label="Engel et al. 2013, N = 1024^2",
+        label="Engel et al. 2013, N = 256^2",
     )
     b.errorbar(
         [HOOMD[0]], [HOOMD[1]], yerr=[HOOMD[2]], fmt="^", label="HOOMD check (0.698)"
