@@ -13,7 +13,7 @@
 //!
 //! `cargo run --release -p carom --example decorrelation -- [--side 64] [--phi 0.708]
 //! [--models chain,event] [--cpu 120] [--every-chain 0.5] [--every-event 0.5]
-//! [--discard 0.2] [--window-c 6] [--seed 1] [--series PREFIX]`
+//! [--discard 0.2] [--window-c 6] [--seed 1] [--series PREFIX] [--checkpoint 300]`
 //!
 //! One line per model: the run's length and cost, then for `psi6` and `Z` the mean,
 //! `tau_int` in samples (with its error), in the model's clock and in CPU seconds, and
@@ -21,6 +21,14 @@
 //! With both models the ratio event / chain of the CPU seconds follows. `--series
 //! PREFIX` writes each model's samples to `PREFIX_<model>.csv`; `--analyse FILE...`
 //! reads such files back and estimates again (e.g. with another `--discard`).
+//!
+//! Long runs span sessions: with `--series PREFIX` each model's series and its world's
+//! state file (`PREFIX_<model>.state.json`) are rewritten every `--checkpoint` CPU
+//! seconds of stepping (300 by default) and at the end, and a run whose two files exist
+//! takes up from them: `--cpu` then counts the seconds this call adds. The state file
+//! holds the chain's stream, so the resumed series is the one an unbroken run writes;
+//! the event model restarts its predictions at each checkpoint (a read of its balls),
+//! which changes the trajectory's round-off but not its statistics.
 //!
 //! The estimator: `tau_int = 1/2 + sum_{t=1}^{M} rho(t)` with `rho` the normalised
 //! autocovariance (mean removed, divided by the series' length), and `M` the smallest
@@ -30,7 +38,7 @@
 //! the first quarter of its lags has no estimate: the sum up to there, above `n / (4 c)`,
 //! is reported as a lower bound.
 
-use std::io::Write;
+use std::fmt::Write;
 use std::time::Instant;
 
 use carom::parse::{load, Format};
@@ -146,6 +154,7 @@ struct Options {
     c: f64,
     seed: u64,
     series: Option<String>,
+    checkpoint: f64,
     analyse: Vec<String>,
 }
 
@@ -166,6 +175,7 @@ fn options() -> Options {
         c: 6.0,
         seed: 1,
         series: None,
+        checkpoint: 300.0,
         analyse: Vec::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -217,6 +227,7 @@ fn options() -> Options {
                     .unwrap_or_else(|_| fail(&format!("--seed: not a seed ({value})")))
             }
             "--series" => o.series = Some(value.clone()),
+            "--checkpoint" => o.checkpoint = number(),
             _ => fail(&format!("unknown option {key}")),
         }
         k += 2;
@@ -244,9 +255,55 @@ fn world(o: &Options, model: &str) -> World {
     }
 }
 
+/// The files of `model`'s series and state under `--series PREFIX`.
+fn files(o: &Options, model: &str) -> Option<(String, String)> {
+    let prefix = o.series.as_ref()?;
+    Some((
+        format!("{prefix}_{model}.csv"),
+        format!("{prefix}_{model}.state.json"),
+    ))
+}
+
+/// The world and the samples so far: from the checkpoint of an earlier call when both
+/// its files exist, else the common start.
+fn start(o: &Options, model: &str) -> (World, Vec<Sample>) {
+    if let Some((series, state)) = files(o, model) {
+        if std::path::Path::new(&series).exists() && std::path::Path::new(&state).exists() {
+            let text =
+                std::fs::read_to_string(&state).unwrap_or_else(|e| fail(&format!("{state}: {e}")));
+            let w = match load(&text, Format::Json) {
+                Ok((_, w)) => w,
+                Err(e) => fail(&format!("{state}: {e}")),
+            };
+            let samples = read_series(&series);
+            eprintln!("{model}: resuming at clock {} from {state}", w.time);
+            return (w, samples);
+        }
+    }
+    (world(o, model), Vec::new())
+}
+
+/// Writes `text` to `path` through a temporary file, so that a run stopped while
+/// writing leaves the previous checkpoint whole.
+fn write_atomically(path: &str, text: &str) {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+}
+
+/// The series and the world's state, each replaced whole.
+fn checkpoint(o: &Options, model: &str, w: &World, samples: &[Sample]) {
+    if let Some((series, state)) = files(o, model) {
+        write_atomically(&series, &series_text(samples));
+        let text = carom::run::state_text(&carom::state::snapshot(w, 0.0));
+        write_atomically(&state, &text);
+    }
+}
+
 /// Runs `model` for `o.cpu` CPU seconds of stepping, sampling every interval.
 fn run(o: &Options, model: &str) -> Vec<Sample> {
-    let mut w = world(o, model);
+    let (mut w, mut samples) = start(o, model);
     let n = w.balls().len() as f64;
     let area = w.table().area();
     // A sample every `every` units of the model's clock: one step of `dt` for the
@@ -256,11 +313,14 @@ fn run(o: &Options, model: &str) -> Vec<Sample> {
     } else {
         1
     };
-    let t0 = w.time;
+    // The series' clock and CPU seconds run on across calls.
+    let (t0, cpu0) = samples
+        .last()
+        .map_or((w.time, 0.0), |s: &Sample| (w.time - s.clock, s.cpu));
     let wall = Instant::now();
-    let mut cpu = 0.0;
-    let mut samples = Vec::new();
-    while cpu < o.cpu {
+    let mut cpu = cpu0;
+    let mut saved = cpu0;
+    while cpu < cpu0 + o.cpu {
         let window = w.window();
         let before = cpu_seconds();
         let started = Instant::now();
@@ -281,7 +341,12 @@ fn run(o: &Options, model: &str) -> Vec<Sample> {
             psi6: d.psi6.unwrap_or(f64::NAN),
             cpu,
         });
+        if cpu - saved >= o.checkpoint {
+            checkpoint(o, model, &w, &samples);
+            saved = cpu;
+        }
     }
+    checkpoint(o, model, &w, &samples);
     eprintln!(
         "{model}: {} samples in {:.0} wall seconds",
         samples.len(),
@@ -375,12 +440,12 @@ fn report(o: &Options, model: &str, samples: &[Sample]) -> (f64, f64) {
     (p.cpu, q.cpu)
 }
 
-fn write_series(path: &str, samples: &[Sample]) {
-    let mut f = std::fs::File::create(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
-    writeln!(f, "clock,z,psi6,cpu_s").unwrap();
+fn series_text(samples: &[Sample]) -> String {
+    let mut text = String::from("clock,z,psi6,cpu_s\n");
     for s in samples {
-        writeln!(f, "{},{},{},{}", s.clock, s.z, s.psi6, s.cpu).unwrap();
+        writeln!(text, "{},{},{},{}", s.clock, s.z, s.psi6, s.cpu).unwrap();
     }
+    text
 }
 
 fn read_series(path: &str) -> Vec<Sample> {
@@ -408,9 +473,6 @@ fn main() {
     if o.analyse.is_empty() {
         for model in &o.models {
             let samples = run(&o, model);
-            if let Some(prefix) = &o.series {
-                write_series(&format!("{prefix}_{model}.csv"), &samples);
-            }
             taus.push((model.clone(), report(&o, model, &samples)));
         }
     } else {
