@@ -235,6 +235,9 @@ impl Kin<'_> {
                 self.overflow.set(true);
                 return None;
             }
+            if !sliding_past && times::stays_apart(p, v, acc, sigma, horizon - now) {
+                return None;
+            }
             times::quartic_entry(&c, horizon - now, 1e-12 * sigma * sigma)?
         };
         Some(self.pair_event(i, j, now + tau))
