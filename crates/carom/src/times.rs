@@ -52,6 +52,51 @@ pub fn first_exit(a: f64, b: f64, c: f64) -> Option<f64> {
     }
 }
 
+/// [`first_exit`] of four boundaries at once (a ball's four cell sides or walls), `a`,
+/// `b`, `c` each boundary's coefficients: each time as `first_exit` gives it, to the
+/// bit, or infinity where it gives none (its times are finite). Written with
+/// selections instead of branches, every lane computing both of `first_exit`'s
+/// formulas and keeping the one its case takes: which boundary is ahead is a coin
+/// toss to a branch predictor, and the four square roots and divisions proceed side
+/// by side.
+#[inline(always)]
+pub fn first_exits(a: [f64; 4], b: [f64; 4], c: [f64; 4]) -> [f64; 4] {
+    let mut out = [f64::INFINITY; 4];
+    for k in 0..4 {
+        let (a, b, c) = (a[k], b[k], c[k]);
+        let d = b * b - 4.0 * a * c;
+        // NaN where d < 0, and then not kept.
+        let root = d.sqrt();
+        let moving_out = b < 0.0;
+        // Moving out: c / q with q = (-b + sqrt(d))/2; else the larger root, after
+        // the apex.
+        let num = if moving_out { c } else { b + root };
+        let den = if moving_out {
+            0.5 * (-b + root)
+        } else {
+            -2.0 * a
+        };
+        let t = num / den;
+        let t = if t.is_finite() { t } else { f64::INFINITY };
+        out[k] = if moving_out {
+            if c <= 0.0 {
+                0.0
+            } else if d < 0.0 {
+                f64::INFINITY
+            } else {
+                t
+            }
+        } else if a >= 0.0 {
+            f64::INFINITY
+        } else if d <= 0.0 {
+            0.0
+        } else {
+            t
+        };
+    }
+    out
+}
+
 /// Time until two balls with relative position `(px, py)` (second minus first) and
 /// relative velocity `(vx, vy)`, moving without relative acceleration, come to centre
 /// distance `sigma`: the earliest root of `|p + v t|^2 = sigma^2`, if they approach.
@@ -242,33 +287,54 @@ fn bisect(c: &[f64], mut lo: f64, mut hi: f64) -> f64 {
 /// derivative the polynomial is monotone and holds at most one root, found by
 /// bisection. Degree 2 and below are solved in closed (stable) form.
 pub(crate) fn real_roots(c: &[f64], lo: f64, hi: f64) -> Roots {
+    let mut out = Roots::default();
+    roots_each(c, lo, hi, |x| {
+        out.push(x);
+        None::<()>
+    });
+    out
+}
+
+/// [`real_roots`]'s roots handed to `visit` one at a time as they are found, up to
+/// the first for which it answers (that answer returned): a caller that needs only
+/// the first few roots is spared the bisections for the others. The same roots,
+/// computed by the same operations in the same order, as [`real_roots`] lists.
+fn roots_each<R>(
+    c: &[f64],
+    lo: f64,
+    hi: f64,
+    visit: impl FnMut(f64) -> Option<R>,
+) -> Option<R> {
     let mut deg = c.len() - 1;
     while deg > 0 && c[deg] == 0.0 {
         deg -= 1;
     }
-    let mut out = Roots::default();
-    let keep = |x: f64, out: &mut Roots| {
-        if x >= lo && x <= hi {
-            out.push(x);
-        }
+    let mut out = Visits {
+        n: 0,
+        last: None,
+        visit,
     };
     match deg {
-        0 => {}
-        1 => keep(-c[0] / c[1], &mut out),
+        0 => None,
+        1 => out.keep(-c[0] / c[1], lo, hi),
         2 => {
             let (a, b, k) = (c[2], c[1], c[0]);
             let d = b * b - 4.0 * a * k;
-            if d >= 0.0 {
-                let q = -0.5 * (b + b.signum() * d.sqrt());
-                let (mut r1, mut r2) = (q / a, if q != 0.0 { k / q } else { q / a });
-                if r1 > r2 {
-                    std::mem::swap(&mut r1, &mut r2);
-                }
-                keep(r1, &mut out);
-                if r2 != r1 {
-                    keep(r2, &mut out);
-                }
+            if d < 0.0 {
+                return None;
             }
+            let q = -0.5 * (b + b.signum() * d.sqrt());
+            let (mut r1, mut r2) = (q / a, if q != 0.0 { k / q } else { q / a });
+            if r1 > r2 {
+                std::mem::swap(&mut r1, &mut r2);
+            }
+            if let Some(r) = out.keep(r1, lo, hi) {
+                return Some(r);
+            }
+            if r2 != r1 {
+                return out.keep(r2, lo, hi);
+            }
+            None
         }
         _ => {
             let mut dc = [0.0; 4];
@@ -283,20 +349,51 @@ pub(crate) fn real_roots(c: &[f64], lo: f64, hi: f64) -> Roots {
                     continue;
                 }
                 let fb = eval(&c[..=deg], b);
-                if fa == 0.0 {
-                    keep(a, &mut out);
+                let found = if fa == 0.0 {
+                    out.keep(a, lo, hi)
                 } else if fa * fb < 0.0 {
-                    out.push(bisect(&c[..=deg], a, b));
+                    out.push(bisect(&c[..=deg], a, b))
+                } else {
+                    None
+                };
+                if found.is_some() {
+                    return found;
                 }
                 a = b;
                 fa = fb;
             }
-            if fa == 0.0 && out.as_slice().last() != Some(&a) {
-                keep(a, &mut out);
+            if fa == 0.0 && out.last != Some(a) {
+                return out.keep(a, lo, hi);
             }
+            None
         }
     }
-    out
+}
+
+/// The roots [`roots_each`] has found: at most four taken, as [`Roots`] holds, the
+/// last one remembered.
+struct Visits<F> {
+    n: usize,
+    last: Option<f64>,
+    visit: F,
+}
+
+impl<R, F: FnMut(f64) -> Option<R>> Visits<F> {
+    fn push(&mut self, x: f64) -> Option<R> {
+        if self.n < 4 {
+            self.n += 1;
+            self.last = Some(x);
+            return (self.visit)(x);
+        }
+        None
+    }
+
+    fn keep(&mut self, x: f64, lo: f64, hi: f64) -> Option<R> {
+        if x >= lo && x <= hi {
+            return self.push(x);
+        }
+        None
+    }
 }
 
 /// The earliest downward zero crossing of the quartic `c` (lowest degree first) in
@@ -330,14 +427,15 @@ pub fn quartic_entry(c: &[f64; 5], horizon: f64, depth_tol: f64) -> Option<f64> 
     // round-off of `c[0]`: a piece that starts at it and falls is the crossing.)
     let mut level = c[0].min(0.0);
     let mut touching = c[0] <= 0.0;
-    // Monotone pieces between the critical points (roots of the cubic derivative).
+    // Monotone pieces between the critical points (roots of the cubic derivative),
+    // each piece looked at as soon as its end is known, so that the critical points
+    // past the crossing are never computed.
     let dc = [c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4]];
-    let crit = real_roots(&dc, 0.0, horizon);
     let mut a = 0.0;
     let mut fa = c[0];
-    for &b in crit.as_slice().iter().chain(std::iter::once(&horizon)) {
+    let mut piece = |b: f64| {
         if b <= a {
-            continue;
+            return None;
         }
         let fb = eval(c, b);
         if touching {
@@ -355,8 +453,9 @@ pub fn quartic_entry(c: &[f64; 5], horizon: f64, depth_tol: f64) -> Option<f64> 
         }
         a = b;
         fa = fb;
-    }
-    None
+        None
+    };
+    roots_each(&dc, 0.0, horizon, &mut piece).or_else(|| piece(horizon))
 }
 
 /// The first time in `[lo, hi]` at which the falling `f` is below zero (`f(lo) >= 0 >
@@ -424,8 +523,38 @@ mod tests {
             })
     }
 
+    /// A coefficient for [`first_exits`]: ordinary sizes of either sign, and the
+    /// values at which `first_exit` changes case (zeros of both signs), none finite.
+    fn coefficient() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            -10.0f64..10.0,
+            Just(0.0),
+            Just(-0.0),
+            Just(1e-300),
+            Just(-1e-300),
+            Just(1e300),
+            Just(f64::INFINITY),
+            Just(f64::NAN),
+        ]
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// The four exits at once are `first_exit`'s one at a time, bit for bit, with
+        /// infinity for none.
+        #[test]
+        fn first_exits_are_first_exit_each(
+            a in [coefficient(), coefficient(), coefficient(), coefficient()],
+            b in [coefficient(), coefficient(), coefficient(), coefficient()],
+            c in [coefficient(), coefficient(), coefficient(), coefficient()],
+        ) {
+            let all = first_exits(a, b, c);
+            for k in 0..4 {
+                let one = first_exit(a[k], b[k], c[k]).unwrap_or(f64::INFINITY);
+                prop_assert_eq!(all[k].to_bits(), one.to_bits(), "{} {} {}", a[k], b[k], c[k]);
+            }
+        }
 
         /// A pair the bound passes over is one the root search finds no contact for:
         /// the search with the bound in front returns what it returns alone, bit for
