@@ -222,7 +222,9 @@ impl Position {
 /// brings the balls to that time; returns the event log's rows of the run. The balls
 /// follow the course of a run that nobody sampled, as `carom run` without output does.
 pub fn run_to_rest(world: &mut carom::World) -> Result<Vec<LoggedEvent>, ShotError> {
-    let mut events = Vec::new();
+    // Room for a typical shot's rows at once (a mid-game shot logs a few dozen), not
+    // grown a row at a time.
+    let mut events = Vec::with_capacity(EVENTS_AT_ONCE);
     loop {
         world
             .run_steps_unread(1)
@@ -242,6 +244,9 @@ pub fn run_to_rest(world: &mut carom::World) -> Result<Vec<LoggedEvent>, ShotErr
     world.synchronise();
     Ok(events)
 }
+
+/// The event log rows [`run_to_rest`] makes room for at first.
+const EVENTS_AT_ONCE: usize = 64;
 
 /// Whether every ball in play has stopped moving across the cloth (a ball may still
 /// spin on the spot: it moves no more).

@@ -168,6 +168,9 @@ impl Pocket {
         if !times::quartic_in_range(&c, horizon) {
             return Some(0.0);
         }
+        if times::stays_apart(rel, f.v, f.a, self.radius, horizon) {
+            return None;
+        }
         quartic_entry(&c, horizon, graze(self.radius))
     }
 }
@@ -237,6 +240,9 @@ fn point_time(q: [f64; 2], f: &Flight, r: f64, horizon: f64) -> Option<f64> {
     let c = pair_quartic(rel, f.v, f.a, r);
     if !times::quartic_in_range(&c, horizon) {
         return Some(0.0);
+    }
+    if times::stays_apart(rel, f.v, f.a, r, horizon) {
+        return None;
     }
     quartic_entry(&c, horizon, graze(r))
 }

@@ -235,6 +235,9 @@ impl Kin<'_> {
                 self.overflow.set(true);
                 return None;
             }
+            if !sliding_past && times::stays_apart(p, v, acc, sigma, horizon - now) {
+                return None;
+            }
             times::quartic_entry(&c, horizon - now, 1e-12 * sigma * sigma)?
         };
         Some(self.pair_event(i, j, now + tau))
@@ -416,28 +419,28 @@ impl Kin<'_> {
         let (w, h) = (self.table.width, self.table.height);
         let [gx, gy] = self.accel(i);
         let (gx, gy) = (0.5 * gx, 0.5 * gy);
-        // Gap to each wall as a function of time: a tau^2 + b tau + c.
-        let gaps = [
-            (Wall::Left, gx, vx, x - r),
-            (Wall::Right, -gx, -vx, w - r - x),
-            (Wall::Top, gy, vy, y - r),
-            (Wall::Bottom, -gy, -vy, h - r - y),
-        ];
-        let mut best: Option<(f64, Wall)> = None;
-        for (wall, a, b, c) in gaps {
+        // Gap to each wall as a function of time: a tau^2 + b tau + c, in the order
+        // left, right, top, bottom.
+        let taus = times::first_exits(
+            [gx, -gx, gy, -gy],
+            [vx, -vx, vy, -vy],
+            [x - r, w - r - x, y - r, h - r - y],
+        );
+        let walls = [Wall::Left, Wall::Right, Wall::Top, Wall::Bottom];
+        // The earliest wall, the first of equals; an infinite time is no impact.
+        let mut best = (f64::INFINITY, Wall::Left);
+        for (wall, tau) in walls.into_iter().zip(taus) {
             if self.hist[i].rest & (1 << wall as u8) != 0 || !has_wall(&self.table, wall) {
                 continue;
             }
-            if let Some(tau) = times::first_exit(a, b, c) {
-                if best.is_none_or(|(t, _)| tau < t) {
-                    best = Some((tau, wall));
-                }
+            if tau < best.0 {
+                best = (tau, wall);
             }
         }
-        best.map(|(tau, wall)| Ev {
-            t: now + tau,
+        (best.0 < f64::INFINITY).then(|| Ev {
+            t: now + best.0,
             i: i as u32,
-            other: kinds::wall(wall as usize),
+            other: kinds::wall(best.1 as usize),
             ci: self.counter[i],
             cj: 0,
         })
@@ -614,27 +617,25 @@ impl Kin<'_> {
         let [x, y, vx, vy] = *si;
         let (bounds, open) = self.cells.bounds(self.cells.cell_of(i));
         let [ax, ay] = self.accel(i);
-        let sides = [
-            (Dir::Left, 0.5 * ax, vx, x - bounds[0]),
-            (Dir::Right, -0.5 * ax, -vx, bounds[1] - x),
-            (Dir::Up, 0.5 * ay, vy, y - bounds[2]),
-            (Dir::Down, -0.5 * ay, -vy, bounds[3] - y),
-        ];
-        let mut best: Option<(f64, Dir)> = None;
-        for (k, (dir, a, b, c)) in sides.into_iter().enumerate() {
-            if !open[k] {
-                continue;
-            }
-            if let Some(tau) = times::first_exit(a, b, c) {
-                if best.is_none_or(|(t, _)| tau < t) {
-                    best = Some((tau, dir));
-                }
+        // Each side's gap a tau^2 + b tau + c, in the order left, right, up, down.
+        let taus = times::first_exits(
+            [0.5 * ax, -0.5 * ax, 0.5 * ay, -0.5 * ay],
+            [vx, -vx, vy, -vy],
+            [x - bounds[0], bounds[1] - x, y - bounds[2], bounds[3] - y],
+        );
+        // The earliest side, the first of equals; an infinite time is no exit.
+        let mut best = (f64::INFINITY, 0);
+        for k in 0..4 {
+            let tau = if open[k] { taus[k] } else { f64::INFINITY };
+            if tau < best.0 {
+                best = (tau, k);
             }
         }
-        best.map(|(tau, dir)| Ev {
-            t: now + tau,
+        let dirs = [Dir::Left, Dir::Right, Dir::Up, Dir::Down];
+        (best.0 < f64::INFINITY).then(|| Ev {
+            t: now + best.0,
             i: i as u32,
-            other: kinds::cross(dir as u32),
+            other: kinds::cross(dirs[best.1] as u32),
             ci: self.counter[i],
             cj: 0,
         })
