@@ -3,14 +3,15 @@
 //! ```text
 //! cargo run --release -p carom-games --example player_rates -- nine-ball N [none|pro|amateur]
 //! cargo run --release -p carom-games --example player_rates -- eight-ball N [none|pro|amateur]
-//! cargo run --release -p carom-games --example player_rates -- snooker N [none|pro|amateur]
+//! cargo run --release -p carom-games --example player_rates -- snooker N [none|pro|amateur] [FIRST]
 //! cargo run --release -p carom-games --example player_rates -- three-cushion N [none|pro|amateur]
 //! ```
 //!
 //! nine-ball: the run-out rate from ball in hand after the break over N racks (seeds
 //! 1 to N, as `carom play nine-ball --agent`); eight-ball: the full player's win rate
 //! against the direct-pots-only player over N games, breaking in turn; snooker: the
-//! mean break (points of a scoring visit) over N frames, each cut off after 60 shots;
+//! mean break (points of a scoring visit) over N frames from seed FIRST (1 unless
+//! given), each cut off after 60 shots;
 //! three-cushion: points per inning over N innings from the start position. Each line
 //! gives the binomial (or sample) standard error and the decision time per shot.
 
@@ -22,6 +23,9 @@ fn main() {
     let what = args.get(1).map_or("nine-ball", String::as_str);
     let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
     let level = args.get(3).map_or("none", String::as_str);
+    // Snooker: the first frame's seed (1 unless given), so that a long measurement
+    // may be taken in parts.
+    let first: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
     let noise = match level {
         "amateur" => Some(Noise::AMATEUR),
         "pro" => Some(Noise::PRO),
@@ -79,7 +83,7 @@ fn main() {
             }
         }
         "eight-ball" => {
-            let (mut wins, mut decided) = (0u64, 0u64);
+            let (mut wins, mut decided, mut refused) = (0u64, 0u64, 0u64);
             for seed in 1..=n {
                 let full_first = seed % 2 == 1;
                 let (full, direct) = (Agent::new(noise, seed), Agent::direct(noise, seed ^ 0xA5A5));
@@ -88,11 +92,16 @@ fn main() {
                 } else {
                     [direct, full]
                 };
-                let m =
-                    play_game(GameKind::EightBall, seed, &mut agents, 200).unwrap_or_else(|e| {
-                        eprintln!("player_rates: game {seed}: {e}");
-                        std::process::exit(1);
-                    });
+                // A shot the engine refuses (its event budget spent) ends the game
+                // undecided: counted, said, and the measurement goes on.
+                let m = match play_game(GameKind::EightBall, seed, &mut agents, 200) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        println!("game {seed}: refused, counted as undecided: {e}");
+                        refused += 1;
+                        continue;
+                    }
+                };
                 thinking += m.thinking;
                 decisions += m.decisions;
                 let full_seat = if full_first { 0 } else { 1 };
@@ -109,20 +118,25 @@ fn main() {
             let se = (p * (1.0 - p) / decided.max(1) as f64).sqrt();
             println!(
                 "eight-ball, noise {level}: the full player won {wins} of {decided} finished games \
-                 against direct pots only ({:.0} % +- {:.0} %; {} of {n} cut off at 200 shots)",
+                 against direct pots only ({:.0} % +- {:.0} %; {} of {n} cut off at 200 shots, \
+                 {refused} refused by the engine)",
                 100.0 * p,
                 100.0 * se,
-                n - decided
+                n - decided - refused
             );
         }
         "snooker" => {
-            let mut breaks = Vec::new();
-            for seed in 1..=n {
+            let (mut breaks, mut refused) = (Vec::new(), 0u64);
+            for seed in first..first + n {
                 let mut agents = [Agent::new(noise, seed), Agent::new(noise, seed ^ 0xA5A5)];
-                let m = play_game(GameKind::Snooker, seed, &mut agents, 60).unwrap_or_else(|e| {
-                    eprintln!("player_rates: frame {seed}: {e}");
-                    std::process::exit(1);
-                });
+                let m = match play_game(GameKind::Snooker, seed, &mut agents, 60) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        println!("frame {seed}: refused, left out: {e}");
+                        refused += 1;
+                        continue;
+                    }
+                };
                 thinking += m.thinking;
                 decisions += m.decisions;
                 println!(
@@ -134,9 +148,10 @@ fn main() {
             let (m, se) = mean_se(&breaks);
             let high = breaks.iter().copied().fold(0.0, f64::max);
             println!(
-                "snooker, noise {level}: mean break {m:.1} +- {se:.1} over {} breaks in {n} frames \
-                 (60 shots each), highest {high}",
-                breaks.len()
+                "snooker, noise {level}: mean break {m:.1} +- {se:.1} over {} breaks in {} frames \
+                 (60 shots each), highest {high}; {refused} refused by the engine",
+                breaks.len(),
+                n - refused
             );
         }
         other => {

@@ -28,6 +28,7 @@ use crate::aim::Route;
 use crate::batch::play_shots;
 use crate::candidates;
 use crate::game::{Game, ShotResult};
+use crate::paths;
 use crate::rules::{self, Call, Choice, Placement};
 use crate::setups::{snooker_value, GameKind};
 use crate::shot::{Shot, MAX_SPEED};
@@ -163,8 +164,28 @@ const MAX_CUT: f64 = 78.0;
 /// Executions sampled per candidate under the agent's noise (one, the shot itself,
 /// without noise).
 pub const SAMPLES: usize = 48;
-/// The best candidates of a sweep that are scored over sampled executions.
-const EVALUATED: usize = 20;
+/// The best candidates of a search that are scored over sampled executions: of one
+/// pair's sweep, and of the cushion routes and combinations.
+const EVALUATED: usize = 8;
+/// The executions every scored candidate is played over first; the [`KEPT`] best
+/// are then played over the rest of the [`SAMPLES`].
+const FIRST_SAMPLES: usize = 16;
+const KEPT: usize = 3;
+/// Safety candidates played over sampled executions, over how many executions, and
+/// the opponent's chance below which a safety ends the search.
+const SAFETIES: usize = 8;
+const SAFETY_SAMPLES: usize = 16;
+const SAFE_ENOUGH: f64 = 0.05;
+/// The soft stroke of the safety candidates (m/s): a touch that leaves the cue ball
+/// near the ball it meets.
+const SOFT_SAFETY: f64 = 0.7;
+/// The best candidates of the carom games' grid scored over sampled executions.
+const CAROM_EVALUATED: usize = 20;
+/// A pot this likely to keep the turn, with a next pot about this likely after it
+/// (its value, [`Agent::evaluate`]), ends the search over the pairs (ball, pocket):
+/// the next pair, less easy by the geometry, seldom beats it.
+const GOOD_CHANCE: f64 = 0.9;
+const GOOD_VALUE: f64 = 0.6;
 /// Cushion routes and combinations solved when no direct pot is likely enough.
 const ROUTES: usize = 4;
 /// A pot whose chance (the fraction of sampled executions that keep the turn) is
@@ -282,22 +303,92 @@ impl Agent {
         }
     }
 
-    /// The answer to a choice the rules offer before the player's shot: hand the shot
-    /// back (or, after a snooker miss, have the balls replaced) when the player's own
-    /// chance from here is below [`THRESHOLD`], else take the table as it lies;
-    /// `None` when nothing is offered or only a push-out (which [`Agent::choose`]
+    /// The answer to the choices the rules offer before the player's shot, by the
+    /// estimated chances ([`Agent::option_chance`]). The choices that leave the player
+    /// to shoot (accepting the table, the free ball, re-racking to break) are weighed
+    /// by the player's chance, the best taken when it reaches [`THRESHOLD`] (a pot
+    /// worth playing); the free ball, the same table with more balls on, only when it
+    /// is better than the ball on. Below that, the choice that hands the table back
+    /// (passing back, the balls replaced, the offender to re-break) leaving the
+    /// opponent the least chance is taken when that chance is no higher than the
+    /// player's own, so that a snooker or a poor table goes back to the one who left
+    /// it (on a tie the balls replaced, which puts the offender back where the miss
+    /// was made). `None` when nothing is offered or only a push-out (which [`Agent::choose`]
     /// decides).
     pub fn respond(&mut self, game: &Game) -> Option<Choice> {
-        let options = game.options();
-        let back = [Choice::Replace, Choice::PassBack]
+        let options: Vec<Choice> = game
+            .options()
             .into_iter()
-            .find(|c| options.contains(c));
-        if let Some(back) = back {
-            if self.chance(game) < THRESHOLD {
-                return Some(back);
+            .filter(|&c| c != Choice::PushOut)
+            .collect();
+        let mut shoot: Option<(Choice, f64)> = None;
+        let mut back: Option<(Choice, f64)> = None;
+        for c in options {
+            let Some((mine, p)) = self.option_chance(game, c) else {
+                continue;
+            };
+            if mine {
+                if shoot.is_none_or(|s| p > s.1) {
+                    shoot = Some((c, p));
+                }
+            } else if back.is_none_or(|b| p < b.1 || (p == b.1 && c == Choice::Replace)) {
+                back = Some((c, p));
             }
         }
-        options.contains(&Choice::Accept).then_some(Choice::Accept)
+        match (shoot, back) {
+            (Some(s), Some(b)) if s.1 < THRESHOLD && b.1 <= s.1 => Some(b.0),
+            (Some(s), _) => Some(s.0),
+            (None, b) => b.map(|b| b.0),
+        }
+    }
+
+    /// Who shoots after a choice on offer and with what chance: `(true, p)` when it
+    /// is the player to move, `p` its chance there ([`Agent::chance`]; after a
+    /// re-rack the chance that its break keeps the turn, [`Agent::break_chance`]);
+    /// `(false, q)` when it is the opponent, `q` judged the same way with the player's
+    /// own noise. `None` for a choice the game refuses.
+    pub fn option_chance(&mut self, game: &Game, choice: Choice) -> Option<(bool, f64)> {
+        let me = game.state.player;
+        let mut g = game.clone();
+        g.choose(choice).ok()?;
+        let p = if g.state.shots == 0 && g.kind().is_pool() {
+            self.break_chance(&g)
+        } else {
+            self.chance(&g)
+        };
+        Some((g.state.player == me, p))
+    }
+
+    /// The chance that the player's break ([`Agent::plan`]'s break) keeps the turn
+    /// in `game` (a rack not yet broken), over the first [`FIRST_SAMPLES`] sampled
+    /// executions of the player's noise.
+    pub fn break_chance(&mut self, game: &Game) -> f64 {
+        let d = self.break_shot(game);
+        let mut g = game.clone();
+        if let Some([x, y]) = d.place {
+            if g.place_cue_ball(x, y).is_err() {
+                return 0.0;
+            }
+        }
+        let mut draws = self.draws();
+        draws.truncate(FIRST_SAMPLES);
+        let n = self.noise.unwrap_or(Noise {
+            aim: 0.0,
+            speed: 0.0,
+            english: 0.0,
+            follow: 0.0,
+        });
+        let tries: Vec<(Shot, Option<Call>)> = draws
+            .iter()
+            .map(|&z| (with_errors(d.shot, n, z), d.call))
+            .collect();
+        let me = g.state.player;
+        let out = self.run(&g, &tries);
+        let kept = out
+            .iter()
+            .filter(|o| o.as_ref().is_some_and(|(_, r)| keeps_turn(r, me)))
+            .count();
+        kept as f64 / out.len().max(1) as f64
     }
 
     /// Adds the noise to a shot, kept in the shot's valid ranges.
@@ -325,13 +416,17 @@ impl Agent {
             .collect()
     }
 
-    /// Each candidate scored over the sampled executions: the chance (the fraction
-    /// that keep the turn) and the value, the mean over executions of
+    /// Each candidate scored over the executions `draws` (standard normal errors of
+    /// the agent's noise): the chance (the fraction that keep the turn) and the value, the mean over executions of
     /// `(0.4 + 0.6 e) w` for those that keep the turn, `e` the ease of the next pot
     /// from where the balls stopped (1 for a win) and `w` the pot's worth
     /// ([`worth`]).
-    fn evaluate(&mut self, game: &Game, cands: &[(Shot, Option<Call>)]) -> Vec<(f64, f64)> {
-        let draws = self.draws();
+    fn evaluate(
+        &mut self,
+        game: &Game,
+        cands: &[(Shot, Option<Call>)],
+        draws: &[[f64; 4]],
+    ) -> Vec<(f64, f64)> {
         let n = self.noise.unwrap_or(Noise {
             aim: 0.0,
             speed: 0.0,
@@ -458,8 +553,9 @@ impl Agent {
         }
     }
 
-    /// Ball in hand: the best shot from a few straight-in spots (and from where the
-    /// cue ball lies now, if no spot is legal).
+    /// Ball in hand: the best shot from a few straight-in spots, the best first, a
+    /// spot whose pot is good enough ending the search (and from where the cue ball
+    /// lies now, if no spot is legal).
     fn in_hand(&mut self, game: &Game) -> Decision {
         let mut best: Option<(Cand, Option<[f64; 2]>)> = None;
         for (spot, pair) in spots(game, self.judged_aim()).into_iter().take(SPOTS) {
@@ -471,6 +567,12 @@ impl Agent {
                 if best.as_ref().is_none_or(|b| c.score > b.0.score) {
                     best = Some((c, Some(spot)));
                 }
+            }
+            if best
+                .as_ref()
+                .is_some_and(|b| b.0.chance >= GOOD_CHANCE && b.0.score >= GOOD_VALUE)
+            {
+                break;
             }
         }
         if let Some((c, place)) = best.filter(|b| self.direct_only || b.0.chance >= THRESHOLD) {
@@ -523,9 +625,14 @@ impl Agent {
         if centres.is_empty() {
             return None;
         }
-        // Second sweep: every speed and spin across the window found.
-        let mut shots = Vec::new();
+        // Second sweep, a pair at a time, the easiest first: every speed and spin
+        // across the window found, the best strokes scored over sampled executions;
+        // a pot good enough ends the search.
+        let per = (2 * FINE_HALF + 1) as usize;
+        let sigma = self.judged_aim();
+        let mut best: Option<Cand> = None;
         for &(t, p, c) in &centres {
+            let mut shots = Vec::new();
             for (speed, english, follow) in strokes() {
                 for k in -FINE_HALF..=FINE_HALF {
                     let shot = Shot {
@@ -538,51 +645,68 @@ impl Agent {
                     shots.push((shot, call_for(game, t, p)));
                 }
             }
+            let out = self.run(game, &shots);
+            let mut found: Vec<Cand> = Vec::new();
+            for (k, chunk) in out.chunks(per).enumerate() {
+                let ok: Vec<bool> = chunk
+                    .iter()
+                    .map(|r| r.as_ref().is_some_and(|(_, r)| keeps_turn(r, me)))
+                    .collect();
+                let Some((s, e)) = widest_run(&ok) else {
+                    continue;
+                };
+                let m = (s + e) / 2;
+                let Some((after, r)) = &chunk[m] else {
+                    continue;
+                };
+                let width = (e - s + 1) as f64 * FINE_STEP;
+                let next = if r.game_over {
+                    1.0
+                } else {
+                    best_chance(after, sigma)
+                };
+                let score = (1.0 - (-width / WINDOW_SCALE).exp())
+                    * (NEXT_FLOOR + (1.0 - NEXT_FLOOR) * next);
+                let (shot, call) = shots[k * per + m];
+                found.push(Cand {
+                    shot,
+                    call,
+                    score,
+                    chance: 1.0,
+                });
+            }
+            if let Some(c) = self.best_sampled(game, found, EVALUATED) {
+                if best.is_none_or(|b| c.score > b.score) {
+                    best = Some(c);
+                }
+            }
+            if best.is_some_and(|b| b.chance >= GOOD_CHANCE && b.score >= GOOD_VALUE) {
+                break;
+            }
         }
-        let out = self.run(game, &shots);
-        let per = (2 * FINE_HALF + 1) as usize;
-        let sigma = self.judged_aim();
-        let mut found: Vec<Cand> = Vec::new();
-        for (k, chunk) in out.chunks(per).enumerate() {
-            let ok: Vec<bool> = chunk
-                .iter()
-                .map(|r| r.as_ref().is_some_and(|(_, r)| keeps_turn(r, me)))
-                .collect();
-            let Some((s, e)) = widest_run(&ok) else {
-                continue;
-            };
-            let m = (s + e) / 2;
-            let Some((after, r)) = &chunk[m] else {
-                continue;
-            };
-            let width = (e - s + 1) as f64 * FINE_STEP;
-            let next = if r.game_over {
-                1.0
-            } else {
-                best_chance(after, sigma)
-            };
-            let score =
-                (1.0 - (-width / WINDOW_SCALE).exp()) * (NEXT_FLOOR + (1.0 - NEXT_FLOOR) * next);
-            let (shot, call) = shots[k * per + m];
-            found.push(Cand {
-                shot,
-                call,
-                score,
-                chance: 1.0,
-            });
-        }
-        self.best_sampled(game, found)
+        best
     }
 
-    /// The best of some candidates scored by sampled executions ([`Agent::evaluate`]):
-    /// the [`EVALUATED`] best by their noiseless score are sampled, and the highest
-    /// value wins (its chance kept with it).
-    fn best_sampled(&mut self, game: &Game, mut found: Vec<Cand>) -> Option<Cand> {
+    /// The best of some candidates scored by sampled executions ([`Agent::evaluate`]),
+    /// in two stages: the `evaluated` best by their noiseless score are played over
+    /// the first [`FIRST_SAMPLES`] draws, and the [`KEPT`] best of those over the
+    /// rest as well; the highest value over all its executions wins (its chance kept
+    /// with it). A candidate that loses the first stage is one whose value over 16
+    /// executions trails the kept ones': the later draws rarely turn that order, and
+    /// skipping them saves two thirds of the sampling.
+    fn best_sampled(
+        &mut self,
+        game: &Game,
+        mut found: Vec<Cand>,
+        evaluated: usize,
+    ) -> Option<Cand> {
         found.sort_by(|a, b| b.score.total_cmp(&a.score));
-        found.truncate(EVALUATED);
+        found.truncate(evaluated);
+        let draws = self.draws();
+        let (first, rest) = draws.split_at(FIRST_SAMPLES.min(draws.len()));
         let shots: Vec<(Shot, Option<Call>)> = found.iter().map(|c| (c.shot, c.call)).collect();
-        let scored = self.evaluate(game, &shots);
-        found
+        let scored = self.evaluate(game, &shots, first);
+        let mut found: Vec<Cand> = found
             .into_iter()
             .zip(scored)
             .map(|(c, (chance, value))| Cand {
@@ -590,6 +714,20 @@ impl Agent {
                 score: value,
                 ..c
             })
+            .collect();
+        if !rest.is_empty() {
+            found.sort_by(|a, b| b.score.total_cmp(&a.score));
+            found.truncate(KEPT);
+            let shots: Vec<(Shot, Option<Call>)> = found.iter().map(|c| (c.shot, c.call)).collect();
+            let more = self.evaluate(game, &shots, rest);
+            let (a, b) = (first.len() as f64, rest.len() as f64);
+            for (c, (chance, value)) in found.iter_mut().zip(more) {
+                c.chance = (a * c.chance + b * chance) / (a + b);
+                c.score = (a * c.score + b * value) / (a + b);
+            }
+        }
+        found
+            .into_iter()
             .reduce(|a, b| if b.score > a.score { b } else { a })
     }
 
@@ -608,15 +746,17 @@ impl Agent {
                 chance: 1.0,
             })
             .collect();
-        self.best_sampled(game, found)
+        self.best_sampled(game, found, EVALUATED)
     }
 
-    /// The safety, two-ply: the one-ply candidates ([`Agent::safety_shots`]) best by
-    /// the opponent's geometric ease are played over the sampled executions, and for
-    /// each execution the opponent's chance from where the balls stopped is judged
-    /// with the engine ([`Agent::chance`]; after a foul, ball in hand); the safety
-    /// with the least mean chance wins, returned with that chance.
-    fn safety(&mut self, game: &Game) -> (Shot, Option<Call>, f64) {
+    /// The safety, two-ply: the candidates ([`safety_hits`] with kicks and the
+    /// soft stroke) are played once and screened by the opponent's geometric chance
+    /// ([`best_chance`]); the [`SAFETIES`] best are played over [`SAFETY_SAMPLES`]
+    /// sampled executions, and for each execution the opponent's chance from where the
+    /// balls stopped is judged with the engine ([`Agent::chance`]; after a foul,
+    /// ball in hand). The safety with the least mean chance wins, returned with that
+    /// chance; one leaving under [`SAFE_ENOUGH`] ends the search.
+    pub fn safety(&mut self, game: &Game) -> (Shot, Option<Call>, f64) {
         let (shots, scores) = self.safety_shots(game);
         if shots.is_empty() {
             let (shot, call) = self.safety_one_ply(game);
@@ -624,8 +764,9 @@ impl Agent {
         }
         let mut order: Vec<usize> = (0..shots.len()).collect();
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-        order.truncate(EVALUATED);
-        let draws = self.draws();
+        order.truncate(SAFETIES);
+        let mut draws = self.draws();
+        draws.truncate(SAFETY_SAMPLES);
         let n = self.noise.unwrap_or(Noise {
             aim: 0.0,
             speed: 0.0,
@@ -654,18 +795,22 @@ impl Agent {
             if theirs < best.2 {
                 best = (shot, call, theirs);
             }
+            if best.2 < SAFE_ENOUGH {
+                break;
+            }
         }
         best
     }
 
-    /// The safety candidates: centre-ball to half-ball hits on the nearest three
-    /// balls the rules allow, at two speeds, each with its one-ply score (2 when it
-    /// keeps the turn, 1 less the opponent's best ease when legal, -1 for a foul).
+    /// The safety candidates ([`safety_hits`] with kicks and the soft stroke), each
+    /// with its one-ply score: 2 when it keeps the turn, 1 less the opponent's best
+    /// chance by the geometry ([`best_chance`]) when legal, -1 for a foul.
     fn safety_shots(&mut self, game: &Game) -> (Vec<(Shot, Option<Call>)>, Vec<f64>) {
-        let Some(shots) = safety_hits(game) else {
+        let Some(shots) = safety_hits(game, true) else {
             return (Vec::new(), Vec::new());
         };
         let me = game.state.player;
+        let sigma = self.judged_aim();
         let scores = self
             .run(game, &shots)
             .iter()
@@ -673,7 +818,7 @@ impl Agent {
                 None => f64::NEG_INFINITY,
                 Some((_, r)) if r.foul.is_some() => -1.0,
                 Some((_, r)) if keeps_turn(r, me) => 2.0,
-                Some((after, _)) => 1.0 - best_ease(after),
+                Some((after, _)) => 1.0 - best_chance(after, sigma),
             })
             .collect();
         (shots, scores)
@@ -709,7 +854,7 @@ impl Agent {
     /// A legal hit that leaves the opponent the hardest next pot (a foul only when
     /// every candidate fouls), judged on the noiseless outcome alone.
     fn safety_one_ply(&mut self, game: &Game) -> (Shot, Option<Call>) {
-        let Some(shots) = safety_hits(game) else {
+        let Some(shots) = safety_hits(game, false) else {
             return (Shot::new(1.0, 0.0), None);
         };
         if shots.is_empty() {
@@ -767,7 +912,7 @@ impl Agent {
             );
         }
         runs.sort_by_key(|r| std::cmp::Reverse(r.1));
-        runs.truncate(EVALUATED);
+        runs.truncate(CAROM_EVALUATED);
         let mut shot = shots[0].0;
         if !runs.is_empty() {
             let cands: Vec<(Shot, Option<Call>)> = runs.iter().map(|r| shots[r.0]).collect();
@@ -903,10 +1048,13 @@ fn widest_run(ok: &[bool]) -> Option<(usize, usize)> {
     best
 }
 
-/// The safety hits both safety searches weigh: centre-ball to half-ball hits either
-/// side on the nearest three balls the rules allow, at two speeds; `None` when the cue
-/// ball is not on the table.
-fn safety_hits(game: &Game) -> Option<Vec<(Shot, Option<Call>)>> {
+/// The safety hits the safety searches weigh: centre-ball to half-ball hits either
+/// side on the nearest three balls the rules allow, at two speeds; with `more` (the
+/// full player's two-ply search) also a soft stroke of each, and kicks: the cue ball
+/// sent off each cushion at those balls by the mirror image ([`paths::path`], the
+/// leg to the cushion clear of other balls), the aim either side of the image for
+/// the rebound's turn, at two speeds. `None` when the cue ball is not on the table.
+fn safety_hits(game: &Game, more: bool) -> Option<Vec<(Shot, Option<Call>)>> {
     let c = cue_position(game)?;
     let r = game.table.balls.radius;
     let mut targets: Vec<(u32, [f64; 2])> = rules::rules(game.kind())
@@ -917,13 +1065,37 @@ fn safety_hits(game: &Game) -> Option<Vec<(Shot, Option<Call>)>> {
     targets.sort_by(|a, b| dist(c, a.1).total_cmp(&dist(c, b.1)));
     targets.truncate(3);
     let call = safety_call(game);
+    let direct: &[f64] = if more {
+        &[1.2, 2.2, SOFT_SAFETY]
+    } else {
+        &[1.2, 2.2]
+    };
     let mut shots = Vec::new();
     for &(_, o) in &targets {
         let centre = degrees(c, o);
         let half = (r / dist(c, o).max(2.0 * r)).asin().to_degrees();
         for f in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
-            for speed in [1.2, 2.2] {
+            for &speed in direct {
                 shots.push((Shot::new(speed, centre + f * half), call));
+            }
+        }
+    }
+    if more {
+        let cue = game.kind().cue_ball(game.state.player);
+        for &(n, o) in &targets {
+            for rail in 0..4 {
+                let Ok(points) = paths::path(game, c, o, &[rail]) else {
+                    continue;
+                };
+                if !paths::clear(game, &[c, points[0]], &[cue, n]) {
+                    continue;
+                }
+                let aim = degrees(c, points[0]);
+                for turn in [-1.0, 0.0, 1.0] {
+                    for speed in [1.6, 2.6] {
+                        shots.push((Shot::new(speed, aim + turn), call));
+                    }
+                }
             }
         }
     }

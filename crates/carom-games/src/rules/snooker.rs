@@ -186,13 +186,16 @@ impl Rules for Snooker {
         }
     }
 
+    /// The balls on; with a free ball chosen every ball, since the first struck, if
+    /// not on, is the nominated free ball.
     fn first_contacts(&self, state: &State) -> Vec<u32> {
         let on = state.on.unwrap_or(On::Red);
+        let free = state.chosen == Some(Choice::FreeBall);
         let mut v: Vec<u32> = state
             .on_table
             .iter()
             .copied()
-            .filter(|&n| on_ball(on, n))
+            .filter(|&n| free || on_ball(on, n))
             .collect();
         v.sort_unstable();
         v

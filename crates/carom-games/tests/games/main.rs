@@ -9,6 +9,7 @@ mod game;
 mod many;
 mod player;
 mod position;
+mod respond;
 mod rest;
 mod routes;
 mod setups;
