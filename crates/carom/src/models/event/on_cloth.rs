@@ -194,7 +194,7 @@ impl Event {
     }
 
     /// Ball `i`, whose impact with a wall inside the table due at `t0` (group `s`) met
-    /// nothing and which was just predicted afresh: if it is due to meet one again at
+    /// nothing and which has just been predicted afresh: if it is due to meet one again at
     /// that very instant, it is held there by round-off, for ever. It touches a cushion
     /// with a normal velocity of round-off, which the prediction reads along the face's
     /// own normal and the impact along the normal from the contact point to the centre
@@ -204,7 +204,8 @@ impl Event {
     /// a touching pair is (`predict::touching_slide`, `Event::pressed_touch`): a cushion
     /// the cloth presses the ball into is met as a soft impact at zero speed (`soft.rs`);
     /// one it only slides along is not met, and the ball is predicted without it.
-    /// Only this case changes: every course the model followed before is kept.
+    /// Only a ball held so is judged on the contact's normal: everywhere else the
+    /// prediction's own reading stands, to the bit.
     #[cold]
     #[inline(never)]
     pub(super) fn unstick_on_cloth(&mut self, b: &mut Balls, i: usize, s: u32, t0: f64) {
