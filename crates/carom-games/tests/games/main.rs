@@ -3,6 +3,7 @@
 
 mod agent;
 mod aim;
+mod along_cushion;
 mod batch;
 mod choices;
 mod game;

@@ -1,5 +1,6 @@
 //! Pool balls on cloth, one binary: sliding and rolling, throw, the cushion against
-//! published figures, and cloth left off changing nothing, one theme per module.
+//! published figures, a ball rolling along a cushion, and cloth left off changing
+//! nothing, one theme per module.
 
 #[path = "../cloth/mod.rs"]
 mod cloth;
@@ -10,6 +11,7 @@ mod common;
 mod cloth_event;
 mod cloth_event_robust;
 mod cloth_off;
+mod cloth_rail;
 mod cloth_spring_throw;
 mod cloth_stepping;
 mod cloth_throw;

@@ -20,6 +20,9 @@ pub(super) struct Cushion {
     pub(super) mu: f64,
     pub(super) surface: [f64; 2],
     pub(super) nose: f64,
+    /// A touch the ball slides along while the cloth presses it in (`inner::Graze`):
+    /// met at zero speed when its approach is round-off.
+    pub(super) pressed_touch: bool,
 }
 
 /// Ball `i`'s impact with the cushions it touches (`touches`), pressed into them by the
@@ -75,6 +78,13 @@ pub(super) fn rebound(
     let n = [-c.normal[0], -c.normal[1]];
     let approach = s.v[0] * n[0] + s.v[1] * n[1];
     let into = press.acc[0] * n[0] + press.acc[1] * n[1];
+    // A pressed touch that came due without closing meets at zero speed (as a pair's
+    // does, `Event::soft_pair`); once it leaves, it is a contact like any other.
+    let approach = if c.pressed_touch && approach <= 0.0 && -approach <= 1e-12 * s.v[0].hypot(s.v[1]) {
+        0.0
+    } else {
+        approach
+    };
     if soft::is_soft(approach, into, body.r, press.law) {
         let held = soft::Held::new(*s, body, press.inv_m, press.phase);
         let meeting = soft::Meeting {

@@ -79,6 +79,10 @@ pub(super) struct Inner {
     /// The walls that translate, tested by every ball rather than binned by cell
     /// (`translating_walls.rs`); `None` when no wall moves.
     pub(super) moving: Option<Moving>,
+    /// On cloth, while a ball held at a cushion by round-off is predicted afresh
+    /// (`Event::unstick_on_cloth`): the pieces it touches with a normal velocity of
+    /// round-off are not met (see [`graze`]).
+    pub(super) grazing: bool,
     /// Scratch: one ball's contacts with the pieces (each with its restitution, the
     /// approach speed relative to the wall, and the wall's own speed along the normal,
     /// 0 for a fixed wall).
@@ -196,10 +200,16 @@ impl Inner {
                 let p = self.walls.pockets()[(item & !POCKET) as usize];
                 offer(p.entry(f, horizon), EXIT);
             } else if skip[0] == NO_FACE {
-                offer(
-                    self.walls.pieces()[item as usize].impact(f, r, horizon),
-                    PIECE,
-                );
+                let piece = &self.walls.pieces()[item as usize];
+                let mut t = piece.impact(f, r, horizon);
+                if self.grazing && t.is_some() {
+                    // Touching it, across it at a speed of round-off: slides along it.
+                    let touch = piece.touch(item, f.p, r * (1.0 + 1e-9));
+                    if touch.is_some_and(|c| graze(&c, f.v, f.a).is_some()) {
+                        t = None;
+                    }
+                }
+                offer(t, PIECE);
             } else if !skip.contains(&item) {
                 // Resting on a face: the next segment's first point is the joint the
                 // ball slides to, met at the face's end (`on_face.rs`).
@@ -302,7 +312,9 @@ impl Inner {
     /// restitution, friction and surface velocity; several contacts in turn while any
     /// still approaches (`on_cloth::cushions`; `press`: how the cloth may press the ball
     /// into them). Each contact's normal impulse per unit
-    /// mass is kept for the log ([`Inner::last_cushion_impulses`]).
+    /// mass is kept for the log ([`Inner::last_cushion_impulses`]). With `pressed`, the
+    /// contacts are those the ball slides along while the cloth presses it in
+    /// ([`Inner::gather_pressed`]) instead of those it moves into.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn hit_on_cloth(
         &mut self,
@@ -313,9 +325,14 @@ impl Inner {
         e: Option<f64>,
         e_scene: f64,
         friction: &ContactFriction,
+        pressed: bool,
     ) -> u64 {
         // On cloth no wall moves (`models::create` refuses it).
-        self.gather_touches(b, i, c, e, e_scene, None);
+        if pressed {
+            self.gather_pressed(b, i, c, e, e_scene, press.acc);
+        } else {
+            self.gather_touches(b, i, c, e, e_scene, None);
+        }
         let nose = crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i];
         self.cushion_touches.clear();
         for &(t, e_k, _, _) in &self.touches {
@@ -327,6 +344,7 @@ impl Inner {
                 mu: f.mu,
                 surface,
                 nose: h,
+                pressed_touch: pressed,
             });
         }
         self.cushion_impulses.clear();
@@ -391,6 +409,42 @@ impl Inner {
                     touches.push((t, e_k, u, w));
                 }
             });
+        }
+    }
+
+    /// On cloth, in place of [`Inner::gather_touches`]: ball `i`'s contacts that it does
+    /// not move into but touches, sliding along them, while the cloth (its acceleration
+    /// `acc`) presses it in ([`Graze::Pressed`]), to be met as soft impacts at zero
+    /// speed (`soft.rs`).
+    fn gather_pressed(
+        &mut self,
+        b: &Balls,
+        i: usize,
+        c: u32,
+        e: Option<f64>,
+        e_scene: f64,
+        acc: [f64; 2],
+    ) {
+        let p = [b.x[i], b.y[i]];
+        let reach = b.r[i] * (1.0 + 1e-9);
+        let v = [b.vx[i], b.vy[i]];
+        self.touches.clear();
+        let surfaces = self.walls.surfaces();
+        let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
+        for &k in &self.items[start as usize..end as usize] {
+            if k & POCKET != 0 {
+                continue;
+            }
+            let Some(t) = self.walls.pieces()[k as usize].touch(k, p, reach) else {
+                continue;
+            };
+            let u = v[0] * t.normal[0] + v[1] * t.normal[1];
+            if u >= 0.0 && graze(&t, v, acc) == Some(Graze::Pressed) {
+                let s = surfaces[t.wall as usize];
+                let e_k = e.unwrap_or(s.restitution.unwrap_or(e_scene));
+                // Met at zero speed (the log's approach speed is `-u`: 0).
+                self.touches.push((t, e_k, -0.0, 0.0));
+            }
         }
     }
 
@@ -500,4 +554,34 @@ impl Inner {
             ));
         }
     }
+}
+
+/// How a ball on cloth touching a piece (contact `t`) with a velocity `v` across it of
+/// round-off (left so by a soft impact, or rolling along a cushion) meets it: it slides
+/// along the cushion, and meets it only if the cloth presses it in (its acceleration
+/// into the cushion beyond round-off), as a soft impact at zero speed (`soft.rs`).
+/// `None` if it really moves into the cushion or away from it. Judged on the contact's
+/// own normal (from the contact point to the centre), which the impact uses; the
+/// prediction of a face reads the velocity along the face's normal, which differs from
+/// it by round-off (see `Event::unstick_on_cloth`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Graze {
+    Slides,
+    Pressed,
+}
+
+/// See [`Graze`]: the bound on round-off is 1e-12 of the speed (and of the
+/// acceleration for the press), as for a pair.
+#[inline]
+pub(super) fn graze(t: &Touch, v: [f64; 2], acc: [f64; 2]) -> Option<Graze> {
+    let u = v[0] * t.normal[0] + v[1] * t.normal[1];
+    if u.abs() > 1e-12 * v[0].hypot(v[1]) {
+        return None;
+    }
+    let press = -(acc[0] * t.normal[0] + acc[1] * t.normal[1]);
+    Some(if press > 1e-12 * acc[0].hypot(acc[1]) {
+        Graze::Pressed
+    } else {
+        Graze::Slides
+    })
 }

@@ -143,11 +143,17 @@ impl Event {
     #[cold]
     #[inline(never)]
     pub(super) fn piece_hit_on_cloth(&mut self, b: &mut Balls, i: usize, s: u32, t0: f64) {
+        self.cushions_on_cloth(b, i, s, t0, false);
+    }
+
+    /// [`Event::piece_hit_on_cloth`] with the contacts `Inner::hit_on_cloth` takes for
+    /// `pressed`; returns the contacts that took an impulse.
+    fn cushions_on_cloth(&mut self, b: &mut Balls, i: usize, s: u32, t0: f64, pressed: bool) -> u64 {
         let burst = self.guard.collapse_guard && self.burst_after(i, t0) >= super::state::TC_BURST;
         let e = burst.then_some(1.0);
         let c = self.cells.cell_of(i);
         let (Some(inner), Some(cloth)) = (self.inner.as_deref_mut(), self.cloth.as_deref()) else {
-            return;
+            return 0;
         };
         let press = Press {
             law: &cloth.law,
@@ -164,6 +170,7 @@ impl Event {
             e,
             self.laws.restitution,
             &self.laws.friction,
+            pressed,
         );
         if let Some(log) = self.log.as_mut().filter(|_| hits > 0) {
             let (t, id) = (
@@ -182,6 +189,40 @@ impl Event {
             if self.rec.hist[i].hit != s {
                 self.after_impact::<true>(b, i, s, t0);
             }
+        }
+        hits
+    }
+
+    /// Ball `i`, whose impact with a wall inside the table due at `t0` (group `s`) met
+    /// nothing and which has just been predicted afresh: if it is due to meet one again at
+    /// that very instant, it is held there by round-off, for ever. It touches a cushion
+    /// with a normal velocity of round-off, which the prediction reads along the face's
+    /// own normal and the impact along the normal from the contact point to the centre
+    /// (the two differ by round-off, so that one sees an approach and the other none);
+    /// nothing changes between the two, and the stall guard stops the shot after a
+    /// million events. Judged once instead, on the contact's normal (`inner::graze`), as
+    /// a touching pair is (`predict::touching_slide`, `Event::pressed_touch`): a cushion
+    /// the cloth presses the ball into is met as a soft impact at zero speed (`soft.rs`);
+    /// one it only slides along is not met, and the ball is predicted without it.
+    /// Only a ball held so is judged on the contact's normal: everywhere else the
+    /// prediction's own reading stands, to the bit.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn unstick_on_cloth(&mut self, b: &mut Balls, i: usize, s: u32, t0: f64) {
+        let next = self.queue.contact(i);
+        if next.t != t0 || next.kind() != super::kinds::Kind::Wall(super::kinds::PIECE) {
+            return;
+        }
+        if self.cushions_on_cloth(b, i, s, t0, true) > 0 {
+            self.predict(b, i, t0, true);
+            return;
+        }
+        if let Some(inner) = self.inner.as_deref_mut() {
+            inner.grazing = true;
+        }
+        self.predict(b, i, t0, false);
+        if let Some(inner) = self.inner.as_deref_mut() {
+            inner.grazing = false;
         }
     }
 
@@ -374,6 +415,7 @@ impl Event {
             mu: self.laws.friction.mu,
             surface: [0.0, 0.0],
             nose: crate::cushion::DEFAULT_NOSE_HEIGHT * b.r[i],
+            pressed_touch: false,
         };
         let Some(cloth) = self.cloth.as_deref() else {
             return;

@@ -197,9 +197,14 @@ impl Event {
         // An event that fell out (a grazing touch) leaves its balls' courses unchanged,
         // but it was its owner's earliest contact: the owner looks again.
         for k in 0..self.scratch.group_events.len() {
-            let i = self.scratch.group_events[k].i as usize;
+            let e = self.scratch.group_events[k];
+            let i = e.i as usize;
             if self.rec.hist[i].hit != s && self.queue.contact(i).t == f64::INFINITY {
                 self.predict(b, i, t0, false);
+                if CLOTH && e.kind() == Kind::Wall(PIECE) {
+                    // Held at a cushion by round-off (`on_cloth.rs`).
+                    self.unstick_on_cloth(b, i, s, t0);
+                }
             }
         }
     }
