@@ -2,14 +2,15 @@
 //!
 //! ```text
 //! cargo run --release -p carom-games --example player_rates -- nine-ball N [none|pro|amateur]
-//! cargo run --release -p carom-games --example player_rates -- eight-ball N [none|pro|amateur]
+//! cargo run --release -p carom-games --example player_rates -- eight-ball N [none|pro|amateur] [FIRST]
 //! cargo run --release -p carom-games --example player_rates -- snooker N [none|pro|amateur] [FIRST]
 //! cargo run --release -p carom-games --example player_rates -- three-cushion N [none|pro|amateur]
 //! ```
 //!
 //! nine-ball: the run-out rate from ball in hand after the break over N racks (seeds
 //! 1 to N, as `carom play nine-ball --agent`); eight-ball: the full player's win rate
-//! against the direct-pots-only player over N games, breaking in turn; snooker: the
+//! against the direct-pots-only player over N games from seed FIRST (1 unless given),
+//! breaking in turn; snooker: the
 //! mean break (points of a scoring visit) over N frames from seed FIRST (1 unless
 //! given), each cut off after 60 shots;
 //! three-cushion: points per inning over N innings from the start position. Each line
@@ -23,8 +24,8 @@ fn main() {
     let what = args.get(1).map_or("nine-ball", String::as_str);
     let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
     let level = args.get(3).map_or("none", String::as_str);
-    // Snooker: the first frame's seed (1 unless given), so that a long measurement
-    // may be taken in parts.
+    // Eight-ball and snooker: the first game's seed (1 unless given), so that a long
+    // measurement may be taken in parts (each game's players are seeded by the game).
     let first: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
     let noise = match level {
         "amateur" => Some(Noise::AMATEUR),
@@ -84,7 +85,7 @@ fn main() {
         }
         "eight-ball" => {
             let (mut wins, mut decided, mut refused) = (0u64, 0u64, 0u64);
-            for seed in 1..=n {
+            for seed in first..first + n {
                 let full_first = seed % 2 == 1;
                 let (full, direct) = (Agent::new(noise, seed), Agent::direct(noise, seed ^ 0xA5A5));
                 let mut agents = if full_first {
