@@ -273,6 +273,65 @@ impl World {
         })
     }
 
+    /// Makes this world a copy of `source` (the copy [`World::try_clone`] makes: it
+    /// continues exactly as `source` would) in this world's own storage: every array
+    /// of the balls and of the model is overwritten in place and keeps its capacity,
+    /// so that a world reused for one try after another (a shot search's thread
+    /// copying its position for every shot) stops allocating once its arrays have
+    /// grown to a try's needs. `false`, with this world unchanged, where `try_clone`
+    /// gives `None` or the two models differ.
+    pub fn copy_from(&mut self, source: &World) -> bool {
+        if source.compressing.is_some() || !self.model.copy_from(&*source.model) {
+            return false;
+        }
+        let World {
+            name,
+            table,
+            physics,
+            balls,
+            time,
+            steps,
+            symmetry,
+            model: _,
+            pool,
+            warnings,
+            run_window,
+            spinning,
+            edits,
+            behind,
+            walls,
+            specs,
+            in_play,
+            removals,
+            event_log,
+            thermostat,
+            compressing,
+            notes,
+        } = self;
+        name.clone_from(&source.name);
+        *table = source.table;
+        *physics = source.physics;
+        balls.clone_from(&source.balls);
+        *time = source.time;
+        *steps = source.steps;
+        symmetry.clone_from(&source.symmetry);
+        pool.clone_from(&source.pool);
+        warnings.clone_from(&source.warnings);
+        *run_window = source.run_window;
+        *spinning = source.spinning;
+        *edits = source.edits;
+        *behind = source.behind;
+        walls.clone_from(&source.walls);
+        specs.clone_from(&source.specs);
+        in_play.clone_from(&source.in_play);
+        removals.clone_from(&source.removals);
+        event_log.clone_from(&source.event_log);
+        *thermostat = source.thermostat;
+        *compressing = None;
+        notes.clone_from(&source.notes);
+        true
+    }
+
     /// The table: its size and boundaries.
     pub fn table(&self) -> &Table {
         &self.table
