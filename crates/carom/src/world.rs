@@ -90,6 +90,9 @@ pub struct World {
     in_play: Vec<bool>,
     /// Per ball, when and how it left play; empty while every ball is in play.
     removals: Vec<Option<Removal>>,
+    /// Scratch: the balls the model took out of play in a step, kept empty between
+    /// steps so that its storage serves every step.
+    exits: Vec<(usize, Removal)>,
     /// The event log, when kept ([`World::set_event_log`]).
     event_log: Option<Vec<LoggedEvent>>,
     /// The thermostat acting at the end of every step (`physics.thermostat`).
@@ -175,6 +178,7 @@ impl World {
             specs: Arc::default(),
             in_play: Vec::new(),
             removals: Vec::new(),
+            exits: Vec::new(),
             event_log: None,
             thermostat: None,
             compressing: None,
@@ -266,6 +270,7 @@ impl World {
             specs: Arc::clone(&self.specs),
             in_play: self.in_play.clone(),
             removals: self.removals.clone(),
+            exits: Vec::new(),
             event_log: self.event_log.clone(),
             thermostat: self.thermostat,
             compressing: None,
@@ -303,6 +308,7 @@ impl World {
             specs,
             in_play,
             removals,
+            exits: _,
             event_log,
             thermostat,
             compressing,
@@ -681,12 +687,14 @@ impl World {
     fn record_exits(&mut self, start: f64, from: usize) {
         if self.table.any_open() || !self.walls.pockets().is_empty() {
             if self.model.finds_exits() {
-                let mut exits = Vec::new();
+                let mut exits = std::mem::take(&mut self.exits);
                 self.model.take_exits(&mut exits);
-                for (i, r) in exits {
+                for &(i, r) in &exits {
                     let time = start + r.time;
                     self.record_removal(i, Removal { time, ..r });
                 }
+                exits.clear();
+                self.exits = exits;
             } else {
                 self.model.synchronise(&mut self.balls);
                 self.take_exits();
