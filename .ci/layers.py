@@ -39,6 +39,7 @@ LAYERS: dict[str, int] = {
     "thermostat": 1,
     "compression": 1,
     "walls": 1,
+    "copying": 1,
     "times": 1,
     "contact": 1,
     "friction": 1,

@@ -20,9 +20,10 @@ pub fn simulate_shots(
     threads: usize,
 ) -> Result<Vec<Result<ShotResult, String>>, String> {
     // The position's world is built once, each thread takes its own copy (a world
-    // is not shared between threads) and copies it again per shot: the same results
-    // as building it for each. A position that does not build leaves every shot to
-    // meet its error as `shoot` reports it.
+    // is not shared between threads) and copies it per shot into the one world it
+    // reuses for every shot (`Position::simulate`): the same results as building it
+    // for each. A position that does not build leaves every shot to meet its error as
+    // `shoot` reports it.
     let position = Position::new(&game.setup()).ok().map(Mutex::new);
     let copy = || {
         position

@@ -4,6 +4,8 @@
 //! the first ball the cue ball met, the cushion contacts by ball in time order, the
 //! balls pocketed with their pockets in time order.
 
+use std::cell::RefCell;
+
 use carom::cue::CueSpec;
 use carom::event_log::{EventKind, LoggedEvent};
 use serde::{Deserialize, Serialize};
@@ -149,9 +151,24 @@ pub fn simulate(setup: &Setup, cue: u32, shot: &Shot) -> Result<Outcome, ShotErr
 /// pockets, the model's grid) and copied for each shot, which then gives the cue ball
 /// the strike's velocity and spins, exactly as building the world with the strike in
 /// the scenario would (the same numbers to the bit, a tenth of the cost).
+///
+/// Each shot runs in a world of the position's own that the next shot overwrites in
+/// place ([`carom::World::copy_from`]), with the event log's and the facts' lists
+/// reused beside it: once a few shots have grown their arrays, a shot allocates only
+/// the [`Outcome`] it returns.
 pub struct Position {
     numbers: Vec<u32>,
     world: carom::World,
+    /// The storage the shots run in, made by the first shot.
+    shooting: RefCell<Option<Shooting>>,
+}
+
+/// What a shot works in: the position's world copied for it, the event log's rows and
+/// the facts of the shot, each kept for the next shot with its capacity.
+struct Shooting {
+    world: carom::World,
+    events: Vec<LoggedEvent>,
+    facts: Facts,
 }
 
 fn build_error(e: carom::ScenarioError) -> ShotError {
@@ -171,6 +188,7 @@ impl Position {
         Ok(Position {
             numbers: setup.balls.iter().map(|b| b.0).collect(),
             world,
+            shooting: RefCell::new(None),
         })
     }
 
@@ -179,6 +197,7 @@ impl Position {
         Some(Position {
             numbers: self.numbers.clone(),
             world: self.world.try_clone()?,
+            shooting: RefCell::new(None),
         })
     }
 
@@ -191,10 +210,30 @@ impl Position {
                 format!("ball {cue} is not on the table"),
             ));
         };
-        let mut world = self
-            .world
-            .try_clone()
-            .ok_or_else(|| ShotError::new("shot", "the event model's world cannot be copied"))?;
+        // A shot never begins inside another on the same position, so the storage is
+        // free; the first shot (or one after a world that would not copy) makes it.
+        let mut shooting = self.shooting.borrow_mut();
+        if !shooting
+            .as_mut()
+            .is_some_and(|t| t.world.copy_from(&self.world))
+        {
+            let world = self.world.try_clone().ok_or_else(|| {
+                ShotError::new("shot", "the event model's world cannot be copied")
+            })?;
+            *shooting = Some(Shooting {
+                world,
+                events: Vec::with_capacity(EVENTS_AT_ONCE),
+                facts: Facts::default(),
+            });
+        }
+        let Some(Shooting {
+            world,
+            events,
+            facts: shot_facts,
+        }) = shooting.as_mut()
+        else {
+            unreachable!("the shot's storage is made above");
+        };
         let b = world.balls();
         let s = carom::cue::strike(&shot.cue(), b.m[i], b.r[i], b.inertia[i]);
         if !s.v.iter().chain(&s.w).all(|c| c.is_finite()) {
@@ -210,9 +249,14 @@ impl Position {
         (b.vx[i], b.vy[i]) = (s.v[0], s.v[1]);
         (b.wx[i], b.wy[i], b.omega[i]) = (s.w[0], s.w[1], s.w[2]);
         world.restart_window();
-        let events = run_to_rest(&mut world)?;
-        let facts = facts(&self.numbers, i, &world, &events);
-        Ok(Outcome { facts, events })
+        events.clear();
+        run_to_rest_into(world, events)?;
+        facts_into(&self.numbers, i, world, events, shot_facts);
+        // The outcome's own lists, each allocated once at its final length.
+        Ok(Outcome {
+            facts: shot_facts.clone(),
+            events: events.clone(),
+        })
     }
 }
 
@@ -225,11 +269,20 @@ pub fn run_to_rest(world: &mut carom::World) -> Result<Vec<LoggedEvent>, ShotErr
     // Room for a typical shot's rows at once (a mid-game shot logs a few dozen), not
     // grown a row at a time.
     let mut events = Vec::with_capacity(EVENTS_AT_ONCE);
+    run_to_rest_into(world, &mut events)?;
+    Ok(events)
+}
+
+/// [`run_to_rest`], appending the event log's rows to `events`.
+pub fn run_to_rest_into(
+    world: &mut carom::World,
+    events: &mut Vec<LoggedEvent>,
+) -> Result<(), ShotError> {
     loop {
         world
             .run_steps_unread(1)
             .map_err(|e| ShotError::new("shot", carom::load::one_line(&e.to_string())))?;
-        world.take_events(&mut events);
+        world.take_events(events);
         if world.motion_ended() {
             break;
         }
@@ -242,7 +295,7 @@ pub fn run_to_rest(world: &mut carom::World) -> Result<Vec<LoggedEvent>, ShotErr
         }
     }
     world.synchronise();
-    Ok(events)
+    Ok(())
 }
 
 /// The event log rows [`run_to_rest`] makes room for at first.
@@ -265,11 +318,25 @@ pub fn facts(
     world: &carom::World,
     events: &[LoggedEvent],
 ) -> Facts {
+    let mut f = Facts::default();
+    facts_into(numbers, cue_index, world, events, &mut f);
+    f
+}
+
+/// [`facts`] written into `f`, whose lists are cleared and keep their capacity.
+pub fn facts_into(
+    numbers: &[u32],
+    cue_index: usize,
+    world: &carom::World,
+    events: &[LoggedEvent],
+    f: &mut Facts,
+) {
     let num = |i: u32| numbers[i as usize];
-    let mut f = Facts {
-        duration: world.time,
-        ..Facts::default()
-    };
+    f.first_contact = None;
+    f.cue_contacts.clear();
+    f.cushions.clear();
+    f.pocketed.clear();
+    f.duration = world.time;
     for e in events {
         match e.kind {
             EventKind::BallBall => {
@@ -292,8 +359,8 @@ pub fn facts(
         }
     }
     let b = world.balls();
-    f.positions = (0..b.len())
-        .map(|i| (num(i as u32), world.is_in_play(i).then(|| [b.x[i], b.y[i]])))
-        .collect();
-    f
+    f.positions.clear();
+    f.positions.extend(
+        (0..b.len()).map(|i| (num(i as u32), world.is_in_play(i).then(|| [b.x[i], b.y[i]]))),
+    );
 }

@@ -55,16 +55,28 @@ fn allocations(f: impl FnOnce()) -> u64 {
 fn allocations_per_shot() {
     let (g, shots) = mid_game();
     let position = Position::new(&g.setup()).unwrap();
-    // Warm: the first shots size whatever grows once.
+    // Warm: the first shots make the position's storage and grow its arrays.
     for s in &shots {
         position.simulate(0, s).unwrap();
     }
-    let engine = allocations(|| {
-        for s in &shots {
-            std::hint::black_box(position.simulate(0, s).unwrap());
-        }
-    }) as f64
-        / shots.len() as f64;
+    // Each shot's allocations beside the lists of the outcome it returns.
+    let mut engine = 0.0;
+    for (k, s) in shots.iter().enumerate() {
+        let mut out = None;
+        let n = allocations(|| out = Some(position.simulate(0, s).unwrap()));
+        let out = out.unwrap();
+        let f = &out.facts;
+        let lists = [
+            out.events.len(),
+            f.cue_contacts.len(),
+            f.cushions.len(),
+            f.pocketed.len(),
+            f.positions.len(),
+        ];
+        let made = lists.iter().filter(|&&len| len > 0).count() as u64;
+        assert_eq!(n, made, "shot {k}: {n} allocations, {made} outcome lists");
+        engine += n as f64 / shots.len() as f64;
+    }
     // A batch of twice the shots against one: the difference is the shots' own.
     let batch = |n: usize| {
         let shots: Vec<Shot> = shots.iter().cycle().take(n).copied().collect();
@@ -76,20 +88,18 @@ fn allocations_per_shot() {
     let per_shot = (batch(2 * shots.len()) - batch(shots.len())) as f64 / shots.len() as f64;
     println!("allocations per shot: {engine:.1} simulating, {per_shot:.1} in a batch");
     assert!(
-        engine <= ENGINE_BOUND,
-        "{engine} allocations a shot simulating"
-    );
-    assert!(
         per_shot <= BATCH_BOUND,
         "{per_shot} allocations a shot in a batch"
     );
 }
 
-/// What a shot allocates, as bounds that hold it there (docs/games.md, "Speed"): the
-/// copy of the position's world (28: its balls' and the event model's arrays), the
-/// model's lists growing from the copy's empty ones during the run, the event log and
-/// the facts; in a batch also the game's copy, its judgement and the result. Not
-/// zero: reusing one world per thread would need the engine to copy a world into
-/// another's storage.
-const ENGINE_BOUND: f64 = 64.0;
-const BATCH_BOUND: f64 = 80.0;
+/// What a shot allocates in a batch once under way (docs/games.md, "Speed"), 21.3 a
+/// shot on these. Simulating, a shot runs in the position's own world, event log and
+/// facts, overwritten in place shot after shot, and allocates only the outcome it
+/// returns, each non-empty list once at its length (the event log's rows, the cue
+/// ball's contacts, the cushion contacts, the pocketed balls, the final positions: 3.9
+/// a shot here, checked shot by shot above). The rest is the games layer's: the copy
+/// of the game that shoots (its table's pockets and walls, its state, its balls), the
+/// balls after the shot, the rules' judgement (its lists of pocketed balls and fouls)
+/// and the next player's options.
+const BATCH_BOUND: f64 = 22.0;

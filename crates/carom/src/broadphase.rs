@@ -22,6 +22,8 @@ pub struct Grid {
     periodic: Option<Table>,
 }
 
+crate::copying::copy_fields!(Grid { nx, ny, inv_w, inv_h, cell_start, items, cell_of, periodic });
+
 /// The distinct cells next to cell `c` (itself included) along one axis of `n` cells:
 /// clamped at the ends of a walled axis, wrapped around a periodic one (where one or
 /// two cells are each listed once). Returns the cells and how many are valid.

@@ -94,6 +94,8 @@ inner_modules!(
     world,
 );
 
+mod copying;
+
 // The scenario and file layer and the run session: what a program that reads scenarios,
 // runs them and writes their files uses.
 pub mod compare;

@@ -181,6 +181,19 @@ pub trait CollisionModel: Send {
         None
     }
 
+    /// Makes this model a copy of `source` (as [`CollisionModel::try_clone`] would
+    /// make it) in its own storage, its arrays kept where they are large enough;
+    /// `false`, with this model unchanged, where the two cannot be copied so (only an
+    /// event model copies into an event model).
+    fn copy_from(&mut self, _source: &dyn CollisionModel) -> bool {
+        false
+    }
+
+    /// The event model itself, for [`CollisionModel::copy_from`]; `None` for the others.
+    fn as_event(&self) -> Option<&event::Event> {
+        None
+    }
+
     /// Whether the model itself finds when balls leave play (an event-driven model
     /// finds the exact moment a ball enters a pocket or crosses an open edge). When
     /// false, the world looks for balls in pockets or beyond open edges after each step.

@@ -155,6 +155,8 @@ pub struct Walls {
     glued: Vec<Glued>,
 }
 
+crate::copying::copy_fields!(Walls { pieces, surfaces, pockets, motions, base, boxes, glued });
+
 impl Walls {
     /// No walls and no pockets: the empty rectangle.
     pub const fn none() -> Walls {

@@ -90,6 +90,9 @@ pub struct World {
     in_play: Vec<bool>,
     /// Per ball, when and how it left play; empty while every ball is in play.
     removals: Vec<Option<Removal>>,
+    /// Scratch: the balls the model took out of play in a step, kept empty between
+    /// steps so that its storage serves every step.
+    exits: Vec<(usize, Removal)>,
     /// The event log, when kept ([`World::set_event_log`]).
     event_log: Option<Vec<LoggedEvent>>,
     /// The thermostat acting at the end of every step (`physics.thermostat`).
@@ -175,6 +178,7 @@ impl World {
             specs: Arc::default(),
             in_play: Vec::new(),
             removals: Vec::new(),
+            exits: Vec::new(),
             event_log: None,
             thermostat: None,
             compressing: None,
@@ -266,11 +270,72 @@ impl World {
             specs: Arc::clone(&self.specs),
             in_play: self.in_play.clone(),
             removals: self.removals.clone(),
+            exits: Vec::new(),
             event_log: self.event_log.clone(),
             thermostat: self.thermostat,
             compressing: None,
             notes: self.notes.clone(),
         })
+    }
+
+    /// Makes this world a copy of `source` (the copy [`World::try_clone`] makes: it
+    /// continues exactly as `source` would) in this world's own storage: every array
+    /// of the balls and of the model is overwritten in place and keeps its capacity,
+    /// so that a world reused for one try after another (a shot search's thread
+    /// copying its position for every shot) stops allocating once its arrays have
+    /// grown to a try's needs. `false`, with this world unchanged, where `try_clone`
+    /// gives `None` or the two models differ.
+    pub fn copy_from(&mut self, source: &World) -> bool {
+        if source.compressing.is_some() || !self.model.copy_from(&*source.model) {
+            return false;
+        }
+        let World {
+            name,
+            table,
+            physics,
+            balls,
+            time,
+            steps,
+            symmetry,
+            model: _,
+            pool,
+            warnings,
+            run_window,
+            spinning,
+            edits,
+            behind,
+            walls,
+            specs,
+            in_play,
+            removals,
+            exits: _,
+            event_log,
+            thermostat,
+            compressing,
+            notes,
+        } = self;
+        name.clone_from(&source.name);
+        *table = source.table;
+        *physics = source.physics;
+        balls.clone_from(&source.balls);
+        *time = source.time;
+        *steps = source.steps;
+        symmetry.clone_from(&source.symmetry);
+        pool.clone_from(&source.pool);
+        warnings.clone_from(&source.warnings);
+        *run_window = source.run_window;
+        *spinning = source.spinning;
+        *edits = source.edits;
+        *behind = source.behind;
+        walls.clone_from(&source.walls);
+        specs.clone_from(&source.specs);
+        in_play.clone_from(&source.in_play);
+        removals.clone_from(&source.removals);
+        event_log.clone_from(&source.event_log);
+        *thermostat = source.thermostat;
+        *compressing = None;
+        notes.clone_from(&source.notes);
+        true
     }
 
     /// The table: its size and boundaries.
@@ -622,12 +687,14 @@ impl World {
     fn record_exits(&mut self, start: f64, from: usize) {
         if self.table.any_open() || !self.walls.pockets().is_empty() {
             if self.model.finds_exits() {
-                let mut exits = Vec::new();
+                let mut exits = std::mem::take(&mut self.exits);
                 self.model.take_exits(&mut exits);
-                for (i, r) in exits {
+                for &(i, r) in &exits {
                     let time = start + r.time;
                     self.record_removal(i, Removal { time, ..r });
                 }
+                exits.clear();
+                self.exits = exits;
             } else {
                 self.model.synchronise(&mut self.balls);
                 self.take_exits();

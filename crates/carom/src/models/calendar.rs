@@ -69,6 +69,10 @@ pub(crate) struct Calendar {
     crowd_checked: usize,
 }
 
+crate::copying::copy_fields!(Calendar {
+    origin, width, inv_width, end, cursor, first, node, far, sample, crowd_checked
+});
+
 impl Calendar {
     /// Files every ball under `keys[i]`, from time `now` (no key earlier) to `end`
     /// (infinite: no end).

@@ -152,6 +152,7 @@ mod audit;
 mod bath;
 mod cells;
 mod clock;
+mod copying;
 mod crossing;
 mod cushions;
 mod guard;
@@ -500,8 +501,11 @@ impl CollisionModel for Event {
             // read only then.
             let n = balls.len();
             if inner.out.len() != n {
-                inner.out = vec![false; n];
-                inner.on = vec![held::OnFace::NONE; n];
+                // In place: a model copied into a reused one keeps the arrays' storage.
+                inner.out.clear();
+                inner.out.resize(n, false);
+                inner.on.clear();
+                inner.on.resize(n, held::OnFace::NONE);
                 self.needs_rebuild = true;
             }
             if let Some(mask) = in_play.filter(|_| self.needs_rebuild) {
@@ -621,6 +625,18 @@ impl CollisionModel for Event {
 
     fn try_clone(&self) -> Option<Box<dyn CollisionModel>> {
         Some(Box::new(self.clone()))
+    }
+
+    fn copy_from(&mut self, source: &dyn CollisionModel) -> bool {
+        let Some(source) = source.as_event() else {
+            return false;
+        };
+        crate::copying::CopyFrom::copy_from(self, source);
+        true
+    }
+
+    fn as_event(&self) -> Option<&Event> {
+        Some(self)
     }
 
     fn set_event_cap(&mut self, cap: Option<u64>) {

@@ -60,8 +60,10 @@ impl World {
     pub(super) fn record_removal(&mut self, i: usize, removal: Removal) -> bool {
         let n = self.balls.len();
         if self.in_play.is_empty() {
-            self.in_play = vec![true; n];
-            self.removals = vec![None; n];
+            // In place: a world copied into a reused one keeps the arrays' storage.
+            self.in_play.resize(n, true);
+            self.removals.clear();
+            self.removals.resize(n, None);
         }
         if !self.in_play[i] {
             return false;

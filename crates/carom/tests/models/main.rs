@@ -6,6 +6,7 @@
 mod common;
 
 mod collisions;
+mod copy_from;
 mod event;
 mod event_isa;
 mod event_lazy;

@@ -74,6 +74,8 @@ pub struct Cells {
     cell: Vec<u32>,
 }
 
+crate::copying::copy_fields!(Cells { nx, ny, cw, ch, stride, fixed, head, next, periodic, cell });
+
 impl Cells {
     /// Lays out the grid for balls of largest radius `r_max` and files every ball.
     pub fn rebuild(&mut self, table: &Table, r_max: f64, x: &[f64], y: &[f64]) {

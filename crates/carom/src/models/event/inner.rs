@@ -93,6 +93,13 @@ pub(super) struct Inner {
     cushion_impulses: Vec<f64>,
 }
 
+crate::copying::copy_fields!(Inner {
+    open, size, start, items, binned, out, taken, on, on_undo, touches, cushion_touches,
+    cushion_impulses
+} deep {
+    walls, moving
+});
+
 impl Inner {
     pub(super) fn new(walls: &Walls, open: [bool; 2], size: [f64; 2]) -> Inner {
         Inner {

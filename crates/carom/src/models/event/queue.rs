@@ -213,6 +213,13 @@ pub struct Schedule {
     sample: Vec<f64>,
 }
 
+crate::copying::copy_fields!(Schedule {
+    slots, n, heads, nb, w, inv_w, cur, overflow_from, in_ring, dealt, scout, scouted, early,
+    deferred, pending, extra, sample
+} deep {
+    near
+});
+
 impl Schedule {
     /// Empties every slot for `n` balls.
     pub fn reset(&mut self, n: usize) {

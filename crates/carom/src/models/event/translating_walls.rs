@@ -52,6 +52,8 @@ pub(super) struct Moving {
     t0: f64,
 }
 
+crate::copying::copy_fields!(Moving { pieces, velocity, origin, t0 });
+
 impl Moving {
     /// The moving walls of `walls`, starting at their places now; `None` when no wall
     /// moves.

@@ -92,6 +92,10 @@ pub struct Nnls {
     nz_val: Vec<f64>,
 }
 
+crate::copying::copy_fields!(Nnls {
+    lambda, w, z, rhs, chol, passive, previous, state, forward, nz_start, nz_col, nz_val
+});
+
 impl Nnls {
     #[cfg(any(test, feature = "internals"))]
     pub fn new() -> Nnls {

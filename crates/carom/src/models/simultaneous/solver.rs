@@ -55,6 +55,11 @@ pub(super) struct ContactSet {
     pos: Vec<u32>,
 }
 
+crate::copying::copy_fields!(ContactSet {
+    side_a, side_b, nx, ny, dist, w_a, w_b, e, bias, source, slot_ball, adj_start, adj, order,
+    cluster_start, pos
+});
+
 impl ContactSet {
     pub(super) fn len(&self) -> usize {
         self.side_b.len()
@@ -130,6 +135,14 @@ pub struct ContactSolver {
     /// [`ContactSolver::start_log`], the normal impulse it received (`None`: not kept).
     logged: Option<Vec<f64>>,
 }
+
+crate::copying::copy_fields!(ContactSolver {
+    ball_slot, hit, seen, candidates, active, changed, changed_slots, parent, root_cluster,
+    cluster_of, cluster_size, impulse, start, by_source, stats, periodic, virial, virial_tensor,
+    lambda_sum, pieces, wall_speeds, logged
+} deep {
+    set, workers
+});
 
 impl ContactSolver {
     /// The contacts with walls inside the table of the next call: a

@@ -28,6 +28,8 @@ pub(super) struct NearHeap {
     v: Vec<Near>,
 }
 
+crate::copying::copy_fields!(NearHeap { v });
+
 impl NearHeap {
     pub(super) fn clear(&mut self) {
         self.v.clear();

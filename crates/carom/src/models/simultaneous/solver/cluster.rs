@@ -12,6 +12,8 @@ pub(super) struct ClusterWorker {
     pub(super) guard_hits: u64,
 }
 
+crate::copying::copy_fields!(ClusterWorker { a, h, guard_hits } deep { nnls });
+
 /// Solves `clusters` (a range of cluster numbers of the pass) into `impulse` (the slice
 /// of the pass's impulses that starts at the first of them), splitting the range over
 /// the workers with `rayon::join`. Each cluster is solved by the same code whatever the
