@@ -94,7 +94,7 @@ pub(super) struct Inner {
 }
 
 crate::copying::copy_fields!(Inner {
-    open, size, start, items, binned, out, taken, on, on_undo, touches, cushion_touches,
+    open, size, start, items, binned, out, taken, on, on_undo, grazing, touches, cushion_touches,
     cushion_impulses
 } deep {
     walls, moving
