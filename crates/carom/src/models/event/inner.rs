@@ -391,13 +391,8 @@ impl Inner {
         self.touches.clear();
         let surfaces = self.walls.surfaces();
         let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
-        for &k in &self.items[start as usize..end as usize] {
-            if k & POCKET != 0 {
-                continue;
-            }
-            let Some(t) = self.walls.pieces()[k as usize].touch(k, p, reach) else {
-                continue;
-            };
+        let items = &self.items[start as usize..end as usize];
+        for t in fixed_touches(&self.walls, items, p, reach) {
             let u = v[0] * t.normal[0] + v[1] * t.normal[1];
             if u < 0.0 {
                 let s = surfaces[t.wall as usize];
@@ -438,13 +433,8 @@ impl Inner {
         self.touches.clear();
         let surfaces = self.walls.surfaces();
         let (start, end) = (self.start[c as usize], self.start[c as usize + 1]);
-        for &k in &self.items[start as usize..end as usize] {
-            if k & POCKET != 0 {
-                continue;
-            }
-            let Some(t) = self.walls.pieces()[k as usize].touch(k, p, reach) else {
-                continue;
-            };
+        let items = &self.items[start as usize..end as usize];
+        for t in fixed_touches(&self.walls, items, p, reach) {
             let u = v[0] * t.normal[0] + v[1] * t.normal[1];
             if u >= 0.0 && graze(&t, v, acc) == Some(Graze::Pressed) {
                 let s = surfaces[t.wall as usize];
@@ -591,4 +581,18 @@ pub(super) fn graze(t: &Touch, v: [f64; 2], acc: [f64; 2]) -> Option<Graze> {
     } else {
         Graze::Slides
     })
+}
+
+/// The fixed pieces among a cell's `items` (pockets left out) that a ball at `p`
+/// touches within `reach`, in the cell's order: what both gatherings of touches scan.
+fn fixed_touches<'a>(
+    walls: &'a Walls,
+    items: &'a [u32],
+    p: [f64; 2],
+    reach: f64,
+) -> impl Iterator<Item = Touch> + 'a {
+    items
+        .iter()
+        .filter(|&&k| k & POCKET == 0)
+        .filter_map(move |&k| walls.pieces()[k as usize].touch(k, p, reach))
 }
