@@ -25,13 +25,22 @@ pub fn simulate_shots(
     // for each. A position that does not build leaves every shot to meet its error as
     // `shoot` reports it.
     let position = Position::new(&game.setup()).ok().map(Mutex::new);
+    // Each thread's storage, kept across its shots: the position's world, a game
+    // that shoots (its table is the game's; its state and balls are set from the
+    // game's before each shot, in place), and the spare list of balls the shot
+    // lends its storage to. A shot then allocates only the result it returns.
     let copy = || {
-        position
+        let world = position
             .as_ref()
-            .and_then(|p| p.lock().ok().and_then(|p| p.try_clone()))
+            .and_then(|p| p.lock().ok().and_then(|p| p.try_clone()));
+        (world, game.clone(), Vec::new())
     };
-    let one = |p: &mut Option<Position>, shot: &Shot| match p {
-        Some(p) => game.clone().shoot_prepared(p, shot, call),
+    let one = |(p, g, spare): &mut (Option<Position>, Game, _), shot: &Shot| match p {
+        Some(p) => {
+            g.state.clone_from(&game.state);
+            g.balls.clone_from(&game.balls);
+            g.shoot_reusing(p, shot, call, spare)
+        }
         None => game.clone().shoot(shot, call),
     };
     let pool = rayon::ThreadPoolBuilder::new()

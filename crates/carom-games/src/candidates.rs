@@ -121,7 +121,7 @@ fn enters(game: &Game, from: [f64; 2], k: usize) -> bool {
 /// and in nine- and ten-ball any object ball (a legal hit on the lowest pots any).
 fn wanted(game: &Game, first: &[u32]) -> Vec<u32> {
     match game.kind() {
-        GameKind::NineBall | GameKind::TenBall => game.state.on_table.clone(),
+        GameKind::NineBall | GameKind::TenBall => game.state.on_table.to_vec(),
         GameKind::Snooker if game.state.on != Some(On::Red) => Vec::new(),
         _ => first.to_vec(),
     }

@@ -206,7 +206,7 @@ impl Game {
 
     /// Plays a shot with the call the rules need, judges it and moves the game on.
     pub fn shoot(&mut self, shot: &Shot, call: Option<Call>) -> Result<ShotResult, String> {
-        self.shoot_at(None, shot, call)
+        self.shoot_at(None, shot, call, &mut Vec::new())
     }
 
     /// [`Game::shoot`] with the position's world already built: `position` must be
@@ -218,7 +218,20 @@ impl Game {
         shot: &Shot,
         call: Option<Call>,
     ) -> Result<ShotResult, String> {
-        self.shoot_at(Some(position), shot, call)
+        self.shoot_at(Some(position), shot, call, &mut Vec::new())
+    }
+
+    /// [`Game::shoot_prepared`] with `spare` lending its storage to the balls after the
+    /// shot (it is left holding the balls before it): a batch's thread keeps one, so
+    /// that its shots allocate only what they return.
+    pub(crate) fn shoot_reusing(
+        &mut self,
+        position: &Position,
+        shot: &Shot,
+        call: Option<Call>,
+        spare: &mut Vec<(u32, [f64; 2])>,
+    ) -> Result<ShotResult, String> {
+        self.shoot_at(Some(position), shot, call, spare)
     }
 
     fn shoot_at(
@@ -226,6 +239,7 @@ impl Game {
         position: Option<&Position>,
         shot: &Shot,
         call: Option<Call>,
+        spare: &mut Vec<(u32, [f64; 2])>,
     ) -> Result<ShotResult, String> {
         if self.state.over {
             return Err("shoot: the game is over".into());
@@ -251,13 +265,15 @@ impl Game {
         }
         .map_err(|e| e.to_string())?;
         let mut j = rules.judge(&self.state, &out.facts, call);
-        let before = std::mem::take(&mut self.balls);
-        self.balls = out
-            .facts
-            .positions
-            .iter()
-            .filter_map(|&(n, p)| p.map(|p| (n, p)))
-            .collect();
+        spare.clear();
+        spare.extend(
+            out.facts
+                .positions
+                .iter()
+                .filter_map(|&(n, p)| p.map(|p| (n, p))),
+        );
+        std::mem::swap(&mut self.balls, spare);
+        let before = &*spare;
         let mut respot = j.respot.clone();
         if self.kind() == GameKind::Snooker {
             // WPBSA: when several colours go back, the highest first.
@@ -270,11 +286,11 @@ impl Game {
         let view = TableView {
             table: &self.table,
             facts: &out.facts,
-            before: &before,
+            before,
             after: &self.balls,
         };
         rules.judge_table(&view, &self.state, &mut j);
-        self.state = j.state.clone();
+        std::mem::swap(&mut self.state, &mut j.state);
         self.cue_ball_to_hand();
         Ok(ShotResult {
             shooter,
@@ -339,7 +355,7 @@ impl Game {
         if s.over {
             return Vec::new();
         }
-        let mut v = s.options.clone();
+        let mut v = s.options.to_vec();
         if s.push_out && s.chosen.is_none() && !v.contains(&Choice::PushOut) {
             v.push(Choice::PushOut);
         }
@@ -563,7 +579,7 @@ fn checked(
         ));
     }
     // The rules' list of object balls is the balls on the table.
-    let mut listed = state.on_table.clone();
+    let mut listed = state.on_table.to_vec();
     listed.sort_unstable();
     let mut placed: Vec<u32> = balls
         .iter()

@@ -18,10 +18,20 @@ pub mod ten_ball;
 pub mod three_cushion;
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::setups::GameKind;
 use crate::shot::Facts;
 use crate::tables::Table;
+
+/// Ball numbers, inline up to a full snooker table (15 reds and 6 colours): a state
+/// and a judgement are then plain values, copied for every shot of a batch without
+/// allocating. More spill to the heap (a game file may list any number; the game's
+/// checks refuse them).
+pub type Numbers = SmallVec<[u32; 22]>;
+
+/// The choices on offer: at most three at once under these rules.
+pub type Choices = SmallVec<[Choice; 4]>;
 
 /// Where a player with ball in hand may put the cue ball.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,7 +228,7 @@ pub struct State {
     /// Shots played in the game so far (0: the next is the break).
     pub shots: u32,
     /// The object balls on the table (the cue ball not counted).
-    pub on_table: Vec<u32>,
+    pub on_table: Numbers,
     /// Eight-ball: each player's group once the table is closed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub groups: Option<[Group; 2]>,
@@ -233,8 +243,8 @@ pub struct State {
     pub target: i64,
     /// The choices the player to move has besides shooting (a push-out is offered by
     /// `push_out` instead).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<Choice>,
+    #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
+    pub options: Choices,
     /// A choice taken for the next shot: a push-out, or snooker's free ball.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chosen: Option<Choice>,
@@ -265,12 +275,12 @@ impl State {
             fouls: [0, 0],
             inning: 1,
             shots: 0,
-            on_table,
+            on_table: Numbers::from_slice(&on_table),
             groups: None,
             push_out: false,
             on: None,
             target: 0,
-            options: Vec::new(),
+            options: Choices::new(),
             chosen: None,
             before: None,
             equalising: false,
@@ -316,7 +326,7 @@ pub struct Judgement {
     /// Whether the shooter's turn ended.
     pub turn_over: bool,
     /// Balls to put back on the table (their spots), in this order.
-    pub respot: Vec<u32>,
+    pub respot: Numbers,
     /// The state after the shot.
     pub state: State,
 }
@@ -340,7 +350,7 @@ pub trait Rules {
     /// ascending (for a player searching shots). By default every object ball on the
     /// table.
     fn first_contacts(&self, state: &State) -> Vec<u32> {
-        let mut v = state.on_table.clone();
+        let mut v = state.on_table.to_vec();
         v.sort_unstable();
         v
     }
@@ -427,7 +437,7 @@ pub(crate) fn wpa_illegal_break(facts: &Facts, rule: &str) -> Option<Foul> {
 }
 
 /// The object balls the shot pocketed, in time order.
-pub(crate) fn pocketed_objects(facts: &Facts) -> Vec<u32> {
+pub(crate) fn pocketed_objects(facts: &Facts) -> Numbers {
     facts
         .pocketed
         .iter()
@@ -485,7 +495,7 @@ pub(crate) fn pool_after(
         foul: foul_,
         points: [0, 0],
         turn_over,
-        respot: respot.to_vec(),
+        respot: Numbers::from_slice(respot),
         state: s,
     }
 }

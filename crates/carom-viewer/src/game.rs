@@ -534,7 +534,7 @@ mod tests {
         let (response, decision) = agent_turn(&g, &mut agent);
         assert_eq!(response, None);
         assert!(decision.is_some());
-        g.state.options = vec![Choice::Accept, Choice::PassBack];
+        g.state.options = [Choice::Accept, Choice::PassBack].into_iter().collect();
         let before = g.clone();
         let (response, decision) = agent_turn(&g, &mut agent);
         assert_eq!(g, before, "the game is not changed");

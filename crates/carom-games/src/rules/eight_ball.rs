@@ -91,9 +91,9 @@ impl Rules for EightBall {
             if f.is_none() {
                 f = illegal.clone();
             }
-            let respot: Vec<u32> = if eight_down { vec![8] } else { vec![] };
+            let respot: &[u32] = if eight_down { &[8] } else { &[] };
             let continues = !down.is_empty();
-            let mut j = pool_after(state, facts, f, continues, &respot);
+            let mut j = pool_after(state, facts, f, continues, respot);
             if j.state.over {
                 return j;
             }
@@ -101,11 +101,11 @@ impl Rules for EightBall {
             // head string; after an illegal break without one, the table as it lies.
             j.state.ball_in_hand = scratch.then_some(Placement::BehindHeadString);
             j.state.options = if illegal.is_some() {
-                vec![Choice::Accept, Choice::Rerack, Choice::RerackOffender]
+                smallvec::smallvec![Choice::Accept, Choice::Rerack, Choice::RerackOffender]
             } else if eight_down {
-                vec![Choice::Accept, Choice::Rerack]
+                smallvec::smallvec![Choice::Accept, Choice::Rerack]
             } else {
-                Vec::new()
+                super::Choices::new()
             };
             return j;
         }
@@ -254,7 +254,7 @@ mod tests {
         s.shots = 0;
         let j = EightBall.judge(&s, &log(&[(0.1, "hit 1"), (0.6, "pot 8 2")]), None);
         assert!(!j.state.over);
-        assert_eq!(j.respot, vec![8]);
+        assert_eq!(j.respot[..], [8]);
         assert!(!j.turn_over);
     }
 }

@@ -39,13 +39,9 @@ pub(crate) fn rotation(state: &State, facts: &Facts, call: Option<Call>, money: 
     }
     let money_down = down.contains(&money);
     let wins = money_down && foul.is_none() && !push;
-    let respot: Vec<u32> = if money_down && !wins {
-        vec![money]
-    } else {
-        vec![]
-    };
+    let respot: &[u32] = if money_down && !wins { &[money] } else { &[] };
     let continues = !push && !down.is_empty();
-    let mut j = pool_after(state, facts, foul, continues, &respot);
+    let mut j = pool_after(state, facts, foul, continues, respot);
     if wins {
         j.state.over = true;
         j.state.winner = Some(state.player);
@@ -53,7 +49,7 @@ pub(crate) fn rotation(state: &State, facts: &Facts, call: Option<Call>, money: 
     // The push-out is the shot after the break, for whoever plays it.
     j.state.push_out = breaking && !j.state.over;
     if push && j.foul.is_none() && !j.state.over {
-        j.state.options = vec![Choice::Accept, Choice::PassBack];
+        j.state.options = smallvec::smallvec![Choice::Accept, Choice::PassBack];
     }
     j
 }
@@ -106,7 +102,7 @@ mod tests {
         assert_eq!(j.foul, None);
         assert!(!j.turn_over);
         assert_eq!(j.state.player, 0);
-        assert_eq!(j.state.on_table, vec![5, 9]);
+        assert_eq!(j.state.on_table[..], [5, 9]);
     }
 
     #[test]
@@ -118,7 +114,7 @@ mod tests {
         assert_eq!(j.state.player, 1);
         assert_eq!(j.state.ball_in_hand, Some(Placement::Anywhere));
         // The 5 stays down (only the 9 is spotted).
-        assert_eq!(j.state.on_table, vec![3, 9]);
+        assert_eq!(j.state.on_table[..], [3, 9]);
         assert!(j.respot.is_empty());
     }
 
@@ -161,8 +157,8 @@ mod tests {
         let j = judge(&state(&[3, 9]), &[(0.5, "hit 9"), (0.9, "pot 9 5")]);
         assert_eq!(rule(&j), "WPA 6.2 wrong ball first");
         assert!(!j.state.over);
-        assert_eq!(j.respot, vec![9]);
-        assert_eq!(j.state.on_table, vec![3, 9]);
+        assert_eq!(j.respot[..], [9]);
+        assert_eq!(j.state.on_table[..], [3, 9]);
     }
 
     #[test]

@@ -205,7 +205,7 @@ impl Rules for Snooker {
         let on = state.on.unwrap_or(On::Red);
         let free = free_ball(state, facts);
         let is_on = |n: u32| on_ball(on, n) || Some(n) == free;
-        let potted: Vec<u32> = facts
+        let potted: super::Numbers = facts
             .pocketed
             .iter()
             .map(|p| p.1)
@@ -227,7 +227,8 @@ impl Rules for Snooker {
                 snooker_value(n)
             }
         };
-        let mut values = vec![4, on_value];
+        // The higher of 4 and the values of the balls the foul involves.
+        let mut penalty = 4.max(on_value);
         let mut why = None;
         if facts.is_pocketed(0) {
             why = Some((
@@ -243,7 +244,7 @@ impl Rules for Snooker {
                 ));
             }
             Some(n) => {
-                values.push(value(n));
+                penalty = penalty.max(value(n));
                 if !is_on(n) {
                     why.get_or_insert((
                         "WPBSA foul: ball not on struck first",
@@ -260,7 +261,7 @@ impl Rules for Snooker {
                 _ => !is_on(n),
             };
             if wrong {
-                values.push(value(n));
+                penalty = penalty.max(value(n));
                 why.get_or_insert((
                     "WPBSA foul: ball not on potted",
                     format!("the {} was potted", named(n)),
@@ -289,7 +290,7 @@ impl Rules for Snooker {
         // Only the black left: the first score or foul ends the frame, the black not
         // re-spotted.
         let last_black = on == On::Next(21);
-        let respot: Vec<u32> = potted
+        let respot: super::Numbers = potted
             .iter()
             .copied()
             .filter(|&n| is_colour(n) && (foul.is_some() || !sequence || Some(n) == free))
@@ -312,7 +313,7 @@ impl Rules for Snooker {
         };
         let turn_over;
         if foul.is_some() {
-            let penalty = values.into_iter().max().unwrap_or(4) as i64;
+            let penalty = penalty as i64;
             points[1 - me] = penalty;
             s.scores[1 - me] = s.scores[1 - me].saturating_add(penalty);
             s.fouls[me] = s.fouls[me].saturating_add(1);
@@ -369,7 +370,7 @@ impl Rules for Snooker {
             }
         }
         if foul.is_some() && !s.over && !tie {
-            s.options = vec![Choice::Accept, Choice::PassBack];
+            s.options = smallvec::smallvec![Choice::Accept, Choice::PassBack];
         }
         Judgement {
             foul,
@@ -412,7 +413,7 @@ impl Rules for Snooker {
                     });
                     penalise(j, me, penalty);
                     j.state.fouls[me] = j.state.fouls[me].saturating_add(1);
-                    j.state.options = vec![Choice::Accept, Choice::PassBack];
+                    j.state.options = smallvec::smallvec![Choice::Accept, Choice::PassBack];
                 }
             }
         }
@@ -482,7 +483,7 @@ mod tests {
         let j = Snooker.judge(&j.state, &log(&[(0.2, "hit 21"), (0.8, "pot 21 2")]), None);
         assert_eq!(j.foul, None);
         assert_eq!(j.points, [7, 0]);
-        assert_eq!(j.respot, vec![21]);
+        assert_eq!(j.respot[..], [21]);
         assert!(j.state.on_table.contains(&21));
         assert_eq!(j.state.on, Some(On::Red));
         assert_eq!(j.state.scores, [8, 0]);
@@ -525,7 +526,7 @@ mod tests {
             "WPBSA foul: ball not on potted"
         );
         assert_eq!(j.points, [0, 7]);
-        assert_eq!(j.respot, vec![21]);
+        assert_eq!(j.respot[..], [21]);
         assert!(!j.state.on_table.contains(&2));
         // The cue ball potted after hitting a red: 4, in hand in the D.
         let j = Snooker.judge(&s, &log(&[(0.2, "hit 2"), (0.6, "pot 0 1")]), None);
@@ -546,8 +547,8 @@ mod tests {
         assert_eq!(j.state.on, Some(On::Colour));
         let j = Snooker.judge(&j.state, &log(&[(0.2, "hit 19"), (0.6, "pot 19 1")]), None);
         assert_eq!(
-            j.respot,
-            vec![19],
+            j.respot[..],
+            [19],
             "the colour after the last red is re-spotted"
         );
         assert_eq!(j.state.on, Some(On::Next(16)));
@@ -576,7 +577,7 @@ mod tests {
         let j = Snooker.judge(&s, &log(&[(0.2, "hit 19"), (0.7, "pot 19 2")]), None);
         assert_eq!(j.foul, None);
         assert_eq!(j.points, [1, 0]);
-        assert_eq!(j.respot, vec![19]);
+        assert_eq!(j.respot[..], [19]);
         assert_eq!(j.state.on, Some(On::Colour));
         assert_eq!(j.state.chosen, None);
         // On the green in the sequence, the pink nominated and potted with the green:
@@ -590,7 +591,7 @@ mod tests {
         );
         assert_eq!(j.foul, None);
         assert_eq!(j.points, [3, 0]);
-        assert_eq!(j.respot, vec![20]);
+        assert_eq!(j.respot[..], [20]);
         assert_eq!(j.state.on, Some(On::Next(18)));
         // The free ball alone: the green's 3, the green still on.
         let j = Snooker.judge(&s, &log(&[(0.2, "hit 20"), (0.6, "pot 20 1")]), None);
@@ -609,7 +610,7 @@ mod tests {
     fn a_foul_offers_play_on_or_pass_back_and_level_scores_re_spot_the_black() {
         let s = state(&all(), On::Red);
         let j = Snooker.judge(&s, &log(&[(0.2, "rail 0")]), None);
-        assert_eq!(j.state.options, vec![Choice::Accept, Choice::PassBack]);
+        assert_eq!(j.state.options[..], [Choice::Accept, Choice::PassBack]);
         // The last black potted to level the scores: re-spotted, the lot's player in
         // hand in the D.
         let mut s = state(&[21], On::Next(21));
@@ -618,8 +619,8 @@ mod tests {
         let j = Snooker.judge(&s, &log(&[(0.2, "hit 21"), (0.6, "pot 21 3")]), None);
         assert!(!j.state.over);
         assert_eq!(j.state.scores, [50, 50]);
-        assert_eq!(j.respot, vec![21]);
-        assert_eq!(j.state.on_table, vec![21]);
+        assert_eq!(j.respot[..], [21]);
+        assert_eq!(j.state.on_table[..], [21]);
         assert_eq!(j.state.ball_in_hand, Some(Placement::InD));
         assert_eq!(j.state.player, (j.state.shots % 2) as usize);
         // Then a foul ends the frame.

@@ -44,7 +44,7 @@ impl Rules for TenBall {
                 // The 10 on the break is spotted and the breaker goes on.
                 j.state.over = false;
                 j.state.winner = None;
-                j.respot = vec![10];
+                j.respot = smallvec::smallvec![10];
                 if !j.state.on_table.contains(&10) {
                     j.state.on_table.push(10);
                 }
@@ -76,7 +76,7 @@ impl Rules for TenBall {
             j.state.player = state.opponent();
             j.state.inning = j.state.inning.saturating_add(1);
             if !j.state.over {
-                j.state.options = vec![Choice::Accept, Choice::PassBack];
+                j.state.options = smallvec::smallvec![Choice::Accept, Choice::PassBack];
             }
         }
         j
@@ -123,7 +123,7 @@ mod tests {
         assert_eq!(wrong_pocket.foul, None);
         assert!(wrong_pocket.turn_over);
         assert_eq!(wrong_pocket.state.player, 1);
-        assert_eq!(wrong_pocket.state.on_table, vec![5, 10], "the 2 stays down");
+        assert_eq!(wrong_pocket.state.on_table[..], [5, 10], "the 2 stays down");
     }
 
     #[test]
@@ -132,7 +132,7 @@ mod tests {
         let combo = log(&[(0.3, "hit 2"), (0.9, "pot 10 5")]);
         let uncalled = TenBall.judge(&s, &combo, Some(Call::Pot { ball: 2, pocket: 1 }));
         assert!(!uncalled.state.over);
-        assert_eq!(uncalled.respot, vec![10]);
+        assert_eq!(uncalled.respot[..], [10]);
         assert!(uncalled.state.on_table.contains(&10));
         let called = TenBall.judge(
             &s,
@@ -153,7 +153,7 @@ mod tests {
         let j = TenBall.judge(&s, &log(&[(0.1, "hit 1"), (0.7, "pot 10 2")]), None);
         assert_eq!(j.foul, None);
         assert!(!j.state.over);
-        assert_eq!(j.respot, vec![10]);
+        assert_eq!(j.respot[..], [10]);
         assert!(!j.turn_over);
     }
 

@@ -16,7 +16,7 @@
 //! target in an ordinary inning has had as many innings and wins at once. Without the
 //! rule the first to the target wins.
 
-use super::{Call, Judgement, Rules, State};
+use super::{Call, Judgement, Numbers, Rules, State};
 use crate::shot::Facts;
 
 /// The target score: 40 points, the UMB's world-championship distance.
@@ -91,7 +91,7 @@ pub(crate) fn carom_after(state: &State, point: bool) -> Judgement {
         foul: None,
         points,
         turn_over,
-        respot: Vec::new(),
+        respot: Numbers::new(),
         state: s,
     }
 }

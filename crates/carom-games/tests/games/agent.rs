@@ -167,7 +167,7 @@ fn the_balls_that_may_be_met_first_follow_the_rules() {
     assert_eq!(eight.first_contacts(&s), vec![1, 3, 12]);
     s.groups = Some([Group::Stripes, Group::Solids]);
     assert_eq!(eight.first_contacts(&s), vec![12]);
-    s.on_table = vec![8, 2];
+    s.on_table = [8, 2].into_iter().collect();
     assert_eq!(eight.first_contacts(&s), vec![8]);
     // WPBSA snooker: a red when a red is on (reds are 1 to 15), the colours (16 to 21)
     // after a red, then the next colour in order.

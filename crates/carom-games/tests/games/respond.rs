@@ -158,7 +158,9 @@ fn an_illegal_eight_ball_break_is_re_racked_unless_the_table_gives_a_pot() {
         1,
     )
     .unwrap();
-    g.state.options = vec![Choice::Accept, Choice::Rerack, Choice::RerackOffender];
+    g.state.options = [Choice::Accept, Choice::Rerack, Choice::RerackOffender]
+        .into_iter()
+        .collect();
     let (_, table) = agent.option_chance(&g, Choice::Accept).unwrap();
     assert!(table >= THRESHOLD, "{table}");
     let (_, breaking) = agent.option_chance(&g, Choice::Rerack).unwrap();
