@@ -24,11 +24,11 @@
 
 use carom::SplitMix64;
 
-use crate::aim::Route;
+use crate::aim::{widest_run, Route};
 use crate::batch::play_shots;
-use crate::candidates;
+use crate::candidates::{self, call_for};
 use crate::game::{Game, ShotResult};
-use crate::paths;
+use crate::paths::{self, blocks};
 use crate::rules::{self, Call, Choice, Placement};
 use crate::setups::{snooker_value, GameKind};
 use crate::shot::{Shot, MAX_SPEED};

@@ -3,20 +3,6 @@
 
 use super::*;
 
-/// The call a pot of `ball` in `pocket` needs: ten-ball calls every shot, eight-ball
-/// the 8.
-pub(super) fn call_for(game: &Game, ball: u32, pocket: usize) -> Option<Call> {
-    let pot = Call::Pot {
-        ball,
-        pocket: pocket as u32,
-    };
-    match game.kind() {
-        GameKind::TenBall => Some(pot),
-        GameKind::EightBall if ball == 8 => Some(pot),
-        _ => None,
-    }
-}
-
 pub(super) fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
     (b[0] - a[0]).hypot(b[1] - a[1])
 }
@@ -54,17 +40,47 @@ pub(super) fn ghost_aim(game: &Game, ball: u32, pocket: usize) -> Option<f64> {
     Some(degrees(cue_position(game)?, ghost(game, ball, pocket)?))
 }
 
-/// Whether a ball of radius `r` moving from `a` to `b` would touch a ball at `q`.
-pub(super) fn blocks(a: [f64; 2], b: [f64; 2], q: [f64; 2], r: f64) -> bool {
-    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 > 0.0 {
-        (((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
+/// The ghost-ball line of potting `ball` in `pocket` from the cue ball at `c`: the
+/// object ball `o`, the ghost ball `g`, the pocket's centre `p` and mouth, the cue
+/// ball's path `d1` to the ghost, the object ball's `d2` to the pocket along the unit
+/// `u`, and the cosine of the cut (1 when the cue ball sits on the ghost).
+struct GhostLine {
+    o: [f64; 2],
+    g: [f64; 2],
+    p: [f64; 2],
+    mouth: f64,
+    d1: f64,
+    d2: f64,
+    u: [f64; 2],
+    cos_cut: f64,
+}
+
+fn ghost_line(game: &Game, c: [f64; 2], ball: u32, pocket: usize) -> Option<GhostLine> {
+    let (Some(o), Some(g), Some(pk)) = (
+        position(game, ball),
+        ghost(game, ball, pocket),
+        game.table.pockets.get(pocket),
+    ) else {
+        return None;
     };
-    let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
-    (q[0] - cx).hypot(q[1] - cy) < 2.0 * r
+    let p = pk.center;
+    let (d1, d2) = (dist(c, g), dist(o, p));
+    let u = [(p[0] - o[0]) / d2, (p[1] - o[1]) / d2];
+    let cos_cut = if d1 > 1e-9 {
+        ((g[0] - c[0]) * u[0] + (g[1] - c[1]) * u[1]) / d1
+    } else {
+        1.0
+    };
+    Some(GhostLine {
+        o,
+        g,
+        p,
+        mouth: pk.mouth,
+        d1,
+        d2,
+        u,
+        cos_cut,
+    })
 }
 
 /// A geometric ease of potting `ball` in `pocket` from the cue ball at `c` (0: not
@@ -73,22 +89,20 @@ pub(super) fn blocks(a: [f64; 2], b: [f64; 2], q: [f64; 2], r: f64) -> bool {
 /// zero beyond [`MAX_CUT`], when another ball lies across either path, or for a side
 /// pocket entered more than 60 degrees off its axis.
 pub fn ease(game: &Game, c: [f64; 2], ball: u32, pocket: usize) -> f64 {
-    let (Some(o), Some(g), Some(pk)) = (
-        position(game, ball),
-        ghost(game, ball, pocket),
-        game.table.pockets.get(pocket),
-    ) else {
+    let Some(GhostLine {
+        o,
+        g,
+        p,
+        d1,
+        d2,
+        u,
+        cos_cut,
+        ..
+    }) = ghost_line(game, c, ball, pocket)
+    else {
         return 0.0;
     };
-    let p = pk.center;
     let r = game.table.balls.radius;
-    let (d1, d2) = (dist(c, g), dist(o, p));
-    let u = [(p[0] - o[0]) / d2, (p[1] - o[1]) / d2];
-    let cos_cut = if d1 > 1e-9 {
-        ((g[0] - c[0]) * u[0] + (g[1] - c[1]) * u[1]) / d1
-    } else {
-        1.0
-    };
     if cos_cut < MAX_CUT.to_radians().cos() {
         return 0.0;
     }
@@ -123,22 +137,22 @@ pub fn pot_chance(game: &Game, c: [f64; 2], ball: u32, pocket: usize, sigma: f64
     if ease(game, c, ball, pocket) <= 0.0 {
         return 0.0;
     }
-    let (Some(o), Some(g), Some(pk)) = (
-        position(game, ball),
-        ghost(game, ball, pocket),
-        game.table.pockets.get(pocket),
-    ) else {
+    let Some(GhostLine {
+        p,
+        d1,
+        d2,
+        u,
+        cos_cut,
+        mouth,
+        ..
+    }) = ghost_line(game, c, ball, pocket)
+    else {
         return 0.0;
     };
-    let p = pk.center;
     let r = game.table.balls.radius;
-    let (d1, d2) = (dist(c, g), dist(o, p));
-    let u = [(p[0] - o[0]) / d2, (p[1] - o[1]) / d2];
-    let cos_cut = if d1 > 1e-9 {
-        (((g[0] - c[0]) * u[0] + (g[1] - c[1]) * u[1]) / d1).max(0.2)
-    } else {
-        1.0
-    };
+    // The line's turn per aim error grows as the cut's cosine falls; a floor keeps it
+    // finite (the ease already refuses cuts beyond MAX_CUT, a cosine of 0.21).
+    let cos_cut = if d1 > 1e-9 { cos_cut.max(0.2) } else { cos_cut };
     // The pocket's axis: the diagonal out of a corner, straight across out of a side.
     let m = game.table.center();
     let corner = (p[0] - m[0]).abs() > 0.25 * game.table.length;
@@ -149,7 +163,7 @@ pub fn pot_chance(game: &Game, c: [f64; 2], ball: u32, pocket: usize, sigma: f64
         [0.0, (p[1] - m[1]).signum()]
     };
     let along = (u[0] * axis[0] + u[1] * axis[1]).max(0.0);
-    let tolerance = (0.5 * pk.mouth - r).max(0.2 * r) * (0.4 + 0.6 * along);
+    let tolerance = (0.5 * mouth - r).max(0.2 * r) * (0.4 + 0.6 * along);
     let a = sigma.to_radians();
     let turn = d1 * a / (2.0 * r * cos_cut);
     let miss = d2 * turn.hypot(a);

@@ -253,22 +253,3 @@ pub(super) fn all_runs(ok: &[bool]) -> Vec<(usize, usize)> {
 pub(super) fn keeps_turn(r: &ShotResult, me: usize) -> bool {
     r.foul.is_none() && (!r.turn_over || (r.game_over && r.winner == Some(me)))
 }
-
-/// The first and last index of the longest run of `true` (the earliest if tied).
-pub(super) fn widest_run(ok: &[bool]) -> Option<(usize, usize)> {
-    let mut best: Option<(usize, usize)> = None;
-    let mut start = None;
-    for k in 0..=ok.len() {
-        match (ok.get(k).copied().unwrap_or(false), start) {
-            (true, None) => start = Some(k),
-            (false, Some(s)) => {
-                if best.is_none_or(|b: (usize, usize)| k - 1 - s > b.1 - b.0) {
-                    best = Some((s, k - 1));
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    best
-}
