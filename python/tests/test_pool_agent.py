@@ -23,8 +23,12 @@ def test_the_agent_pots_a_straight_in_ball():
     g = pool.Game(
         "nine-ball", layout={"cue": d(1.2), 1: d(0.6), 9: (X0 + 0.3, Y1 - 0.2)}
     )
-    shot = pool.Agent(seed=0).choose(g)
+    agent = pool.Agent(seed=0)
+    assert agent.last is None
+    shot = agent.choose(g)
     assert set(shot) == {"speed", "aim", "english", "follow", "elevation", "call"}
+    # Without noise its one judged execution is the shot itself, which pots.
+    assert agent.last == {"intent": "pot", "estimate": 1.0}
     r = g.shoot(**shot)
     assert r.foul is None and 1 in [b for _, b, _ in r.pocketed]
 

@@ -16,7 +16,7 @@
 //! three-cushion: points per inning over N innings from the start position. Each line
 //! gives the binomial (or sample) standard error and the decision time per shot.
 
-use carom_games::agent::{play_game, run_rack, Agent, Noise};
+use carom_games::agent::{play_game, run_rack, Agent, Intent, Noise, Played};
 use carom_games::GameKind;
 
 fn main() {
@@ -85,6 +85,8 @@ fn main() {
         }
         "eight-ball" => {
             let (mut wins, mut decided, mut refused) = (0u64, 0u64, 0u64);
+            // Each player's shots by intent (full, direct).
+            let mut tallies = [Tally::default(), Tally::default()];
             for seed in first..first + n {
                 let full_first = seed % 2 == 1;
                 let (full, direct) = (Agent::new(noise, seed), Agent::direct(noise, seed ^ 0xA5A5));
@@ -106,6 +108,8 @@ fn main() {
                 thinking += m.thinking;
                 decisions += m.decisions;
                 let full_seat = if full_first { 0 } else { 1 };
+                tallies[0].add(&m.played, full_seat);
+                tallies[1].add(&m.played, 1 - full_seat);
                 if let Some(w) = m.winner {
                     decided += 1;
                     wins += u64::from(w == full_seat);
@@ -125,6 +129,9 @@ fn main() {
                 100.0 * se,
                 n - decided - refused
             );
+            for (who, t) in ["full player", "direct pots only"].iter().zip(&tallies) {
+                t.print(who);
+            }
         }
         "snooker" => {
             let (mut breaks, mut refused) = (Vec::new(), 0u64);
@@ -174,4 +181,56 @@ fn mean_se(v: &[f64]) -> (f64, f64) {
     let m = v.iter().sum::<f64>() / n;
     let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0).max(1.0);
     (m, (var / n).sqrt())
+}
+
+/// One player's shots by intent: how many, how many kept the turn, the mean of the
+/// player's own estimate, and after its safeties how often the opponent's next shot
+/// kept the turn (what the safety's estimate predicts).
+#[derive(Default)]
+struct Tally {
+    /// Per intent: shots, turns kept, fouls, estimates' sum and count, opponent's
+    /// next shots and how many of them kept the turn.
+    rows: [[f64; 7]; Intent::ALL.len()],
+}
+
+impl Tally {
+    fn add(&mut self, played: &[Played], seat: usize) {
+        for (k, p) in played.iter().enumerate().filter(|(_, p)| p.player == seat) {
+            let row = &mut self.rows[Intent::ALL.iter().position(|&i| i == p.intent).unwrap_or(0)];
+            row[0] += 1.0;
+            row[1] += f64::from(u8::from(p.kept_turn));
+            row[2] += f64::from(u8::from(p.foul));
+            if let Some(e) = p.estimate {
+                row[3] += e;
+                row[4] += 1.0;
+            }
+            if let Some(next) = played.get(k + 1).filter(|q| q.player != seat) {
+                row[5] += 1.0;
+                row[6] += f64::from(u8::from(next.kept_turn));
+            }
+        }
+    }
+
+    fn print(&self, who: &str) {
+        for (intent, r) in Intent::ALL.iter().zip(&self.rows) {
+            if r[0] == 0.0 {
+                continue;
+            }
+            let estimate = if r[4] > 0.0 {
+                format!("{:.2}", r[3] / r[4])
+            } else {
+                "-".into()
+            };
+            println!(
+                "  {who}, {}: {} shots, kept the turn {:.0} %, fouled {:.0} %, own estimate {estimate}, \
+                 opponent's next shot kept the turn {:.0} % (of {})",
+                intent.name(),
+                r[0],
+                100.0 * r[1] / r[0],
+                100.0 * r[2] / r[0],
+                100.0 * r[6] / r[5].max(1.0),
+                r[5]
+            );
+        }
+    }
 }

@@ -44,7 +44,7 @@ use sampling::*;
 use search::*;
 
 pub use geometry::{best_chance, best_ease, ease, pot_chance};
-pub use play::{play_game, run_rack, Match, Rack, MAX_INNING};
+pub use play::{play_game, run_rack, Match, Played, Rack, MAX_INNING};
 
 /// Standard deviations of the errors added to a chosen shot: `aim` in degrees,
 /// `speed` relative (0.05: 5 % of the speed), `english` and `follow` in ball radii.
@@ -91,8 +91,48 @@ impl Noise {
     }
 }
 
+/// What a decision sets out to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// The break.
+    Break,
+    /// A direct pot.
+    Pot,
+    /// A bank, a kick or a combination ([`crate::candidates`]).
+    Route,
+    /// A safety: no pot was worth playing.
+    Safety,
+    /// Nine- and ten-ball's push-out.
+    PushOut,
+    /// A carom game's point.
+    Point,
+}
+
+impl Intent {
+    pub const ALL: [Intent; 6] = [
+        Intent::Break,
+        Intent::Pot,
+        Intent::Route,
+        Intent::Safety,
+        Intent::PushOut,
+        Intent::Point,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Intent::Break => "break",
+            Intent::Pot => "pot",
+            Intent::Route => "route",
+            Intent::Safety => "safety",
+            Intent::PushOut => "push-out",
+            Intent::Point => "point",
+        }
+    }
+}
+
 /// What the agent decided: where to put the cue ball first (with ball in hand), the
-/// shot, and the call the rules need.
+/// shot, and the call the rules need; what it means to do and how likely it judged
+/// that.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Decision {
     /// A choice taken before the shot: a push-out; `None` takes the table as it lies
@@ -101,6 +141,12 @@ pub struct Decision {
     pub place: Option<[f64; 2]>,
     pub shot: Shot,
     pub call: Option<Call>,
+    pub intent: Intent,
+    /// The player's own estimate, from its sampled executions: for a pot, a route or
+    /// a carom point the chance that the shot keeps the turn (or scores); for a
+    /// safety the chance it leaves the opponent; `None` where it judged none (the
+    /// break, the push-out, the baseline's one-ply safety).
+    pub estimate: Option<f64>,
 }
 
 impl Decision {
@@ -282,6 +328,8 @@ impl Agent {
             place: None,
             shot: c.shot,
             call: c.call,
+            intent: c.intent,
+            estimate: Some(c.chance),
         };
         let mut best = self.pot(game, None);
         if self.direct_only {
@@ -294,6 +342,8 @@ impl Agent {
                 place: None,
                 shot,
                 call,
+                intent: Intent::Safety,
+                estimate: None,
             };
         }
         if best.is_none_or(|c| c.chance < THRESHOLD) {
@@ -317,6 +367,8 @@ impl Agent {
                 place: None,
                 shot,
                 call,
+                intent: Intent::Safety,
+                estimate: Some(theirs),
             },
         }
     }

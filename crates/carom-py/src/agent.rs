@@ -1,7 +1,7 @@
 //! `carom.pool.Agent`: the search player of `carom_games::agent`, bound. It chooses
 //! with the engine (candidate shots simulated in parallel) while the GIL is released.
 
-use carom_games::agent::{Agent, Noise};
+use carom_games::agent::{Agent, Decision, Noise};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -15,6 +15,8 @@ use crate::{guarded, scenario_error, SimulationError};
 #[pyclass(module = "carom.pool", name = "Agent")]
 pub struct PyAgent {
     agent: Agent,
+    /// The last decision `choose` returned.
+    last: Option<Decision>,
 }
 
 /// `noise=`: None, "amateur", "pro", or a dict of the four standard deviations.
@@ -79,6 +81,7 @@ impl PyAgent {
             let seed = seed.map_or(Ok(0), |s| whole(s, "seed", u64::MAX))?;
             Ok(PyAgent {
                 agent: Agent::new(noise_of(noise)?, seed),
+                last: None,
             })
         })
     }
@@ -101,6 +104,7 @@ impl PyAgent {
             let agent = &mut self.agent;
             let position = &g.game;
             let d = py.detach(|| agent.choose(position));
+            self.last = Some(d);
             if let Some(c) = d.choice {
                 g.game
                     .choose(c)
@@ -120,6 +124,22 @@ impl PyAgent {
             out.set_item("call", call_object(py, d.call)?)?;
             Ok(out)
         })
+    }
+
+    /// What the last shot `choose` returned set out to do, and the player's own
+    /// estimate (a dict: `intent` one of "break", "pot", "route", "safety",
+    /// "push-out", "point"; `estimate` the chance that the shot keeps the turn, for a
+    /// safety the chance it leaves the opponent, or None where none was judged), or
+    /// None before the first.
+    #[getter]
+    fn last<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(d) = self.last else {
+            return Ok(None);
+        };
+        let out = PyDict::new(py);
+        out.set_item("intent", d.intent.name())?;
+        out.set_item("estimate", d.estimate)?;
+        Ok(Some(out))
     }
 
     /// The noise's standard deviations (a dict), or None.

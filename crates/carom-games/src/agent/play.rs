@@ -93,6 +93,20 @@ pub struct Match {
     /// Wall-clock seconds spent choosing, and decisions taken.
     pub thinking: f64,
     pub decisions: usize,
+    /// Every shot, in order: what its player meant and how it went.
+    pub played: Vec<Played>,
+}
+
+/// One shot of a [`Match`]: its player's intent and estimate, and what came of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Played {
+    pub player: usize,
+    pub intent: Intent,
+    /// [`Decision::estimate`].
+    pub estimate: Option<f64>,
+    /// The shooter keeps the table (or won with the shot).
+    pub kept_turn: bool,
+    pub foul: bool,
 }
 
 /// Racks `kind` from `seed` and lets `agents[0]` (the breaker) and `agents[1]` play
@@ -115,6 +129,7 @@ pub fn play_game(
         finished: false,
         thinking: 0.0,
         decisions: 0,
+        played: Vec::new(),
     };
     let mut visit = 0;
     while !game.state.over && m.shots < max_shots {
@@ -139,6 +154,13 @@ pub fn play_game(
             .play(&mut game)
             .map_err(|e| format!("shot {}: {e}", m.shots))?;
         visit += r.points[me];
+        m.played.push(Played {
+            player: me,
+            intent: d.intent,
+            estimate: d.estimate,
+            kept_turn: !r.turn_over || r.winner == Some(me),
+            foul: r.foul.is_some(),
+        });
         if r.turn_over || r.game_over {
             if visit > 0 {
                 m.breaks.push(visit);

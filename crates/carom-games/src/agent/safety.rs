@@ -103,6 +103,8 @@ impl Agent {
             place: None,
             shot: best.1,
             call: None,
+            intent: Intent::PushOut,
+            estimate: None,
         }
     }
 

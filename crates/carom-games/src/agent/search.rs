@@ -28,6 +28,8 @@ impl Agent {
             place,
             shot: Shot::new(BREAK_SPEED, degrees(c, apex)),
             call: None,
+            intent: Intent::Break,
+            estimate: None,
         }
     }
 
@@ -59,6 +61,8 @@ impl Agent {
                 place,
                 shot: c.shot,
                 call: c.call,
+                intent: c.intent,
+                estimate: Some(c.chance),
             };
         }
         self.pot_or_safety(game)
@@ -151,6 +155,7 @@ impl Agent {
                     call,
                     score,
                     chance: 1.0,
+                    intent: Intent::Pot,
                 });
             }
             if let Some(c) = self.best_sampled(game, found, self.evaluated()) {
@@ -178,6 +183,7 @@ impl Agent {
                 call: c.call,
                 score: c.window,
                 chance: 1.0,
+                intent: Intent::Route,
             })
             .collect();
         self.best_sampled(game, found, self.evaluated())
@@ -228,6 +234,7 @@ impl Agent {
         runs.sort_by_key(|r| std::cmp::Reverse(r.1));
         runs.truncate(CAROM_EVALUATED);
         let mut shot = shots[0].0;
+        let mut estimate = None;
         if !runs.is_empty() {
             let cands: Vec<(Shot, Option<Call>)> = runs.iter().map(|r| shots[r.0]).collect();
             let draws = self.draws();
@@ -253,12 +260,15 @@ impl Agent {
                 }
             }
             shot = cands[best.1].0;
+            estimate = Some(best.0 / draws.len() as f64);
         }
         Decision {
             choice: None,
             place: None,
             shot,
             call: None,
+            intent: Intent::Point,
+            estimate,
         }
     }
 }
@@ -271,4 +281,5 @@ pub(super) struct Cand {
     pub(super) score: f64,
     /// The fraction of sampled executions that keep the turn.
     pub(super) chance: f64,
+    pub(super) intent: Intent,
 }

@@ -3,7 +3,7 @@
 //! the documented spread. The rules' "which balls may be met first" follows the rules
 //! text.
 
-use carom_games::agent::{Agent, Noise};
+use carom_games::agent::{Agent, Intent, Noise};
 use carom_games::rules::{self, Group, On, Placement};
 use carom_games::{Game, GameKind, Shot};
 
@@ -27,6 +27,8 @@ fn on_a_straight_in_drill_the_agent_pots_the_ball() {
     let mut agent = Agent::new(None, 1);
     let d = agent.choose(&g);
     assert_eq!(d.place, None, "no ball in hand");
+    // Without noise its one execution is the shot itself, which pots.
+    assert_eq!((d.intent, d.estimate), (Intent::Pot, Some(1.0)));
     let mut h = g.clone();
     let r = d.play(&mut h).unwrap();
     assert_eq!(r.foul, None);
@@ -62,6 +64,7 @@ fn with_ball_in_hand_the_agent_places_the_cue_ball_legally_and_pots() {
     // head cushion), and the shot meets the 1 (the apex ball) first.
     let g = Game::new(GameKind::NineBall, 4);
     let d = agent.choose(&g);
+    assert_eq!((d.intent, d.estimate), (Intent::Break, None));
     let [x, _] = d.place.expect("the breaker places the cue ball");
     assert!(x <= X0 + 0.25 * 2.54);
     let mut h = g.clone();

@@ -2,7 +2,7 @@
 //! the wide-window pot before the thin one under noise, and a game of each kind played
 //! without a refused shot (rates are measurements, in docs/games.md, not asserted).
 
-use carom_games::agent::{play_game, run_rack, Agent, Noise};
+use carom_games::agent::{play_game, run_rack, Agent, Intent, Match, Noise, THRESHOLD};
 use carom_games::rules::Group;
 use carom_games::{Game, GameKind};
 
@@ -42,6 +42,12 @@ fn where_no_pot_is_worth_it_the_player_plays_safe() {
     .unwrap();
     let mut agent = Agent::new(Some(Noise::AMATEUR), 1);
     let d = agent.plan(&g);
+    // The opponent's chance it leaves, judged over sampled executions: a probability.
+    assert_eq!(d.intent, Intent::Safety);
+    assert!(
+        d.estimate.is_some_and(|e| (0.0..=1.0).contains(&e)),
+        "{d:?}"
+    );
     let mut h = g.clone();
     let r = d.play(&mut h).unwrap();
     assert_eq!(r.foul, None, "{}", r.verdict(g.kind()));
@@ -70,6 +76,12 @@ fn under_noise_the_wide_window_pot_wins_over_the_thin_one() {
     g.state.groups = Some([Group::Solids, Group::Stripes]);
     let mut agent = Agent::new(Some(Noise::AMATEUR), 4);
     let d = agent.plan(&g);
+    // A pot is played for itself only when its sampled chance reaches the threshold.
+    assert_eq!(d.intent, Intent::Pot);
+    assert!(
+        d.estimate.is_some_and(|e| (THRESHOLD..=1.0).contains(&e)),
+        "{d:?}"
+    );
     let r = g.clone().shoot(&d.shot, d.call).unwrap();
     assert_eq!(r.facts.first_contact, Some(1), "{}", r.verdict(g.kind()));
     assert!(r.facts.is_pocketed(1));
@@ -81,6 +93,7 @@ fn each_game_is_played_without_a_refused_shot() {
     // Nine-ball without noise: the rack is played to its end.
     let m = play_game(GameKind::NineBall, 2, &mut agents(), 200).unwrap();
     assert!(m.finished && m.winner.is_some(), "{m:?}");
+    record_is_consistent(&m, GameKind::NineBall);
     for (kind, shots) in [(GameKind::EightBall, 12), (GameKind::Snooker, 8)] {
         let mut a = [
             Agent::new(Some(Noise::PRO), 1),
@@ -88,8 +101,33 @@ fn each_game_is_played_without_a_refused_shot() {
         ];
         let m = play_game(kind, 3, &mut a, shots).unwrap();
         assert!(m.shots > 0 && m.shots <= shots, "{m:?}");
+        record_is_consistent(&m, kind);
     }
     let mut a = Agent::new(Some(Noise::PRO), 1);
     let r = run_rack(GameKind::ThreeCushion, 1, &mut a).unwrap();
     assert!(r.decisions >= 1 && r.points >= 0);
+}
+
+/// A match's record has a row a shot, a pool game's break first (snooker's break-off
+/// is a safety); a shot that kept the turn is followed by the same player's; an
+/// estimate is a probability.
+fn record_is_consistent(m: &Match, kind: GameKind) {
+    assert_eq!(m.played.len(), m.shots, "{m:?}");
+    let first = if kind.is_pool() {
+        Intent::Break
+    } else {
+        Intent::Safety
+    };
+    assert_eq!(m.played[0].intent, first);
+    for w in m.played.windows(2) {
+        if w[0].kept_turn {
+            assert_eq!(w[1].player, w[0].player, "{m:?}");
+        }
+        assert_ne!(w[1].intent, Intent::Break);
+    }
+    for p in &m.played {
+        if let Some(e) = p.estimate {
+            assert!((0.0..=1.0).contains(&e), "{p:?}");
+        }
+    }
 }
