@@ -5,7 +5,7 @@
 //! re-rack, free ball, replace) and the lines the side panel shows between shots. The
 //! window (`game_app.rs`) only draws and forwards the mouse and the keys.
 
-use carom_games::agent::{Agent, Decision};
+use carom_games::agent::{Agent, Decision, Intent};
 use carom_games::rules::{self, Call, Choice, Placement};
 use carom_games::shot::{at_rest, facts};
 use carom_games::{Game, Shot};
@@ -158,6 +158,30 @@ pub fn agent_turn(game: &Game, agent: &mut Agent) -> (Option<Choice>, Option<Dec
     (response, mine.then(|| agent.choose(&after)))
 }
 
+/// The log's line for the search player's decision: what the shot sets out to do and
+/// how likely the player judged it.
+pub fn intent_line(d: &Decision) -> String {
+    let what = match d.intent {
+        Intent::Break => "the break",
+        Intent::Pot => "a pot",
+        Intent::Route => "a bank, kick or combination",
+        Intent::Safety => "a safety",
+        Intent::PushOut => "a push-out",
+        Intent::Point => "a point",
+    };
+    match (d.intent, d.estimate) {
+        (_, None) => format!("search player: {what}"),
+        (Intent::Safety, Some(e)) => format!(
+            "search player: {what}, judged to leave the opponent a {:.0} % chance",
+            100.0 * e
+        ),
+        (_, Some(e)) => format!(
+            "search player: {what}, judged to succeed {:.0} % of the time",
+            100.0 * e
+        ),
+    }
+}
+
 /// The lines shown between shots: whose turn, the score, and ball in hand.
 pub fn status(game: &Game) -> Vec<String> {
     let s = &game.state;
@@ -249,6 +273,32 @@ pub fn take_choice(game: &mut Game, choice: Choice) -> Result<String, String> {
 mod tests {
     use super::*;
     use carom_games::GameKind;
+
+    /// The decision's line names its intent and, where judged, the estimate.
+    #[test]
+    fn the_search_players_line_says_what_it_means_to_do() {
+        let mut d = Decision {
+            choice: None,
+            place: None,
+            shot: carom_games::Shot::new(2.0, 0.0),
+            call: None,
+            intent: Intent::Pot,
+            estimate: Some(0.834),
+        };
+        assert_eq!(
+            intent_line(&d),
+            "search player: a pot, judged to succeed 83 % of the time"
+        );
+        d.intent = Intent::Safety;
+        d.estimate = Some(0.2);
+        assert_eq!(
+            intent_line(&d),
+            "search player: a safety, judged to leave the opponent a 20 % chance"
+        );
+        d.intent = Intent::Break;
+        d.estimate = None;
+        assert_eq!(intent_line(&d), "search player: the break");
+    }
 
     /// Player 0 (the human) breaks; after a turn passes, the search player is to move
     /// when it is on, never when it is off, and nobody once the game is over.

@@ -20,8 +20,8 @@ use eframe::egui::{self, Color32, ColorImage, Pos2, Sense, Stroke, Vec2};
 
 use crate::candidates::{CandidateCache, Shown};
 use crate::game::{
-    agent_to_move, agent_turn, call_for, choice_meaning, option_for_digit, predict, shooting_means,
-    shot_of_drag, status, take_choice, Paths,
+    agent_to_move, agent_turn, call_for, choice_meaning, intent_line, option_for_digit, predict,
+    shooting_means, shot_of_drag, status, take_choice, Paths,
 };
 use crate::table_view::TableView;
 use crate::{Options, ViewerError, DEFAULT_SCREENSHOT_FRAMES};
@@ -206,6 +206,7 @@ impl GameApp {
                     return;
                 }
             }
+            self.log.push(intent_line(&decision));
             self.shoot_called(decision.shot, decision.call);
         } else if agent_to_move(&self.game, self.opponent) {
             let (tx, rx) = mpsc::channel();
