@@ -430,7 +430,7 @@ impl Agent {
     }
 
     /// The chance that the player's break ([`Agent::plan`]'s break) keeps the turn
-    /// in `game` (a rack not yet broken), over the first [`FIRST_SAMPLES`] sampled
+    /// in `game` (a rack not yet broken), over the first `FIRST_SAMPLES` sampled
     /// executions of the player's noise.
     pub fn break_chance(&mut self, game: &Game) -> f64 {
         let d = self.break_shot(game);

@@ -86,7 +86,7 @@ fn ghost_line(game: &Game, c: [f64; 2], ball: u32, pocket: usize) -> Option<Ghos
 /// A geometric ease of potting `ball` in `pocket` from the cue ball at `c` (0: not
 /// makeable): the cosine of the cut angle times `exp(-(d1 + d2) / EASE_LENGTH)`, `d1`
 /// the cue ball's path to the ghost ball and `d2` the object ball's to the pocket;
-/// zero beyond [`MAX_CUT`], when another ball lies across either path, or for a side
+/// zero beyond `MAX_CUT`, when another ball lies across either path, or for a side
 /// pocket entered more than 60 degrees off its axis.
 pub fn ease(game: &Game, c: [f64; 2], ball: u32, pocket: usize) -> f64 {
     let Some(GhostLine {

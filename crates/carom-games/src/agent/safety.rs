@@ -4,13 +4,13 @@
 use super::*;
 
 impl Agent {
-    /// The safety, two-ply: the candidates ([`safety_hits`] with kicks and the
+    /// The safety, two-ply: the candidates (`safety_hits` with kicks and the
     /// soft stroke) are played once and screened by the opponent's geometric chance
-    /// ([`best_chance`]); the [`SAFETIES`] best are played over [`SAFETY_SAMPLES`]
+    /// ([`best_chance`]); the `SAFETIES` best are played over `SAFETY_SAMPLES`
     /// sampled executions, and for each execution the opponent's chance from where the
     /// balls stopped is judged with the engine ([`Agent::chance`]; after a foul,
     /// ball in hand). The safety with the least mean chance wins, returned with that
-    /// chance; one leaving under [`SAFE_ENOUGH`] ends the search.
+    /// chance; one leaving under `SAFE_ENOUGH` ends the search.
     pub fn safety(&mut self, game: &Game) -> (Shot, Option<Call>, f64) {
         let (shots, scores) = self.safety_shots(game);
         if shots.is_empty() {
@@ -57,7 +57,7 @@ impl Agent {
         best
     }
 
-    /// The safety candidates ([`safety_hits`] with kicks and the soft stroke), each
+    /// The safety candidates (`safety_hits` with kicks and the soft stroke), each
     /// with its one-ply score: 2 when it keeps the turn, 1 less the opponent's best
     /// chance by the geometry ([`best_chance`]) when legal, -1 for a foul.
     pub(super) fn safety_shots(&mut self, game: &Game) -> (Vec<(Shot, Option<Call>)>, Vec<f64>) {

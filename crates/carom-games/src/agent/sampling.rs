@@ -77,8 +77,8 @@ impl Agent {
     /// The player to shoot's chance from `game` as it lies, judged quickly: the
     /// widest window of aims (one speed, no spin) that pots the easiest ball the
     /// rules allow and keeps the turn, as the chance that a normal aim error (the
-    /// agent's, or [`JUDGED_AIM`]) stays inside it. With ball in hand, or the game
-    /// over, the chance of [`IN_HAND_CHANCE`] or 0.
+    /// agent's, or `JUDGED_AIM`) stays inside it. With ball in hand, or the game
+    /// over, the chance of `IN_HAND_CHANCE` or 0.
     pub fn chance(&mut self, game: &Game) -> f64 {
         if game.state.over {
             return 0.0;
@@ -113,7 +113,7 @@ impl Agent {
     }
 
     /// The aim error (degrees) positions are judged with: the agent's own, or
-    /// [`JUDGED_AIM`] without noise.
+    /// `JUDGED_AIM` without noise.
     pub(super) fn judged_aim(&self) -> f64 {
         self.noise.map_or(JUDGED_AIM, |n| n.aim)
     }
@@ -141,7 +141,7 @@ impl Agent {
 
     /// The best of some candidates scored by sampled executions ([`Agent::evaluate`]),
     /// in two stages: the `evaluated` best by their noiseless score are played over
-    /// the first [`FIRST_SAMPLES`] draws, and the [`KEPT`] best of those over the
+    /// the first `FIRST_SAMPLES` draws, and the [`KEPT`] best of those over the
     /// rest as well; the highest value over all its executions wins (its chance kept
     /// with it). A candidate that loses the first stage is one whose value over 16
     /// executions trails the kept ones': the later draws rarely turn that order, and
