@@ -5,7 +5,7 @@
 //! under gravity; kinematic balls in a straight line, unaffected by gravity), so the time
 //! two balls touch is the earliest root of a quadratic (their relative motion is linear
 //! even under gravity, which accelerates both alike) and the time a ball meets a wall is
-//! a linear or quadratic root ([`times`]). Nothing tunnels at any speed, and with
+//! a linear or quadratic root ([`crate::times`]). Nothing tunnels at any speed, and with
 //! `e = 1` energy is conserved to round-off. `physics.dt` only sets when the state is
 //! sampled for output.
 //!
