@@ -10,7 +10,8 @@
 //! nine-ball: the run-out rate from ball in hand after the break over N racks (seeds
 //! 1 to N, as `carom play nine-ball --agent`); eight-ball: the full player's win rate
 //! against the direct-pots-only player over N games from seed FIRST (1 unless given),
-//! breaking in turn; snooker: the
+//! breaking in turn, and each player's shots by intent (kept the turn, fouled, its own
+//! estimate, the opponent's answer); snooker: the
 //! mean break (points of a scoring visit) over N frames from seed FIRST (1 unless
 //! given), each cut off after 60 shots;
 //! three-cushion: points per inning over N innings from the start position. Each line
@@ -183,53 +184,64 @@ fn mean_se(v: &[f64]) -> (f64, f64) {
     (m, (var / n).sqrt())
 }
 
-/// One player's shots by intent: how many, how many kept the turn, the mean of the
-/// player's own estimate, and after its safeties how often the opponent's next shot
-/// kept the turn (what the safety's estimate predicts).
+/// One player's shots by intent: how many, how many kept the turn or fouled, the mean
+/// of the player's own estimate, and how often the opponent's next shot kept the turn
+/// (what a safety's estimate predicts).
 #[derive(Default)]
 struct Tally {
-    /// Per intent: shots, turns kept, fouls, estimates' sum and count, opponent's
-    /// next shots and how many of them kept the turn.
-    rows: [[f64; 7]; Intent::ALL.len()],
+    rows: [Row; Intent::ALL.len()],
+}
+
+#[derive(Default, Clone, Copy)]
+struct Row {
+    shots: u32,
+    kept: u32,
+    fouled: u32,
+    estimates: f64,
+    estimated: u32,
+    answered: u32,
+    answer_kept: u32,
 }
 
 impl Tally {
     fn add(&mut self, played: &[Played], seat: usize) {
         for (k, p) in played.iter().enumerate().filter(|(_, p)| p.player == seat) {
-            let row = &mut self.rows[Intent::ALL.iter().position(|&i| i == p.intent).unwrap_or(0)];
-            row[0] += 1.0;
-            row[1] += f64::from(u8::from(p.kept_turn));
-            row[2] += f64::from(u8::from(p.foul));
+            let at = Intent::ALL.iter().position(|&i| i == p.intent).unwrap_or(0);
+            let row = &mut self.rows[at];
+            row.shots += 1;
+            row.kept += u32::from(p.kept_turn);
+            row.fouled += u32::from(p.foul);
             if let Some(e) = p.estimate {
-                row[3] += e;
-                row[4] += 1.0;
+                row.estimates += e;
+                row.estimated += 1;
             }
             if let Some(next) = played.get(k + 1).filter(|q| q.player != seat) {
-                row[5] += 1.0;
-                row[6] += f64::from(u8::from(next.kept_turn));
+                row.answered += 1;
+                row.answer_kept += u32::from(next.kept_turn);
             }
         }
     }
 
     fn print(&self, who: &str) {
+        let pc = |a: u32, b: u32| 100.0 * f64::from(a) / f64::from(b.max(1));
         for (intent, r) in Intent::ALL.iter().zip(&self.rows) {
-            if r[0] == 0.0 {
+            if r.shots == 0 {
                 continue;
             }
-            let estimate = if r[4] > 0.0 {
-                format!("{:.2}", r[3] / r[4])
+            let estimate = if r.estimated > 0 {
+                format!("{:.2}", r.estimates / f64::from(r.estimated))
             } else {
                 "-".into()
             };
             println!(
-                "  {who}, {}: {} shots, kept the turn {:.0} %, fouled {:.0} %, own estimate {estimate}, \
-                 opponent's next shot kept the turn {:.0} % (of {})",
+                "  {who}, {}: {} shots, kept the turn {:.0} %, fouled {:.0} %, own estimate \
+                 {estimate}, opponent's next shot kept the turn {:.0} % (of {})",
                 intent.name(),
-                r[0],
-                100.0 * r[1] / r[0],
-                100.0 * r[2] / r[0],
-                100.0 * r[6] / r[5].max(1.0),
-                r[5]
+                r.shots,
+                pc(r.kept, r.shots),
+                pc(r.fouled, r.shots),
+                pc(r.answer_kept, r.answered),
+                r.answered
             );
         }
     }
