@@ -442,12 +442,7 @@ impl Agent {
         }
         let mut draws = self.draws();
         draws.truncate(FIRST_SAMPLES);
-        let n = self.noise.unwrap_or(Noise {
-            aim: 0.0,
-            speed: 0.0,
-            english: 0.0,
-            follow: 0.0,
-        });
+        let n = self.execution_noise();
         let tries: Vec<(Shot, Option<Call>)> = draws
             .iter()
             .map(|&z| (with_errors(d.shot, n, z), d.call))

@@ -22,12 +22,7 @@ impl Agent {
         order.truncate(SAFETIES);
         let mut draws = self.draws();
         draws.truncate(SAFETY_SAMPLES);
-        let n = self.noise.unwrap_or(Noise {
-            aim: 0.0,
-            speed: 0.0,
-            english: 0.0,
-            follow: 0.0,
-        });
+        let n = self.execution_noise();
         let me = game.state.player;
         let mut best = (shots[order[0]].0, shots[order[0]].1, f64::INFINITY);
         for &k in &order {

@@ -40,12 +40,7 @@ impl Agent {
         cands: &[(Shot, Option<Call>)],
         draws: &[[f64; 4]],
     ) -> Vec<(f64, f64)> {
-        let n = self.noise.unwrap_or(Noise {
-            aim: 0.0,
-            speed: 0.0,
-            english: 0.0,
-            follow: 0.0,
-        });
+        let n = self.execution_noise();
         let shots: Vec<(Shot, Option<Call>)> = cands
             .iter()
             .flat_map(|&(shot, call)| draws.iter().map(move |&z| (with_errors(shot, n, z), call)))
@@ -110,6 +105,16 @@ impl Agent {
         let w = (e - s + 1) as f64 * COARSE_STEP;
         let sigma = self.noise.map_or(JUDGED_AIM, |n| n.aim).max(1e-6);
         erf(0.5 * w / (std::f64::consts::SQRT_2 * sigma))
+    }
+
+    /// The errors the agent's executions are sampled with: its noise, or none.
+    pub(super) fn execution_noise(&self) -> Noise {
+        self.noise.unwrap_or(Noise {
+            aim: 0.0,
+            speed: 0.0,
+            english: 0.0,
+            follow: 0.0,
+        })
     }
 
     /// The aim error (degrees) positions are judged with: the agent's own, or

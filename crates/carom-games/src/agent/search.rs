@@ -238,12 +238,7 @@ impl Agent {
         if !runs.is_empty() {
             let cands: Vec<(Shot, Option<Call>)> = runs.iter().map(|r| shots[r.0]).collect();
             let draws = self.draws();
-            let n = self.noise.unwrap_or(Noise {
-                aim: 0.0,
-                speed: 0.0,
-                english: 0.0,
-                follow: 0.0,
-            });
+            let n = self.execution_noise();
             let tries: Vec<(Shot, Option<Call>)> = cands
                 .iter()
                 .flat_map(|&(s, c)| draws.iter().map(move |&z| (with_errors(s, n, z), c)))
