@@ -35,6 +35,7 @@
 
 mod cloth;
 mod euler;
+mod integrators;
 mod law;
 mod log;
 mod pairs;
@@ -125,33 +126,6 @@ pub struct Spring {
 /// pair-force sums of its own balls.
 type DetectBlock<'a> = ((&'a ListBlock, &'a mut Vec<PairForce>), &'a mut [[f64; 2]]);
 
-/// One block of balls as pass 3 sees it: its own state, its summed pair forces, and
-/// (for accelerations) where to write them.
-struct BallBlock<'a> {
-    x: &'a mut [f64],
-    y: &'a mut [f64],
-    vx: &'a mut [f64],
-    vy: &'a mut [f64],
-    pair_f: &'a mut [[f64; 2]],
-}
-
-/// The x and y components of one block of a per-ball quantity.
-type Pair<'a> = (&'a mut [f64], &'a mut [f64]);
-
-/// Positions, velocities and pair forces of one block.
-type BlockState<'a> = ((Pair<'a>, Pair<'a>), &'a mut [[f64; 2]]);
-
-/// A block's state with its radii and inverse masses.
-type BallsBlock<'a> = (BlockState<'a>, (&'a [f64], &'a [f64]));
-
-/// What pass 3 returns per block: wall contacts begun, the largest squared speed after
-/// the kick, whether every position is finite.
-type Pass3 = (u64, f64, bool);
-
-fn join(a: Pass3, b: Pass3) -> Pass3 {
-    (a.0 + b.0, a.1.max(b.1), a.2 & b.2)
-}
-
 /// Takes a ball's summed pair force and leaves zero behind.
 #[inline(always)]
 fn take_pair_force(acc: &mut [f64; 2]) -> (f64, f64) {
@@ -160,24 +134,6 @@ fn take_pair_force(acc: &mut [f64; 2]) -> (f64, f64) {
         *acc = [0.0, 0.0];
     }
     f
-}
-
-/// Pass 2 done per block, inside pass 3: adds to the pair-force sums `acc` of block
-/// `t` the forces of the earlier blocks' contacts whose higher ball lies in `t`, in
-/// list order: the same sums, in the same order, as the serial pass 2, whatever the
-/// thread count.
-fn incoming(list: &NeighbourList, contacts: &[Vec<PairForce>], t: usize, acc: &mut [[f64; 2]]) {
-    incoming_with(
-        list,
-        contacts,
-        t,
-        acc,
-        |c| c.j,
-        |a, c| {
-            a[0] += c.fx;
-            a[1] += c.fy;
-        },
-    );
 }
 
 /// The walk behind [`incoming`], shared with the frictional step (whose contacts also
@@ -203,32 +159,6 @@ fn incoming_with<C, A>(
             }
         }
     }
-}
-
-/// Pass 3 of the semi-implicit Euler step on one block: `v += dt a; x += dt v`.
-/// With `UNIFORM`, every ball has radius `r` and inverse mass `w`.
-fn kick_drift<const UNIFORM: bool>(
-    law: &Law,
-    b: BallBlock<'_>,
-    r: &[f64],
-    inv_m: &[f64],
-    uniform: (f64, f64),
-) -> Pass3 {
-    let dt = law.dt;
-    let (mut began, mut v2max, mut finite) = (0, 0.0f64, true);
-    for k in 0..b.x.len() {
-        let (ri, wi) = if UNIFORM { uniform } else { (r[k], inv_m[k]) };
-        let pair = take_pair_force(&mut b.pair_f[k]);
-        let state = (b.x[k], b.y[k], b.vx[k], b.vy[k]);
-        let (ax, ay, bw) = law.acceleration(state, ri, wi, pair);
-        let (vx, vy) = (state.2 + dt * ax, state.3 + dt * ay);
-        let (x, y) = (state.0 + dt * vx, state.1 + dt * vy);
-        (b.vx[k], b.vy[k], b.x[k], b.y[k]) = (vx, vy, x, y);
-        began += bw;
-        v2max = v2max.max(vx * vx + vy * vy);
-        finite &= x.is_finite() & y.is_finite();
-    }
-    (began, v2max, finite)
 }
 
 impl Spring {
@@ -510,8 +440,6 @@ impl Spring {
                 "a ball position is no longer finite at step dt = {dt}; lower dt or stiffness"
             ))
         };
-        // The largest squared displacement of any ball in this step.
-        let mut step2: f64 = 0.0;
         if Self::is_rough(physics, walls) {
             // The physics check allows only the semi-implicit Euler step here.
             let began = self
@@ -520,7 +448,7 @@ impl Spring {
             self.collisions += began;
             return Ok(());
         }
-        let began = match physics.integrator {
+        let (began, step2) = match physics.integrator {
             Integrator::SemiImplicitEuler => {
                 let began = self
                     .step_euler(balls, table, physics, pool, walls)
@@ -529,81 +457,15 @@ impl Spring {
                 return Ok(());
             }
             Integrator::AverageVelocity => {
-                let began = self.evaluate(balls, table, physics, pool, walls);
-                for i in 0..n {
-                    let (vx0, vy0) = (balls.vx[i], balls.vy[i]);
-                    balls.vx[i] += dt * self.ax[i];
-                    balls.vy[i] += dt * self.ay[i];
-                    let (sx, sy) = (
-                        dt * 0.5 * (vx0 + balls.vx[i]),
-                        dt * 0.5 * (vy0 + balls.vy[i]),
-                    );
-                    balls.x[i] += sx;
-                    balls.y[i] += sy;
-                    step2 = step2.max(sx * sx + sy * sy);
-                }
-                began
+                self.step_average_velocity(balls, table, physics, pool, walls)
             }
-            Integrator::AverageAcceleration | Integrator::PredictedAcceleration => {
-                let began = self.evaluate(balls, table, physics, pool, walls);
-                if !self.have_history {
-                    // No earlier force: start as if it had been constant.
-                    self.prev_ax.clone_from(&self.ax);
-                    self.prev_ay.clone_from(&self.ay);
-                    self.have_history = true;
-                }
-                let predicted = physics.integrator == Integrator::PredictedAcceleration;
-                for i in 0..n {
-                    let (vx0, vy0) = (balls.vx[i], balls.vy[i]);
-                    let (a, a_old) = ((self.ax[i], self.ay[i]), (self.prev_ax[i], self.prev_ay[i]));
-                    let (sx, sy);
-                    if predicted {
-                        // Average of the current force and its linear extrapolation
-                        // one step ahead: the velocity "anticipates" the collision.
-                        balls.vx[i] += dt * (1.5 * a.0 - 0.5 * a_old.0);
-                        balls.vy[i] += dt * (1.5 * a.1 - 0.5 * a_old.1);
-                        (sx, sy) = (dt * balls.vx[i], dt * balls.vy[i]);
-                    } else {
-                        balls.vx[i] += dt * 0.5 * (a_old.0 + a.0);
-                        balls.vy[i] += dt * 0.5 * (a_old.1 + a.1);
-                        (sx, sy) = (
-                            dt * 0.5 * (vx0 + balls.vx[i]),
-                            dt * 0.5 * (vy0 + balls.vy[i]),
-                        );
-                    }
-                    balls.x[i] += sx;
-                    balls.y[i] += sy;
-                    step2 = step2.max(sx * sx + sy * sy);
-                }
-                std::mem::swap(&mut self.prev_ax, &mut self.ax);
-                std::mem::swap(&mut self.prev_ay, &mut self.ay);
-                began
+            Integrator::AverageAcceleration => {
+                self.step_average_acceleration(balls, table, physics, pool, walls, false)
             }
-            Integrator::VelocityVerlet => {
-                if !self.have_history {
-                    self.evaluate(balls, table, physics, pool, walls);
-                    self.have_history = true;
-                }
-                let h = 0.5 * dt;
-                for i in 0..n {
-                    balls.vx[i] += h * self.ax[i];
-                    balls.vy[i] += h * self.ay[i];
-                    let (sx, sy) = (dt * balls.vx[i], dt * balls.vy[i]);
-                    balls.x[i] += sx;
-                    balls.y[i] += sy;
-                    step2 = step2.max(sx * sx + sy * sy);
-                }
-                self.list.moved(step2.sqrt());
-                step2 = 0.0;
-                // Forces at the new positions, loading or unloading judged with the
-                // half-step velocity.
-                let began = self.evaluate(balls, table, physics, pool, walls);
-                for i in 0..n {
-                    balls.vx[i] += h * self.ax[i];
-                    balls.vy[i] += h * self.ay[i];
-                }
-                began
+            Integrator::PredictedAcceleration => {
+                self.step_average_acceleration(balls, table, physics, pool, walls, true)
             }
+            Integrator::VelocityVerlet => self.step_velocity_verlet(balls, table, physics, pool, walls),
         };
         self.collisions += began;
         self.virial += dt * self.last_virial;

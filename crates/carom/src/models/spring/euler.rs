@@ -110,3 +110,74 @@ impl Spring {
         Ok(began + began_walls)
     }
 }
+
+/// One block of balls as pass 3 sees it: its own state, its summed pair forces, and
+/// (for accelerations) where to write them.
+struct BallBlock<'a> {
+    x: &'a mut [f64],
+    y: &'a mut [f64],
+    vx: &'a mut [f64],
+    vy: &'a mut [f64],
+    pair_f: &'a mut [[f64; 2]],
+}
+
+/// The x and y components of one block of a per-ball quantity.
+type Pair<'a> = (&'a mut [f64], &'a mut [f64]);
+
+/// Positions, velocities and pair forces of one block.
+type BlockState<'a> = ((Pair<'a>, Pair<'a>), &'a mut [[f64; 2]]);
+
+/// A block's state with its radii and inverse masses.
+type BallsBlock<'a> = (BlockState<'a>, (&'a [f64], &'a [f64]));
+
+/// What pass 3 returns per block: wall contacts begun, the largest squared speed after
+/// the kick, whether every position is finite.
+type Pass3 = (u64, f64, bool);
+
+fn join(a: Pass3, b: Pass3) -> Pass3 {
+    (a.0 + b.0, a.1.max(b.1), a.2 & b.2)
+}
+
+/// Pass 2 done per block, inside pass 3: adds to the pair-force sums `acc` of block
+/// `t` the forces of the earlier blocks' contacts whose higher ball lies in `t`, in
+/// list order: the same sums, in the same order, as the serial pass 2, whatever the
+/// thread count.
+fn incoming(list: &NeighbourList, contacts: &[Vec<PairForce>], t: usize, acc: &mut [[f64; 2]]) {
+    incoming_with(
+        list,
+        contacts,
+        t,
+        acc,
+        |c| c.j,
+        |a, c| {
+            a[0] += c.fx;
+            a[1] += c.fy;
+        },
+    );
+}
+
+/// Pass 3 of the semi-implicit Euler step on one block: `v += dt a; x += dt v`.
+/// With `UNIFORM`, every ball has radius `r` and inverse mass `w`.
+fn kick_drift<const UNIFORM: bool>(
+    law: &Law,
+    b: BallBlock<'_>,
+    r: &[f64],
+    inv_m: &[f64],
+    uniform: (f64, f64),
+) -> Pass3 {
+    let dt = law.dt;
+    let (mut began, mut v2max, mut finite) = (0, 0.0f64, true);
+    for k in 0..b.x.len() {
+        let (ri, wi) = if UNIFORM { uniform } else { (r[k], inv_m[k]) };
+        let pair = take_pair_force(&mut b.pair_f[k]);
+        let state = (b.x[k], b.y[k], b.vx[k], b.vy[k]);
+        let (ax, ay, bw) = law.acceleration(state, ri, wi, pair);
+        let (vx, vy) = (state.2 + dt * ax, state.3 + dt * ay);
+        let (x, y) = (state.0 + dt * vx, state.1 + dt * vy);
+        (b.vx[k], b.vy[k], b.x[k], b.y[k]) = (vx, vy, x, y);
+        began += bw;
+        v2max = v2max.max(vx * vx + vy * vy);
+        finite &= x.is_finite() & y.is_finite();
+    }
+    (began, v2max, finite)
+}
