@@ -22,7 +22,8 @@ its temperature (the state file's window is the round).
 
 The points run on a dask.distributed ``LocalCluster`` (one worker process per core) by
 default; ``--scheduler ADDRESS`` joins a running cluster (docs/dense.md shows the
-Slurm variant) and ``--scheduler threads`` runs on local threads.
+Slurm variant) and ``--scheduler threads`` runs on local threads, as many points at
+once as there are cores.
 
     python3 bench/chain_eos.py --sides 128,256 --dir bench/results/chain_eos
 
@@ -234,7 +235,13 @@ def main() -> int:
             if not todo:
                 continue
             target = r * args.block
-            with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+            # On local threads, no more points at once than cores: each point's disks
+            # are megabytes, and more runs than cores time-sliced on them would each
+            # find the caches filled by the others (a 256^2 round took 145 CPU seconds
+            # with all ten points at once on two cores, against about 100 alone). A
+            # cluster schedules its own workers.
+            workers = len(todo) if executor is not None else (os.cpu_count() or 1)
+            with ThreadPoolExecutor(max_workers=min(len(todo), workers)) as pool:
                 futures = {
                     p: pool.submit(run_round, args, *p, target, executor) for p in todo
                 }

@@ -11,9 +11,13 @@
 //! generic function over the axis, so each compiles to straight code.
 //!
 //! Layout: cell `c` (`c = row * nx + col`) owns slots `c * cap .. (c + 1) * cap`; its
-//! data block `c * 3 cap ..` holds the `cap` x positions, then the `cap` y positions,
-//! then the `cap` radii of its disks, the first `count[c]` of each in use. A disk's
-//! slot changes only when it crosses into another cell (removal fills the hole with the
+//! data block `c * per * cap ..` holds the `cap` x positions, then the `cap` y
+//! positions, then (`per = 3`, disks of several sizes) the `cap` radii of its disks, the
+//! first `count[c]` of each in use. Disks of one size store no radii (`per = 2`): with
+//! the usual four slots a cell's block is then 64 bytes, and the blocks start on 64-byte
+//! boundaries, so a cell the search visits is one cache line (with radii it was one and
+//! a half on average, and a third of the cache held radii never read). A disk's slot
+//! changes only when it crosses into another cell (removal fills the hole with the
 //! cell's last disk). Positions lie in `[0, width) x [0, height)`.
 
 /// No disk.
@@ -63,7 +67,15 @@ pub struct Grid {
     /// position near an edge being decided by a rounded product.
     slack: [f64; 2],
     count: Vec<u32>,
+    /// Coordinates stored per slot: 2 (x, y) for disks of one size, 3 (x, y, radius).
+    per: usize,
+    /// The radius of every disk when they are all one size.
+    r_mono: f64,
+    /// The cells' blocks, from `data[base]` on, `base` putting that element on a 64-byte
+    /// boundary (the vector is allocated once, with room for the shift, and never
+    /// grows, so the boundary holds for the grid's life).
     data: Vec<f64>,
+    base: usize,
     /// Disk identity per slot.
     id: Vec<u32>,
     /// Slot per disk identity.
@@ -93,6 +105,11 @@ impl Grid {
         // Rounded up to a power of two: the search's index arithmetic is then shifts.
         let cap = (m * m).min(disks.max(1)).next_power_of_two();
         let cells = n[0] * n[1];
+        let mono = d_min == d_max;
+        let per = if mono { 2 } else { 3 };
+        let data = vec![0.0; cells * per * cap + 7];
+        // Elements (8 bytes) to the next 64-byte boundary.
+        let base = (64 - data.as_ptr() as usize % 64) % 64 / 8;
         Some(Grid {
             len: [width, height],
             n,
@@ -100,10 +117,13 @@ impl Grid {
             inv_side: [1.0 / side[0], 1.0 / side[1]],
             cap,
             d_max,
-            mono: d_min == d_max,
+            mono,
             slack: [1e-9 * width, 1e-9 * height],
             count: vec![0; cells],
-            data: vec![0.0; cells * 3 * cap],
+            per,
+            r_mono: 0.5 * d_max,
+            data,
+            base,
             id: vec![NONE; cells * cap],
             slot: vec![NONE; disks],
         })
@@ -130,11 +150,21 @@ impl Grid {
         self.index(1, y) * self.n[0] + self.index(0, x)
     }
 
-    /// Where in `data` coordinate `k` (0 x, 1 y, 2 radius) of slot `s` lives.
+    /// Where in `data` coordinate `k` (0 x, 1 y, 2 radius; `k < per`) of slot `s` lives.
     #[inline(always)]
     fn at(&self, s: usize, k: usize) -> usize {
         let cell = s / self.cap;
-        cell * 3 * self.cap + k * self.cap + (s - cell * self.cap)
+        self.base + cell * self.per * self.cap + k * self.cap + (s - cell * self.cap)
+    }
+
+    /// Coordinate `k` of slot `s`, the radius of a disk of one size included.
+    #[inline(always)]
+    fn value(&self, s: usize, k: usize) -> f64 {
+        if k < self.per {
+            self.data[self.at(s, k)]
+        } else {
+            self.r_mono
+        }
     }
 
     /// Puts disk `id` at `(x, y)` (inside the box) with radius `r`.
@@ -150,7 +180,7 @@ impl Grid {
         }
         self.count[c] += 1;
         let s = c * self.cap + k;
-        for (q, value) in v.into_iter().enumerate() {
+        for (q, value) in v.into_iter().take(self.per).enumerate() {
             let i = self.at(s, q);
             self.data[i] = value;
         }
@@ -164,7 +194,7 @@ impl Grid {
         let c = s / self.cap;
         let last = c * self.cap + self.count[c] as usize - 1;
         if last != s {
-            for q in 0..3 {
+            for q in 0..self.per {
                 let (from, to) = (self.at(last, q), self.at(s, q));
                 self.data[to] = self.data[from];
             }
@@ -191,7 +221,7 @@ impl Grid {
     /// Position and radius of disk `id`.
     pub fn disk(&self, id: u32) -> [f64; 3] {
         let s = self.slot[id as usize] as usize;
-        [0, 1, 2].map(|q| self.data[self.at(s, q)])
+        [0, 1, 2].map(|q| self.value(s, q))
     }
 
     /// The next step of a chain along `+x` (`AX = 0`) or `+y` (`AX = 1`) for the disk
@@ -216,13 +246,19 @@ impl Grid {
         let cap = if CAP == 0 { self.cap } else { CAP };
         debug_assert_eq!(cap, self.cap);
         debug_assert!(!MONO || self.mono);
+        // A grid of one size searched without `MONO` (a capacity other than four)
+        // takes the contact distance from the stored radii it does not have: so
+        // `mono` decides here too (a branch the predictor always gets right).
+        let mono = MONO || self.mono;
+        let per = if MONO { 2 } else { self.per };
+        let data = &self.data[self.base..];
         let ms = mover as usize;
         let cell = ms / cap;
         let k = ms % cap;
-        let block = cell * 3 * cap;
-        let a = self.data[block + AX * cap + k];
-        let b = self.data[block + across * cap + k];
-        let r = self.data[block + 2 * cap + k];
+        let block = cell * per * cap;
+        let a = data[block + AX * cap + k];
+        let b = data[block + across * cap + k];
+        let r = if mono { self.r_mono } else { data[block + 2 * cap + k] };
         let (na, nb) = (self.n[AX], self.n[across]);
         // The mover's column and row, from its position exactly as `insert` and
         // `shift` filed it.
@@ -257,7 +293,6 @@ impl Grid {
         };
         let mut target = NONE;
         let mut offset = 0.0;
-        let data = &self.data[..];
         let ids = &self.id[..];
         let counts = &self.count[..];
         for j in 0..na {
@@ -274,7 +309,7 @@ impl Grid {
             for &(row, b_here) in &rows {
                 let c = col * sa + row;
                 let count = (counts[c] as usize).min(cap);
-                let cell = &data[c * 3 * cap..(c + 1) * 3 * cap];
+                let cell = &data[c * per * cap..(c + 1) * per * cap];
                 for q in 0..count {
                     // Outside the strip `h2 < 0` and the square root is NaN, which no
                     // comparison accepts; a disk behind (`da <= 0`, the mover itself
@@ -282,7 +317,7 @@ impl Grid {
                     // (`&`, not `&&`), taken only by a new best: rare, so predicted.
                     let da = cell[AX * cap + q] - a_here;
                     let db = cell[across * cap + q] - b_here;
-                    let d = if MONO {
+                    let d = if mono {
                         self.d_max
                     } else {
                         cell[2 * cap + q] + r
@@ -317,7 +352,8 @@ impl Grid {
         let ms = mover as usize;
         let cell = ms / cap;
         let k = ms % cap;
-        let at = cell * 3 * cap + AX * cap + k;
+        let per = self.per;
+        let at = self.base + cell * per * cap + AX * cap + k;
         let old = self.data[at];
         let len = self.len[AX];
         let mut u = old + dist;
@@ -331,11 +367,15 @@ impl Grid {
         }
         let stride = if AX == 0 { 1 } else { self.n[0] };
         let c = cell + new * stride - ia * stride;
-        let block = cell * 3 * cap;
+        let block = self.base + cell * per * cap;
         let mut v = [
             self.data[block + k],
             self.data[block + cap + k],
-            self.data[block + 2 * cap + k],
+            if per == 3 {
+                self.data[block + 2 * cap + k]
+            } else {
+                self.r_mono
+            },
         ];
         v[AX] = u;
         let id = self.id[ms];
@@ -359,11 +399,11 @@ impl Grid {
                     if other == id {
                         continue;
                     }
-                    let mut ddx = self.data[self.at(s, 0)] - x;
-                    let mut ddy = self.data[self.at(s, 1)] - y;
+                    let mut ddx = self.value(s, 0) - x;
+                    let mut ddy = self.value(s, 1) - y;
                     ddx -= self.len[0] * (ddx / self.len[0]).round();
                     ddy -= self.len[1] * (ddy / self.len[1]).round();
-                    let d = self.data[self.at(s, 2)] + r;
+                    let d = self.value(s, 2) + r;
                     let depth = 1.0 - (ddx * ddx + ddy * ddy).sqrt() / d;
                     if depth > worst.0 {
                         worst = (depth, other);
