@@ -319,6 +319,36 @@ fn no_overlap_in_dense_packings() {
     assert!(depth <= OVERLAP_TOLERANCE, "{i} and {j} overlap by {depth}");
 }
 
+#[test]
+fn disks_keep_their_radii_and_positions_in_the_grid() {
+    // A grid of one size stores no radii (each disk's is the common one) and a
+    // mixture stores them per slot; both must hand back, after disks have moved
+    // between cells, every disk's own radius and a position inside the box.
+    for (sizes, seed) in [(vec![0.5], 21), (vec![0.5, 0.7], 22)] {
+        let side = 16;
+        let a = 1.3;
+        let len = side as f64 * a;
+        let (mut x, mut y, mut r) = (vec![], vec![], vec![]);
+        for i in 0..side {
+            for j in 0..side {
+                x.push((j as f64 + 0.5) * a);
+                y.push((i as f64 + 0.5) * a);
+                r.push(sizes[(i + j) % sizes.len()]);
+            }
+        }
+        let mut c = Chain::new(len, len, &x, &y, &r, default_length(len, len, &r), seed).unwrap();
+        c.run(300).unwrap();
+        let mut moved = 0;
+        for k in 0..r.len() {
+            let [gx, gy, gr] = c.grid.disk(k as u32);
+            assert_eq!(gr, r[k], "{} sizes: disk {k}'s radius", sizes.len());
+            assert!((0.0..len).contains(&gx) && (0.0..len).contains(&gy), "disk {k} at {gx}, {gy}");
+            moved += usize::from((gx, gy) != (x[k], y[k]));
+        }
+        assert!(moved > r.len() / 2, "only {moved} disks moved");
+    }
+}
+
 /// The same two packings to 10^7 liftings each, every stop checked (debug assertions,
 /// as in the test profile): `cargo test -p carom --lib chain -- --ignored` (about ten
 /// seconds).
