@@ -11,6 +11,7 @@ use carom::Rgb;
 
 use crate::ballstyle::{BallStyle, CAP, INK, LABEL_DISC, STRIPE_HALF};
 use crate::frame::Frame;
+use crate::layout::Style;
 use crate::raster::{Panel, PictureOptions};
 use crate::trails::Trails;
 use crate::RenderError;
@@ -78,7 +79,6 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
         r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
         hex(style.canvas)
     );
-    let cell_w = layout.cell_width();
     for (k, (panel, place)) in panels.iter().zip(&layout.panels).enumerate() {
         let f = panel.frame;
         let wall = place.viewport.wall;
@@ -94,61 +94,7 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
             f.width + 2.0 * wall,
             f.height + 2.0 * wall
         );
-        let _ = writeln!(
-            s,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
-            -wall,
-            -wall,
-            f.width + 2.0 * wall,
-            f.height + 2.0 * wall,
-            hex(style.wall)
-        );
-        let _ = writeln!(
-            s,
-            r#"<rect x="0" y="0" width="{}" height="{}" fill="{}"/>"#,
-            f.width,
-            f.height,
-            hex(style.background)
-        );
-        // An open edge: the border beyond it cut away to the canvas.
-        let (fw, fh) = (f.width, f.height);
-        let mut gaps = Vec::new();
-        if f.open[0] {
-            gaps.push((-wall, 0.0, wall, fh));
-            gaps.push((fw, 0.0, wall, fh));
-        }
-        if f.open[1] {
-            gaps.push((0.0, -wall, fw, wall));
-            gaps.push((0.0, fh, fw, wall));
-        }
-        for (x, y, gw, gh) in gaps {
-            let _ = writeln!(
-                s,
-                r#"<rect x="{x}" y="{y}" width="{gw}" height="{gh}" fill="{}"/>"#,
-                hex(style.canvas)
-            );
-        }
-        for &((x, y), r) in &f.pockets {
-            let _ = writeln!(
-                s,
-                r#"<circle cx="{x}" cy="{y}" r="{r}" fill="{}"/>"#,
-                hex(crate::raster::POCKET)
-            );
-        }
-        let wall_width = 0.004 * fw.min(fh);
-        for w in &f.walls {
-            let pts: Vec<String> = w
-                .points(1e-3 * fw.max(fh))
-                .iter()
-                .map(|(x, y)| format!("{x},{y}"))
-                .collect();
-            let _ = writeln!(
-                s,
-                r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{wall_width}" stroke-linecap="round" stroke-linejoin="round"/>"#,
-                pts.join(" "),
-                hex(style.wall)
-            );
-        }
+        write_table(&mut s, f, wall, style);
         if let Some(trails) = panel.trails {
             write_trails(&mut s, f, trails, style.trail_opacity, style.trail_width);
         }
@@ -162,56 +108,7 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
                 f.width, f.height
             );
         }
-        for (i, b) in f.balls.iter().enumerate() {
-            if b.is_drawable() {
-                let (centres, n) = f.images(b);
-                let style = f.style(i);
-                let marks = style.is_none_or(|st| st.label.is_empty());
-                for &(x, y) in &centres[..n] {
-                    match style {
-                        Some(st) => write_styled(&mut s, (x, y), b.r, st),
-                        None => {
-                            let _ = writeln!(
-                                s,
-                                r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
-                                x,
-                                y,
-                                b.r,
-                                hex(b.fill(i))
-                            );
-                        }
-                    }
-                    if !marks {
-                        continue;
-                    }
-                    // The rotation mark, moved with the image it belongs to.
-                    if let Some((ex, ey)) = b.mark_end() {
-                        let (ox, oy) = (x - b.x, y - b.y);
-                        let _ = writeln!(
-                            s,
-                            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" stroke-linecap="round"/>"#,
-                            x,
-                            y,
-                            ex + ox,
-                            ey + oy,
-                            hex(crate::frame::contrast(f.fill(i))),
-                            0.18 * b.r
-                        );
-                    }
-                    // A sphere's spin dot (balls on cloth).
-                    if let Some((dx, dy)) = b.spin_dot() {
-                        let _ = writeln!(
-                            s,
-                            r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
-                            dx + x - b.x,
-                            dy + y - b.y,
-                            crate::frame::SPIN_DOT_RADIUS * b.r,
-                            hex(crate::frame::contrast(f.fill(i)))
-                        );
-                    }
-                }
-            }
-        }
+        write_balls(&mut s, f);
         for ([ax, ay, bx, by], width) in f.force_segments() {
             let _ = writeln!(
                 s,
@@ -221,25 +118,7 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
         }
         if periodic {
             let _ = writeln!(s, "</g>");
-            let dashed = |s: &mut String, (ax, ay): (f64, f64), (bx, by): (f64, f64)| {
-                let _ = writeln!(
-                    s,
-                    r#"<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="{}" stroke-width="{}" stroke-dasharray="{} {}"/>"#,
-                    hex(style.wall),
-                    0.25 * wall,
-                    wall,
-                    0.6 * wall
-                );
-            };
-            let (w, h) = (f.width, f.height);
-            if f.periodic[0] {
-                dashed(&mut s, (0.0, 0.0), (0.0, h));
-                dashed(&mut s, (w, 0.0), (w, h));
-            }
-            if f.periodic[1] {
-                dashed(&mut s, (0.0, 0.0), (w, 0.0));
-                dashed(&mut s, (0.0, h), (w, h));
-            }
+            write_periodic_edges(&mut s, f, wall, style.wall);
         }
         if let Some(t) = style.arrow_time {
             for b in f.balls.iter().filter(|b| b.is_drawable()) {
@@ -247,40 +126,197 @@ pub fn render_svg(panels: &[Panel], options: &PictureOptions) -> Result<String, 
             }
         }
         s.push_str("</svg>\n");
-        let label_h = layout.label_height;
-        if label_h > 0 {
-            let (x, y) = place.cell;
-            let _ = writeln!(
-                s,
-                r#"<rect x="{x}" y="{y}" width="{cell_w}" height="{label_h}" fill="{}"/>"#,
-                hex(style.label_bar)
+        if layout.label_height > 0 {
+            let bar = (place.cell, layout.cell_width(), layout.label_height);
+            write_label(
+                &mut s,
+                bar,
+                panel.label,
+                options.show_time.then_some(f.time),
+                style,
             );
-            let px = label_h as f64 * 0.62;
-            let base = y as f64 + 0.5 * (label_h as f64 + 0.72 * px);
-            let pad = 0.4 * px;
-            let font = r#"font-family="DejaVu Sans Mono, Hack, monospace""#;
-            if !panel.label.is_empty() {
-                let _ = writeln!(
-                    s,
-                    r#"<text x="{}" y="{base}" font-size="{px}" {font} fill="{}">{}</text>"#,
-                    x as f64 + pad,
-                    hex(style.label_text),
-                    escape(panel.label)
-                );
-            }
-            if options.show_time {
-                let _ = writeln!(
-                    s,
-                    r#"<text x="{}" y="{base}" font-size="{px}" {font} fill="{}" text-anchor="end">t = {:.1}</text>"#,
-                    (x + cell_w) as f64 - pad,
-                    hex(style.label_text),
-                    f.time
-                );
-            }
         }
     }
     s.push_str("</svg>\n");
     Ok(s)
+}
+
+/// A panel's table: the border of walls, the bed, the border cut away beyond an open
+/// edge, the pockets and the walls inside the table.
+fn write_table(s: &mut String, f: &Frame, wall: f64, style: &Style) {
+    let _ = writeln!(
+        s,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+        -wall,
+        -wall,
+        f.width + 2.0 * wall,
+        f.height + 2.0 * wall,
+        hex(style.wall)
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect x="0" y="0" width="{}" height="{}" fill="{}"/>"#,
+        f.width,
+        f.height,
+        hex(style.background)
+    );
+    // An open edge: the border beyond it cut away to the canvas.
+    let (fw, fh) = (f.width, f.height);
+    let mut gaps = Vec::new();
+    if f.open[0] {
+        gaps.push((-wall, 0.0, wall, fh));
+        gaps.push((fw, 0.0, wall, fh));
+    }
+    if f.open[1] {
+        gaps.push((0.0, -wall, fw, wall));
+        gaps.push((0.0, fh, fw, wall));
+    }
+    for (x, y, gw, gh) in gaps {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{gw}" height="{gh}" fill="{}"/>"#,
+            hex(style.canvas)
+        );
+    }
+    for &((x, y), r) in &f.pockets {
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{x}" cy="{y}" r="{r}" fill="{}"/>"#,
+            hex(crate::raster::POCKET)
+        );
+    }
+    let wall_width = 0.004 * fw.min(fh);
+    for w in &f.walls {
+        let pts: Vec<String> = w
+            .points(1e-3 * fw.max(fh))
+            .iter()
+            .map(|(x, y)| format!("{x},{y}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{wall_width}" stroke-linecap="round" stroke-linejoin="round"/>"#,
+            pts.join(" "),
+            hex(style.wall)
+        );
+    }
+}
+
+/// Every drawable ball at each of its images: a styled ball, or a plain disc with its
+/// rotation mark and (on cloth) its spin dot.
+fn write_balls(s: &mut String, f: &Frame) {
+    for (i, b) in f.balls.iter().enumerate() {
+        if !b.is_drawable() {
+            continue;
+        }
+        let (centres, n) = f.images(b);
+        let style = f.style(i);
+        let marks = style.is_none_or(|st| st.label.is_empty());
+        for &(x, y) in &centres[..n] {
+            match style {
+                Some(st) => write_styled(s, (x, y), b.r, st),
+                None => {
+                    let _ = writeln!(
+                        s,
+                        r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                        x,
+                        y,
+                        b.r,
+                        hex(b.fill(i))
+                    );
+                }
+            }
+            if !marks {
+                continue;
+            }
+            // The rotation mark, moved with the image it belongs to.
+            if let Some((ex, ey)) = b.mark_end() {
+                let (ox, oy) = (x - b.x, y - b.y);
+                let _ = writeln!(
+                    s,
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" stroke-linecap="round"/>"#,
+                    x,
+                    y,
+                    ex + ox,
+                    ey + oy,
+                    hex(crate::frame::contrast(f.fill(i))),
+                    0.18 * b.r
+                );
+            }
+            // A sphere's spin dot (balls on cloth).
+            if let Some((dx, dy)) = b.spin_dot() {
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                    dx + x - b.x,
+                    dy + y - b.y,
+                    crate::frame::SPIN_DOT_RADIUS * b.r,
+                    hex(crate::frame::contrast(f.fill(i)))
+                );
+            }
+        }
+    }
+}
+
+/// The periodic edges of a table, dashed in the wall's colour.
+fn write_periodic_edges(s: &mut String, f: &Frame, wall: f64, colour: Rgb) {
+    let dashed = |s: &mut String, (ax, ay): (f64, f64), (bx, by): (f64, f64)| {
+        let _ = writeln!(
+            s,
+            r#"<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="{}" stroke-width="{}" stroke-dasharray="{} {}"/>"#,
+            hex(colour),
+            0.25 * wall,
+            wall,
+            0.6 * wall
+        );
+    };
+    let (w, h) = (f.width, f.height);
+    if f.periodic[0] {
+        dashed(s, (0.0, 0.0), (0.0, h));
+        dashed(s, (w, 0.0), (w, h));
+    }
+    if f.periodic[1] {
+        dashed(s, (0.0, 0.0), (w, 0.0));
+        dashed(s, (0.0, h), (w, h));
+    }
+}
+
+/// The bar under a panel (`bar`: its top-left corner, width and height in pixels):
+/// the panel's label on the left and, when given, the time on the right.
+fn write_label(
+    s: &mut String,
+    bar: ((u32, u32), u32, u32),
+    label: &str,
+    time: Option<f64>,
+    style: &Style,
+) {
+    let ((x, y), cell_w, label_h) = bar;
+    let _ = writeln!(
+        s,
+        r#"<rect x="{x}" y="{y}" width="{cell_w}" height="{label_h}" fill="{}"/>"#,
+        hex(style.label_bar)
+    );
+    let px = label_h as f64 * 0.62;
+    let base = y as f64 + 0.5 * (label_h as f64 + 0.72 * px);
+    let pad = 0.4 * px;
+    let font = r#"font-family="DejaVu Sans Mono, Hack, monospace""#;
+    if !label.is_empty() {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{base}" font-size="{px}" {font} fill="{}">{}</text>"#,
+            x as f64 + pad,
+            hex(style.label_text),
+            escape(label)
+        );
+    }
+    if let Some(t) = time {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{base}" font-size="{px}" {font} fill="{}" text-anchor="end">t = {:.1}</text>"#,
+            (x + cell_w) as f64 - pad,
+            hex(style.label_text),
+            t
+        );
+    }
 }
 
 fn write_trails(s: &mut String, f: &Frame, trails: &Trails, opacity: f64, width: f64) {
