@@ -74,6 +74,104 @@ fn free_ball(state: &State, facts: &Facts) -> Option<u32> {
         .filter(|&n| state.chosen == Some(Choice::FreeBall) && !on_ball(on, n))
 }
 
+/// The foul a stroke commits, if any, by the first rule it breaks (the cue ball
+/// potted, no ball struck, a ball not on struck first, a ball not on potted), and the
+/// penalty: the higher of 4 and the values of the balls the stroke involves.
+fn foul_of(
+    on: On,
+    free: Option<u32>,
+    facts: &Facts,
+    potted: &[u32],
+) -> (Option<(&'static str, String)>, u32) {
+    let is_on = |n: u32| on_ball(on, n) || Some(n) == free;
+    let first = facts.first_contact;
+    let on_value = on_value(on, first);
+    let value = |n: u32| ball_value(n, free, on_value);
+    // The higher of 4 and the values of the balls the foul involves.
+    let mut penalty = 4.max(on_value);
+    let mut why = None;
+    if facts.is_pocketed(0) {
+        why = Some((
+            "WPBSA foul: cue ball potted",
+            "the cue ball was potted".to_string(),
+        ));
+    }
+    match first {
+        None => {
+            why.get_or_insert((
+                "WPBSA foul: no ball struck",
+                "the cue ball struck no ball".into(),
+            ));
+        }
+        Some(n) => {
+            penalty = penalty.max(value(n));
+            if !is_on(n) {
+                why.get_or_insert((
+                    "WPBSA foul: ball not on struck first",
+                    format!("the cue ball struck the {} first", named(n)),
+                ));
+            }
+        }
+    }
+    // A legal stroke pots balls on only (the free ball counting as one), and on a
+    // colour only the one struck.
+    for &n in potted {
+        let wrong = match on {
+            On::Colour => Some(n) != first || potted.len() > 1,
+            _ => !is_on(n),
+        };
+        if wrong {
+            penalty = penalty.max(value(n));
+            why.get_or_insert((
+                "WPBSA foul: ball not on potted",
+                format!("the {} was potted", named(n)),
+            ));
+        }
+    }
+    (why, penalty)
+}
+
+/// The frame's end (the table cleared, or the last black scored or fouled): won by
+/// the higher score, or, level, the black re-spotted for a re-spotted black with the
+/// player drawn by lot in hand in the D (`true`; its spot added to `respot`).
+fn end_frame(s: &mut State, respot: &mut super::Numbers) -> bool {
+    if s.scores[0] == s.scores[1] {
+        if !s.on_table.contains(&21) {
+            s.on_table.push(21);
+            respot.push(21);
+        }
+        s.on = Some(On::Next(21));
+        s.player = (s.shots % 2) as usize;
+        s.ball_in_hand = Some(Placement::InD);
+        true
+    } else {
+        s.over = true;
+        s.on = None;
+        s.ball_in_hand = None;
+        s.winner = Some(if s.scores[0] > s.scores[1] { 0 } else { 1 });
+        false
+    }
+}
+
+/// A ball's value: a free ball has the value of the ball on.
+fn ball_value(n: u32, free: Option<u32>, on_value: u32) -> u32 {
+    if Some(n) == free {
+        on_value
+    } else {
+        snooker_value(n)
+    }
+}
+
+/// The value of the ball on: a red's, the colour first struck (the nominated one) or,
+/// unnominated, the lowest colour's.
+fn on_value(on: On, first: Option<u32>) -> u32 {
+    match on {
+        On::Red => 1,
+        On::Colour => first.filter(|&n| is_colour(n)).map_or(2, snooker_value),
+        On::Next(c) => snooker_value(c),
+    }
+}
+
 /// The points still on the table for the state's striker: each red with a black,
 /// the colour after a red, and the colours.
 fn points_left(s: &State) -> i64 {
@@ -204,70 +302,15 @@ impl Rules for Snooker {
     fn judge(&self, state: &State, facts: &Facts, _: Option<Call>) -> Judgement {
         let on = state.on.unwrap_or(On::Red);
         let free = free_ball(state, facts);
-        let is_on = |n: u32| on_ball(on, n) || Some(n) == free;
         let potted: super::Numbers = facts
             .pocketed
             .iter()
             .map(|p| p.1)
             .filter(|&n| n != 0)
             .collect();
-        let first = facts.first_contact;
-        // The value of the ball on: a red's, the colour first struck (the nominated
-        // one) or, unnominated, the lowest colour's.
-        let on_value = match on {
-            On::Red => 1,
-            On::Colour => first.filter(|&n| is_colour(n)).map_or(2, snooker_value),
-            On::Next(c) => snooker_value(c),
-        };
-        // A free ball has the value of the ball on.
-        let value = |n: u32| {
-            if Some(n) == free {
-                on_value
-            } else {
-                snooker_value(n)
-            }
-        };
-        // The higher of 4 and the values of the balls the foul involves.
-        let mut penalty = 4.max(on_value);
-        let mut why = None;
-        if facts.is_pocketed(0) {
-            why = Some((
-                "WPBSA foul: cue ball potted",
-                "the cue ball was potted".to_string(),
-            ));
-        }
-        match first {
-            None => {
-                why.get_or_insert((
-                    "WPBSA foul: no ball struck",
-                    "the cue ball struck no ball".into(),
-                ));
-            }
-            Some(n) => {
-                penalty = penalty.max(value(n));
-                if !is_on(n) {
-                    why.get_or_insert((
-                        "WPBSA foul: ball not on struck first",
-                        format!("the cue ball struck the {} first", named(n)),
-                    ));
-                }
-            }
-        }
-        // A legal stroke pots balls on only (the free ball counting as one), and on a
-        // colour only the one struck.
-        for &n in &potted {
-            let wrong = match on {
-                On::Colour => Some(n) != first || potted.len() > 1,
-                _ => !is_on(n),
-            };
-            if wrong {
-                penalty = penalty.max(value(n));
-                why.get_or_insert((
-                    "WPBSA foul: ball not on potted",
-                    format!("the {} was potted", named(n)),
-                ));
-            }
-        }
+        let (why, penalty) = foul_of(on, free, facts, &potted);
+        let on_value = on_value(on, facts.first_contact);
+        let value = |n: u32| ball_value(n, free, on_value);
         let mut s = state.clone();
         s.shots = s.shots.saturating_add(1);
         s.ball_in_hand = None;
@@ -349,26 +392,9 @@ impl Rules for Snooker {
             s.inning = s.inning.saturating_add(1);
         }
         let mut respot = respot;
-        let mut tie = false;
         let cleared = !s.on_table.iter().any(|&n| n != 0) || s.on == Some(On::Next(22));
-        if cleared || (last_black && (foul.is_some() || points != [0, 0])) {
-            if s.scores[0] == s.scores[1] {
-                // Level: the black re-spotted, the player drawn by lot in hand.
-                if !s.on_table.contains(&21) {
-                    s.on_table.push(21);
-                    respot.push(21);
-                }
-                s.on = Some(On::Next(21));
-                s.player = (s.shots % 2) as usize;
-                tie = true;
-                s.ball_in_hand = Some(Placement::InD);
-            } else {
-                s.over = true;
-                s.on = None;
-                s.ball_in_hand = None;
-                s.winner = Some(if s.scores[0] > s.scores[1] { 0 } else { 1 });
-            }
-        }
+        let ended = cleared || (last_black && (foul.is_some() || points != [0, 0]));
+        let tie = ended && end_frame(&mut s, &mut respot);
         if foul.is_some() && !s.over && !tie {
             s.options = smallvec::smallvec![Choice::Accept, Choice::PassBack];
         }
