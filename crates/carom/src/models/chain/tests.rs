@@ -24,6 +24,21 @@ fn square_lattice(side: usize, r: f64, eta: f64) -> (Vec<f64>, Vec<f64>, Vec<f64
     (x, y, vec![r; n], len)
 }
 
+/// `side^2` disks on a square lattice of spacing `a` filling a square periodic box, the
+/// radii taking turns from `sizes` like the squares of a chessboard (positions, radii,
+/// box side).
+fn checkerboard(side: usize, a: f64, sizes: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>, f64) {
+    let (mut x, mut y, mut r) = (vec![], vec![], vec![]);
+    for i in 0..side {
+        for j in 0..side {
+            x.push((j as f64 + 0.5) * a);
+            y.push((i as f64 + 0.5) * a);
+            r.push(sizes[(i + j) % sizes.len()]);
+        }
+    }
+    (x, y, r, side as f64 * a)
+}
+
 /// Henderson's hard-disk compressibility factor (Mol. Phys. 30 (1975) 971), the
 /// equation of state the event model's tests use.
 fn henderson_z(eta: f64) -> f64 {
@@ -297,17 +312,7 @@ fn no_overlap_in_dense_packings() {
     let (depth, i, j) = c.max_overlap();
     assert!(depth <= OVERLAP_TOLERANCE, "{i} and {j} overlap by {depth}");
 
-    let side = 32;
-    let a = 1.3;
-    let len = side as f64 * a;
-    let (mut x, mut y, mut r) = (vec![], vec![], vec![]);
-    for i in 0..side {
-        for j in 0..side {
-            x.push((j as f64 + 0.5) * a);
-            y.push((i as f64 + 0.5) * a);
-            r.push(if (i + j) % 2 == 0 { 0.5 } else { 0.7 });
-        }
-    }
+    let (x, y, r, len) = checkerboard(32, 1.3, &[0.5, 0.7]);
     let mut c = Chain::new(len, len, &x, &y, &r, default_length(len, len, &r), 12).unwrap();
     c.run(5_000).unwrap();
     assert!(
@@ -325,17 +330,7 @@ fn disks_keep_their_radii_and_positions_in_the_grid() {
     // mixture stores them per slot; both must hand back, after disks have moved
     // between cells, every disk's own radius and a position inside the box.
     for (sizes, seed) in [(vec![0.5], 21), (vec![0.5, 0.7], 22)] {
-        let side = 16;
-        let a = 1.3;
-        let len = side as f64 * a;
-        let (mut x, mut y, mut r) = (vec![], vec![], vec![]);
-        for i in 0..side {
-            for j in 0..side {
-                x.push((j as f64 + 0.5) * a);
-                y.push((i as f64 + 0.5) * a);
-                r.push(sizes[(i + j) % sizes.len()]);
-            }
-        }
+        let (x, y, r, len) = checkerboard(16, 1.3, &sizes);
         let mut c = Chain::new(len, len, &x, &y, &r, default_length(len, len, &r), seed).unwrap();
         c.run(300).unwrap();
         let mut moved = 0;
@@ -360,25 +355,11 @@ fn no_overlap_in_ten_million_liftings() {
         eprintln!("built without debug assertions: liftings are not checked one by one");
     }
     for mixture in [false, true] {
-        let side = 64;
-        let a = if mixture {
-            1.3
+        let (x, y, r, len) = if mixture {
+            checkerboard(64, 1.3, &[0.5, 0.7])
         } else {
-            (PI * 0.25 / 0.70f64).sqrt()
+            checkerboard(64, (PI * 0.25 / 0.70f64).sqrt(), &[0.5])
         };
-        let len = side as f64 * a;
-        let (mut x, mut y, mut r) = (vec![], vec![], vec![]);
-        for i in 0..side {
-            for j in 0..side {
-                x.push((j as f64 + 0.5) * a);
-                y.push((i as f64 + 0.5) * a);
-                r.push(if mixture && (i + j) % 2 == 1 {
-                    0.7
-                } else {
-                    0.5
-                });
-            }
-        }
         let mut c = Chain::new(len, len, &x, &y, &r, default_length(len, len, &r), 99).unwrap();
         while c.tally().liftings < 10_000_000 {
             c.run(100).unwrap();
