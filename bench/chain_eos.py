@@ -38,6 +38,7 @@ import json
 import math
 import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import carom
@@ -235,6 +236,7 @@ def main() -> int:
             if not todo:
                 continue
             target = r * args.block
+            started, cpu = time.monotonic(), 0.0
             # On local threads, no more points at once than cores: each point's disks
             # are megabytes, and more runs than cores time-sliced on them would each
             # find the caches filled by the others (a 256^2 round took 145 CPU seconds
@@ -247,6 +249,7 @@ def main() -> int:
                 }
                 for p, f in futures.items():
                     block = f.result()
+                    cpu += block["cpu_time"]
                     log = os.path.join(
                         point_dir(args.dir, *p, args.model), "blocks.jsonl"
                     )
@@ -254,7 +257,8 @@ def main() -> int:
                         out.write(json.dumps(block) + "\n")
             done_rounds += 1
             print(
-                f"round {r}/{args.blocks}: {len(todo)} points to t = {target}",
+                f"round {r}/{args.blocks}: {len(todo)} points to t = {target} "
+                f"({time.monotonic() - started:.0f} s wall, {cpu:.0f} CPU s)",
                 flush=True,
             )
     finally:
