@@ -269,6 +269,45 @@ def same_as_alone(g: pool.Game, shots: np.ndarray) -> None:
                 assert tuple(one["positions"][k, c]) == h.balls[b]
 
 
+def test_simulate_shots_calls_one_after_another_and_at_once_agree():
+    # The module keeps its batch simulator between calls (its threads, their storage,
+    # the results' lists): each call's columns are those of a first call, whatever
+    # positions, tables and lengths came before, and two Python threads calling at
+    # once (one of them then makes its own batch) get their own positions' columns.
+    nine = pool.Game("nine-ball", seed=3)
+    snooker = pool.Game("snooker", seed=4)
+    shots = random_shots(30, 12)
+    first = {
+        name: pool.simulate_shots(g, shots[:n], threads=2)
+        for name, g, n in (("nine", nine, 30), ("snooker", snooker, 17))
+    }
+
+    def equal(a, b):
+        for key in a:
+            floats = a[key].dtype.kind == "f"
+            assert np.array_equal(a[key], b[key], equal_nan=floats), key
+
+    again = (("snooker", snooker, 17), ("nine", nine, 30), ("snooker", snooker, 17))
+    for name, g, n in again:
+        equal(pool.simulate_shots(g, shots[:n], threads=2), first[name])
+    got = {}
+
+    def work(name, g, n):
+        got[name] = [pool.simulate_shots(g, shots[:n], threads=2) for _ in range(3)]
+
+    threads = [
+        threading.Thread(target=work, args=("nine", nine, 30)),
+        threading.Thread(target=work, args=("snooker", snooker, 17)),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for name in ("nine", "snooker"):
+        for columns in got[name]:
+            equal(columns, first[name])
+
+
 def test_simulate_shots_releases_the_gil():
     g = pool.Game("nine-ball", seed=2)
     shots = random_shots(300, 9)

@@ -1,6 +1,6 @@
-//! Shots per second of `simulate_shots` on the nine-ball break and on a mid-game
-//! position, on 1 and 2 threads (wall clock), and the CPU time of a mid-game shot on
-//! this thread alone, with the position's world built for each shot and copied from
+//! Shots per second of `simulate_shots` (and of a kept `Batch`) on the nine-ball
+//! break and on a mid-game position, on 1 and 2 threads (wall clock), and the CPU
+//! time of a mid-game shot on this thread alone, with the position's world built for each shot and copied from
 //! one built once (a measurement, not a test):
 //! `cargo run --release -p carom-games --example batch_rate`.
 //!
@@ -9,27 +9,41 @@
 
 use std::time::Instant;
 
-use carom_games::batch::simulate_shots;
+use carom_games::batch::{simulate_shots, Batch};
 use carom_games::shot::{simulate, Position};
 use carom_games::{Game, GameKind, Shot};
 
 fn rate(label: &str, g: &Game, shots: &[Shot]) {
     for threads in [1, 2] {
-        // One warm-up pass, then the median of three timed passes.
-        let _ = simulate_shots(g, shots, None, threads).unwrap();
-        let mut times: Vec<f64> = (0..3)
-            .map(|_| {
-                let t = Instant::now();
-                let r = simulate_shots(g, shots, None, threads).unwrap();
-                assert_eq!(r.len(), shots.len());
-                t.elapsed().as_secs_f64()
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
+        // One warm-up pass, then the median of three timed passes: `simulate_shots`,
+        // which makes its pool and storage for the call, and a kept `Batch`, which
+        // reuses them and its results.
+        let median = |f: &mut dyn FnMut()| {
+            f();
+            let mut times: Vec<f64> = (0..3)
+                .map(|_| {
+                    let t = Instant::now();
+                    f();
+                    t.elapsed().as_secs_f64()
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            times[1]
+        };
+        let fresh = median(&mut || {
+            let r = simulate_shots(g, shots, None, threads).unwrap();
+            assert_eq!(r.len(), shots.len());
+        });
+        let mut batch = Batch::new(threads).unwrap();
+        let kept = median(&mut || {
+            let r = batch.simulate(g, shots, None);
+            assert_eq!(r.len(), shots.len());
+        });
         println!(
-            "{label}: {} shots on {threads} thread(s): {:.0} shots/s",
+            "{label}: {} shots on {threads} thread(s): {:.0} shots/s ({:.0} with a kept batch)",
             shots.len(),
-            shots.len() as f64 / times[1]
+            shots.len() as f64 / fresh,
+            shots.len() as f64 / kept
         );
     }
 }

@@ -31,7 +31,7 @@ struct File {
 }
 
 /// The result of one shot.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShotResult {
     /// The player who shot.
     pub shooter: usize,
@@ -221,19 +221,6 @@ impl Game {
         self.shoot_at(Some(position), shot, call, &mut Vec::new())
     }
 
-    /// [`Game::shoot_prepared`] with `spare` lending its storage to the balls after the
-    /// shot (it is left holding the balls before it): a batch's thread keeps one, so
-    /// that its shots allocate only what they return.
-    pub(crate) fn shoot_reusing(
-        &mut self,
-        position: &Position,
-        shot: &Shot,
-        call: Option<Call>,
-        spare: &mut Vec<(u32, [f64; 2])>,
-    ) -> Result<ShotResult, String> {
-        self.shoot_at(Some(position), shot, call, spare)
-    }
-
     fn shoot_at(
         &mut self,
         position: Option<&Position>,
@@ -241,6 +228,23 @@ impl Game {
         call: Option<Call>,
         spare: &mut Vec<(u32, [f64; 2])>,
     ) -> Result<ShotResult, String> {
+        let mut result = ShotResult::default();
+        self.shoot_into(position, shot, call, spare, &mut result)?;
+        Ok(result)
+    }
+
+    /// The shot, written into `result`, whose lists keep their capacity (a batch's
+    /// reused results), with `spare` lending its storage to the balls after the shot
+    /// (it is left holding the balls before it): a batch's thread keeps one. On an
+    /// error the game is unchanged and `result` is not a shot's result.
+    pub(crate) fn shoot_into(
+        &mut self,
+        position: Option<&Position>,
+        shot: &Shot,
+        call: Option<Call>,
+        spare: &mut Vec<(u32, [f64; 2])>,
+        result: &mut ShotResult,
+    ) -> Result<(), String> {
         if self.state.over {
             return Err("shoot: the game is over".into());
         }
@@ -259,15 +263,19 @@ impl Game {
         }
         let shooter = self.state.player;
         let cue = self.kind().cue_ball(shooter);
-        let out = match position {
-            Some(p) => p.simulate(cue, shot),
-            None => simulate(&self.setup(), cue, shot),
+        match position {
+            Some(p) => p.simulate_into(cue, shot, &mut result.facts, &mut result.events),
+            None => simulate(&self.setup(), cue, shot).map(|out| {
+                result.facts = out.facts;
+                result.events = out.events;
+            }),
         }
         .map_err(|e| e.to_string())?;
-        let mut j = rules.judge(&self.state, &out.facts, call);
+        let facts = &result.facts;
+        let mut j = rules.judge(&self.state, facts, call);
         spare.clear();
         spare.extend(
-            out.facts
+            facts
                 .positions
                 .iter()
                 .filter_map(|&(n, p)| p.map(|p| (n, p))),
@@ -285,27 +293,24 @@ impl Game {
         }
         let view = TableView {
             table: &self.table,
-            facts: &out.facts,
+            facts,
             before,
             after: &self.balls,
         };
         rules.judge_table(&view, &self.state, &mut j);
         std::mem::swap(&mut self.state, &mut j.state);
         self.cue_ball_to_hand();
-        Ok(ShotResult {
-            shooter,
-            cue,
-            facts: out.facts,
-            foul: j.foul,
-            points: j.points,
-            turn_over: j.turn_over,
-            next_player: self.state.player,
-            ball_in_hand: self.state.ball_in_hand,
-            game_over: self.state.over,
-            winner: self.state.winner,
-            options: self.options(),
-            events: out.events,
-        })
+        result.shooter = shooter;
+        result.cue = cue;
+        result.foul = j.foul;
+        result.points = j.points;
+        result.turn_over = j.turn_over;
+        result.next_player = self.state.player;
+        result.ball_in_hand = self.state.ball_in_hand;
+        result.game_over = self.state.over;
+        result.winner = self.state.winner;
+        self.options_into(&mut result.options);
+        Ok(())
     }
 
     /// The call a shot makes: the one given, or a push-out when it was chosen.
@@ -351,15 +356,22 @@ impl Game {
     /// the shot back, the free ball when snookered and the balls replaced after a
     /// miss. Shooting without a choice accepts the table.
     pub fn options(&self) -> Vec<Choice> {
+        let mut v = Vec::new();
+        self.options_into(&mut v);
+        v
+    }
+
+    /// [`Game::options`] written into `v`, which keeps its capacity.
+    fn options_into(&self, v: &mut Vec<Choice>) {
+        v.clear();
         let s = &self.state;
         if s.over {
-            return Vec::new();
+            return;
         }
-        let mut v = s.options.to_vec();
+        v.extend_from_slice(&s.options);
         if s.push_out && s.chosen.is_none() && !v.contains(&Choice::PushOut) {
             v.push(Choice::PushOut);
         }
-        v
     }
 
     /// Takes a choice the rules offer now ([`Game::options`]); otherwise a one-line

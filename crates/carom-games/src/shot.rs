@@ -94,7 +94,7 @@ impl Shot {
 }
 
 /// What a shot did, in the game's ball numbers.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct Facts {
     /// The first object ball the cue ball met (none: it met none).
     pub first_contact: Option<u32>,
@@ -109,6 +109,30 @@ pub struct Facts {
     pub positions: Vec<(u32, Option<[f64; 2]>)>,
     /// The simulated time until everything rested.
     pub duration: f64,
+}
+
+// By hand rather than derived, for `clone_from`: a batch's results copy a shot's
+// facts into the lists of the result they overwrite, keeping their capacity.
+impl Clone for Facts {
+    fn clone(&self) -> Facts {
+        Facts {
+            first_contact: self.first_contact,
+            cue_contacts: self.cue_contacts.clone(),
+            cushions: self.cushions.clone(),
+            pocketed: self.pocketed.clone(),
+            positions: self.positions.clone(),
+            duration: self.duration,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Facts) {
+        self.first_contact = source.first_contact;
+        self.cue_contacts.clone_from(&source.cue_contacts);
+        self.cushions.clone_from(&source.cushions);
+        self.pocketed.clone_from(&source.pocketed);
+        self.positions.clone_from(&source.positions);
+        self.duration = source.duration;
+    }
 }
 
 impl Facts {
@@ -134,7 +158,7 @@ impl Facts {
 }
 
 /// The whole outcome of a simulated shot: its facts and the engine's event log.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Outcome {
     pub facts: Facts,
     pub events: Vec<LoggedEvent>,
@@ -155,7 +179,8 @@ pub fn simulate(setup: &Setup, cue: u32, shot: &Shot) -> Result<Outcome, ShotErr
 /// Each shot runs in a world of the position's own that the next shot overwrites in
 /// place ([`carom::World::copy_from`]), with the event log's and the facts' lists
 /// reused beside it: once a few shots have grown their arrays, a shot allocates only
-/// the [`Outcome`] it returns.
+/// the [`Outcome`] it returns, and nothing when it writes into lists it is given
+/// ([`Position::simulate_into`]).
 pub struct Position {
     numbers: Vec<u32>,
     world: carom::World,
@@ -201,8 +226,47 @@ impl Position {
         })
     }
 
+    /// Makes this position a copy of `source` in place, keeping the storage of its
+    /// world and of its shots where the sizes allow; `false` (this position then
+    /// unusable) when the world would not copy.
+    pub fn copy_from(&mut self, source: &Position) -> bool {
+        self.numbers.clone_from(&source.numbers);
+        self.world.copy_from(&source.world)
+    }
+
     /// Strikes ball `cue` (a number of the game's set) and simulates to rest.
     pub fn simulate(&self, cue: u32, shot: &Shot) -> Result<Outcome, ShotError> {
+        // The outcome's own lists, each allocated once at its final length.
+        self.shoot(cue, shot, |facts, events| Outcome {
+            facts: facts.clone(),
+            events: events.clone(),
+        })
+    }
+
+    /// [`Position::simulate`] with the outcome written into `facts` and `events`,
+    /// whose lists keep their capacity: once they have held a shot as long, the shot
+    /// allocates nothing. On an error they are left as they were.
+    pub fn simulate_into(
+        &self,
+        cue: u32,
+        shot: &Shot,
+        facts: &mut Facts,
+        events: &mut Vec<LoggedEvent>,
+    ) -> Result<(), ShotError> {
+        self.shoot(cue, shot, |f, e| {
+            facts.clone_from(f);
+            events.clone_from(e);
+        })
+    }
+
+    /// Strikes ball `cue`, simulates to rest and hands the shot's facts and event
+    /// log, in the position's own storage, to `take`.
+    fn shoot<T>(
+        &self,
+        cue: u32,
+        shot: &Shot,
+        take: impl FnOnce(&Facts, &Vec<LoggedEvent>) -> T,
+    ) -> Result<T, ShotError> {
         shot.check()?;
         let Some(i) = self.numbers.iter().position(|&n| n == cue) else {
             return Err(ShotError::new(
@@ -252,11 +316,7 @@ impl Position {
         events.clear();
         run_to_rest_into(world, events)?;
         facts_into(&self.numbers, i, world, events, shot_facts);
-        // The outcome's own lists, each allocated once at its final length.
-        Ok(Outcome {
-            facts: shot_facts.clone(),
-            events: events.clone(),
-        })
+        Ok(take(shot_facts, events))
     }
 }
 

@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use carom_games::batch::simulate_shots;
+use carom_games::batch::{simulate_shots, Batch};
 use carom_games::shot::Position;
 use carom_games::{Game, GameKind, Shot, ShotResult};
 
@@ -59,7 +59,8 @@ fn mid_game() -> (Game, Vec<Shot>) {
 }
 
 /// Allocations made while `f` runs (the test's other threads are idle: this binary
-/// holds one test).
+/// holds one test, whose parts run in turn, those without threads first, since a
+/// pool's threads may still be ending, and allocating, after it is dropped).
 fn allocations(f: impl FnOnce()) -> u64 {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     f();
@@ -67,6 +68,11 @@ fn allocations(f: impl FnOnce()) -> u64 {
 }
 
 #[test]
+fn allocations_per_shot_alone_in_a_batch_and_in_a_kept_batch() {
+    allocations_per_shot();
+    a_kept_batch_allocates_nothing_per_shot();
+}
+
 fn allocations_per_shot() {
     let (g, shots) = mid_game();
     let position = Position::new(&g.setup()).unwrap();
@@ -136,4 +142,69 @@ fn allocations_per_shot() {
         (made - own) / shots_n < 0.25,
         "{made} allocations for {shots_n} shots, {own} of them returned"
     );
+}
+
+/// The allocations of a foul's text: its rule and what happened, two strings.
+fn foul_texts(results: &[Result<ShotResult, String>]) -> u64 {
+    results
+        .iter()
+        .map(|r| 2 * r.as_ref().unwrap().foul.is_some() as u64)
+        .sum()
+}
+
+fn a_kept_batch_allocates_nothing_per_shot() {
+    let (g, shots) = mid_game();
+    let rounds = |n: usize| -> Vec<Shot> {
+        shots
+            .iter()
+            .cycle()
+            .take(n * shots.len())
+            .copied()
+            .collect()
+    };
+    let (two, four) = (rounds(2), rounds(4));
+    for threads in [1, 2] {
+        let mut batch = Batch::new(threads).unwrap();
+        // Warm: the first batches make each thread's storage and the results' lists
+        // and grow them to the longest shot each meets.
+        for _ in 0..3 {
+            batch.simulate(&g, &four, None);
+        }
+        // Each length's fewest allocations over three batches, a foul's text (two
+        // strings a fouling shot) set aside: on two threads which thread takes which
+        // run of shots varies, so a thread's storage may still, once, be made or
+        // meet a longer shot than any before; the fewest is the batch's own cost.
+        let mut made = [u64::MAX; 2];
+        for (k, shots) in [&two, &four].into_iter().enumerate() {
+            let fouls = foul_texts(batch.simulate(&g, shots, None));
+            for _ in 0..3 {
+                let n = allocations(|| {
+                    batch.simulate(&g, shots, None);
+                });
+                made[k] = made[k].min(n - fouls);
+            }
+        }
+        // The same results as shooting afresh, bit for bit (as their debug text: the
+        // event log's NaN fields make rows unequal to themselves as numbers).
+        let fresh = format!("{:?}", simulate_shots(&g, &four, None, threads).unwrap());
+        assert_eq!(format!("{:?}", batch.simulate(&g, &four, None)), fresh);
+        // A batch's own allocations do not grow with its shots: twice the shots,
+        // the same count. One allocation a shot, or one in a hundred, would differ.
+        let [a, b] = made;
+        println!(
+            "{threads} thread(s): {a} allocations for {} shots, {b} for {}",
+            two.len(),
+            four.len()
+        );
+        assert_eq!(a, b, "{threads} thread(s): {a} and {b} allocations");
+        // What a batch allocates is its position's world (built once for all its
+        // shots) and a little bookkeeping: the pool's jobs, the storage's lock.
+        let build = allocations(|| {
+            Position::new(&g.setup()).unwrap();
+        });
+        assert!(
+            b <= build + 32,
+            "a batch made {b} allocations, building its position {build}"
+        );
+    }
 }

@@ -7,7 +7,7 @@
 use carom::load::{self, Source};
 use carom::parse::Format;
 use carom_games::rules::{Call, Choice};
-use carom_games::{aim, batch, candidates, many, Game, GameKind, Shot, ShotResult};
+use carom_games::{aim, candidates, many, Game, GameKind, Shot, ShotResult};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -15,6 +15,7 @@ use pyo3::types::PyDict;
 use crate::convert::events_dict;
 
 mod args;
+mod columns;
 use crate::{guarded, scenario_error, PyWorld, SimulationError};
 use args::*;
 pub(crate) use args::{call_object, number, shown, whole};
@@ -477,56 +478,23 @@ impl PyGame {
             many::check_call(&self.game, call).map_err(scenario_error)?;
             let threads = threads.map_or(Ok(0), |t| whole(t, "threads", 1024))? as usize;
             let game = &self.game;
-            let results = py
-                .detach(|| batch::simulate_shots(game, &shots, call, threads))
-                .map_err(scenario_error)?;
             let numbers = self.on_table();
-            let nb = numbers.len();
-            let mut pocketed = vec![-1i64; n * nb];
-            let mut cushions = vec![0i64; n * nb];
-            let mut positions = vec![f64::NAN; n * nb * 2];
-            let mut first = vec![-1i64; n];
-            let mut foul = vec![false; n];
-            let mut points = vec![0i64; n];
-            let mut turn_over = vec![false; n];
-            let mut game_over = vec![false; n];
-            let mut winner = vec![-1i64; n];
-            let col = |b: u32| numbers.iter().position(|&m| m == b);
-            let mut errors = vec![String::new(); n];
-            for (k, r) in results.into_iter().enumerate() {
-                // A shot that fails while running (bad input was refused above) has
-                // its message here and the empty values in its row; the others stand.
-                let r = match r {
-                    Ok(r) => r,
-                    Err(e) => {
-                        errors[k] = load::one_line(&e);
-                        continue;
-                    }
-                };
-                let f = &r.facts;
-                for p in &f.pocketed {
-                    if let Some(c) = col(p.1) {
-                        pocketed[k * nb + c] = i64::from(p.2);
-                    }
-                }
-                for c in &f.cushions {
-                    if let Some(c) = col(c.1) {
-                        cushions[k * nb + c] += 1;
-                    }
-                }
-                for (c, (_, p)) in f.positions.iter().enumerate().take(nb) {
-                    if let Some(p) = p {
-                        positions[2 * (k * nb + c)] = p[0];
-                        positions[2 * (k * nb + c) + 1] = p[1];
-                    }
-                }
-                first[k] = f.first_contact.map_or(-1, i64::from);
-                foul[k] = r.foul.is_some();
-                points[k] = r.points[r.shooter];
-                turn_over[k] = r.turn_over;
-                game_over[k] = r.game_over;
-                winner[k] = r.winner.map_or(-1, |w| w as i64);
-            }
+            let (nb, balls) = (numbers.len(), &numbers);
+            let c = py
+                .detach(|| columns::simulate(game, &shots, call, threads, balls))
+                .map_err(scenario_error)?;
+            let columns::Columns {
+                pocketed,
+                cushions,
+                positions,
+                first,
+                foul,
+                points,
+                turn_over,
+                game_over,
+                winner,
+                errors,
+            } = c;
             let d = PyDict::new(py);
             d.set_item(
                 "balls",

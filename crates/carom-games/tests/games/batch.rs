@@ -1,6 +1,6 @@
 //! A batch of shots equals shooting them one by one, on one thread and on two.
 
-use carom_games::batch::simulate_shots;
+use carom_games::batch::{simulate_shots, Batch};
 use carom_games::{Game, GameKind, Shot, ShotResult};
 
 /// Everything a result says, with the event log as the CSV lines it writes (its NaN
@@ -52,6 +52,42 @@ fn a_batch_equals_one_by_one_on_one_and_two_threads() {
     assert!(alone[39].contains("speed"));
     // The game itself did not move.
     assert_eq!(g, Game::new(GameKind::NineBall, 5));
+}
+
+#[test]
+fn a_kept_batch_equals_one_by_one_from_position_to_position() {
+    // One batch simulator for a nine-ball break, the position after it, a snooker
+    // break (another table) and the nine-ball break again, shorter: each batch's
+    // results are those of shooting its shots one by one, whatever the threads kept
+    // from the batches before.
+    let nine = Game::new(GameKind::NineBall, 5);
+    let mut after = nine.clone();
+    after.shoot(&Shot::new(7.0, 0.3), None).unwrap();
+    let snooker = Game::new(GameKind::Snooker, 2);
+    let shots: Vec<Shot> = (0..24)
+        .map(|k| Shot {
+            speed: 1.0 + 0.25 * k as f64,
+            aim: -3.0 + 15.0 * k as f64,
+            english: 0.02 * (k % 5) as f64,
+            follow: -0.03 * (k % 3) as f64,
+            elevation: 0.0,
+        })
+        .collect();
+    for threads in [1, 2] {
+        let mut batch = Batch::new(threads).unwrap();
+        for (g, n) in [(&nine, 24), (&after, 24), (&snooker, 24), (&nine, 9)] {
+            let alone: Vec<String> = shots[..n]
+                .iter()
+                .map(|s| key(&g.clone().shoot(s, None)))
+                .collect();
+            let kept: Vec<String> = batch
+                .simulate(g, &shots[..n], None)
+                .iter()
+                .map(key)
+                .collect();
+            assert_eq!(kept, alone, "{threads} threads, {n} shots");
+        }
+    }
 }
 
 #[test]
