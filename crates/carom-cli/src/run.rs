@@ -22,89 +22,22 @@ use crate::values::SetArg;
 const PICTURE_SIZE: (u32, u32) = (640, 480);
 
 pub fn run(args: RunArgs) -> Result<(), CliError> {
-    let mut sets = args.sets.clone();
-    if let Some(m) = args.model {
-        sets.push(SetArg::model(m));
-    }
-    if let Some(dt) = args.dt {
-        sets.push(SetArg::dt(dt));
-    }
-    let mut session = Session::new(load(&args.scenario, &sets)?);
-
-    // A step's length on the clock: `dt`, or one chain's for the chain sampler.
-    let dt = session.world.step_length();
-    let steps = match (args.steps, args.time) {
-        (Some(n), _) => check_steps(n)?,
-        (None, Some(t)) => steps_for(t, dt, "--time")?,
-        (None, None) => steps_for(session.scenario.duration, dt, "duration")?,
-    };
-    apply_threads(&mut session.world, args.threads)?;
-
-    check_distinct(&[
-        ("--out", args.out.as_deref()),
-        ("--trajectory", args.trajectory.as_deref()),
-        ("--diagnostics", args.diagnostics.as_deref()),
-        ("--events", args.events.as_deref()),
-        ("--render", args.picture.render.as_deref()),
-        ("--plot", args.picture.plot.as_deref()),
-    ])?;
+    let (mut session, steps) = open_session(&args)?;
+    // Every output file is made (and every bad path refused) before the first step.
     let out = args
         .out
         .as_deref()
         .map(|p| AtomicFile::create("--out", p))
         .transpose()?;
-    let world = &mut session.world;
-    let sampler = Sampler {
-        trajectory: args
-            .trajectory
-            .as_deref()
-            .map(|p| Trajectory::create(p, Spins::of(world)))
-            .transpose()?,
-        diagnostics: args
-            .diagnostics
-            .as_deref()
-            .map(|p| {
-                DiagnosticsCsv::create(
-                    p,
-                    Spins::of(world) != Spins::None,
-                    world.can_lose_balls(),
-                    world.physics().model == carom::ModelKind::Chain,
-                )
-            })
-            .transpose()?,
-        last: None,
-        window: world.window(),
-    };
-
-    let events = args.events.as_deref().map(EventsCsv::create).transpose()?;
-    world.set_event_log(events.is_some());
-
-    let label = format!("{} · {}", world.name, variant_label(world.physics()));
-    let pictures = Pictures::create(
-        &args.picture,
-        &[world],
-        &[label],
-        steps,
-        PICTURE_SIZE,
-        args.quiet,
-    )?;
-
+    let mut watch = Watch::open(&args, &mut session.world, steps)?;
+    let world = &session.world;
     if !args.quiet {
         for w in world.warnings() {
             eprintln!("carom: warning: {w}");
         }
     }
-
     let start = world.diagnostics();
     let (first_step, first_time) = (world.steps, world.time);
-    let mut watch = Watch {
-        every: args.every.unwrap_or(1),
-        sampling: sampler.trajectory.is_some() || sampler.diagnostics.is_some(),
-        sampler,
-        pictures,
-        events,
-        bar: None,
-    };
     watch.sample(world, 0, steps)?;
     watch.bar = progress_bar(steps, args.quiet);
 
@@ -119,29 +52,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let wall = clock
         .elapsed()
         .saturating_sub(watch.pictures.elapsed() - drawing_before);
-    let Watch {
-        sampler,
-        pictures,
-        events,
-        bar,
-        ..
-    } = watch;
-    if let Some(bar) = bar {
+    if let Some(bar) = watch.bar.take() {
         bar.finish_and_clear();
     }
-
-    if let Some(Failure {
-        error: StepError::Unsupported(msg),
-        ..
-    }) = &failure
-    {
-        // The model cannot run this scene at all: bad input, nothing is written.
-        let origin = match args.model {
-            Some(m) => SetArg::model(m).label,
-            None => args.scenario.clone(),
-        };
-        return Err(CliError::input(format!("{origin}: physics.model: {msg}")));
-    }
+    refuse_unsupported(&args, failure.as_ref())?;
 
     let world = &session.world;
     let end = Diagnostics {
@@ -156,12 +70,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         };
         output::write_state(out, &file)?;
     }
-    sampler.commit()?;
-    if let Some(events) = events {
-        events.commit()?;
-    }
-    let has_pictures = !pictures.is_empty();
-    let picture_lines = pictures.finish(&plot_title(world))?;
+    let has_pictures = !watch.pictures.is_empty();
+    let picture_lines = watch.commit(world)?;
 
     if !args.quiet {
         let summary = Summary {
@@ -198,6 +108,56 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
 }
 
+/// The scenario loaded with the flags that change it (`--set`, `--model`, `--dt`),
+/// its session, and the steps the run takes (`--steps`, `--time` or the scenario's
+/// duration); the threads set; the output paths checked to be distinct.
+fn open_session(args: &RunArgs) -> Result<(Session, u64), CliError> {
+    let mut sets = args.sets.clone();
+    if let Some(m) = args.model {
+        sets.push(SetArg::model(m));
+    }
+    if let Some(dt) = args.dt {
+        sets.push(SetArg::dt(dt));
+    }
+    let mut session = Session::new(load(&args.scenario, &sets)?);
+
+    // A step's length on the clock: `dt`, or one chain's for the chain sampler.
+    let dt = session.world.step_length();
+    let steps = match (args.steps, args.time) {
+        (Some(n), _) => check_steps(n)?,
+        (None, Some(t)) => steps_for(t, dt, "--time")?,
+        (None, None) => steps_for(session.scenario.duration, dt, "duration")?,
+    };
+    apply_threads(&mut session.world, args.threads)?;
+
+    check_distinct(&[
+        ("--out", args.out.as_deref()),
+        ("--trajectory", args.trajectory.as_deref()),
+        ("--diagnostics", args.diagnostics.as_deref()),
+        ("--events", args.events.as_deref()),
+        ("--render", args.picture.render.as_deref()),
+        ("--plot", args.picture.plot.as_deref()),
+    ])?;
+    Ok((session, steps))
+}
+
+/// A model that cannot run the scene at all stops the run before it writes
+/// anything: bad input, named by where the model came from.
+fn refuse_unsupported(args: &RunArgs, failure: Option<&Failure>) -> Result<(), CliError> {
+    if let Some(Failure {
+        error: StepError::Unsupported(msg),
+        ..
+    }) = failure
+    {
+        let origin = match args.model {
+            Some(m) => SetArg::model(m).label,
+            None => args.scenario.clone(),
+        };
+        return Err(CliError::input(format!("{origin}: physics.model: {msg}")));
+    }
+    Ok(())
+}
+
 /// What a run writes as it goes: samples, pictures, events and the progress bar.
 struct Watch {
     sampler: Sampler,
@@ -210,6 +170,61 @@ struct Watch {
 }
 
 impl Watch {
+    /// Creates the files the run writes as it goes (`--trajectory`, `--diagnostics`,
+    /// `--events`, the pictures) and turns the event log on when it is asked for.
+    fn open(args: &RunArgs, world: &mut World, steps: u64) -> Result<Watch, CliError> {
+        let sampler = Sampler {
+            trajectory: args
+                .trajectory
+                .as_deref()
+                .map(|p| Trajectory::create(p, Spins::of(world)))
+                .transpose()?,
+            diagnostics: args
+                .diagnostics
+                .as_deref()
+                .map(|p| {
+                    DiagnosticsCsv::create(
+                        p,
+                        Spins::of(world) != Spins::None,
+                        world.can_lose_balls(),
+                        world.physics().model == carom::ModelKind::Chain,
+                    )
+                })
+                .transpose()?,
+            last: None,
+            window: world.window(),
+        };
+        let events = args.events.as_deref().map(EventsCsv::create).transpose()?;
+        world.set_event_log(events.is_some());
+        let label = format!("{} · {}", world.name, variant_label(world.physics()));
+        let pictures = Pictures::create(
+            &args.picture,
+            &[world],
+            &[label],
+            steps,
+            PICTURE_SIZE,
+            args.quiet,
+        )?;
+        Ok(Watch {
+            every: args.every.unwrap_or(1),
+            sampling: sampler.trajectory.is_some() || sampler.diagnostics.is_some(),
+            sampler,
+            pictures,
+            events,
+            bar: None,
+        })
+    }
+
+    /// Puts every file written along the way in its place; the pictures' lines for
+    /// the summary.
+    fn commit(self, world: &World) -> Result<Vec<String>, CliError> {
+        self.sampler.commit()?;
+        if let Some(events) = self.events {
+            events.commit()?;
+        }
+        self.pictures.finish(&plot_title(world))
+    }
+
     fn sample_due(&self, k: u64, steps: u64) -> bool {
         self.sampling && (k.is_multiple_of(self.every) || k == steps)
     }
