@@ -38,6 +38,23 @@ pub fn num(x: f64) -> String {
 
 impl fmt::Display for Summary<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_run(f)?;
+        self.write_conservation(f)?;
+        self.write_in_play(f)?;
+        self.write_compression(f)?;
+        self.write_statistics(f)?;
+        self.write_speed(f)
+    }
+}
+
+impl Summary<'_> {
+    /// The steps this run took.
+    fn steps(&self) -> u64 {
+        self.world.steps - self.first_step
+    }
+
+    /// The scene, its model and the clock's span.
+    fn write_run(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let w = self.world;
         let p = w.physics();
         let n = w.balls().len();
@@ -54,7 +71,7 @@ impl fmt::Display for Summary<'_> {
         for note in w.notes() {
             writeln!(f, "placement   {note}")?;
         }
-        let steps = w.steps - self.first_step;
+        let steps = self.steps();
         if let Some(c) = w.diagnostics().chain {
             // The clock is the chains' displacement per disk.
             writeln!(
@@ -64,7 +81,7 @@ impl fmt::Display for Summary<'_> {
                 num(w.time),
                 num(c.length),
                 num(w.step_length())
-            )?;
+            )
         } else {
             writeln!(
                 f,
@@ -72,8 +89,12 @@ impl fmt::Display for Summary<'_> {
                 num(self.first_time),
                 num(w.time),
                 p.dt
-            )?;
+            )
         }
+    }
+
+    /// Collisions, and how well energy, momentum and a mirror symmetry were kept.
+    fn write_conservation(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "collisions  {}", self.end.collisions)?;
         let drift = energy_drift(self.start, self.end);
         let kind = if self.start.total_energy != 0.0 {
@@ -95,51 +116,69 @@ impl fmt::Display for Summary<'_> {
             "absolute"
         };
         writeln!(f, "momentum    drift {pd:.3e} ({kind})")?;
-        if let (Some(err), Some(axis)) = (self.end.symmetry_error, w.symmetry_axis()) {
+        if let (Some(err), Some(axis)) = (self.end.symmetry_error, self.world.symmetry_axis()) {
             writeln!(
                 f,
                 "symmetry    error {err:.3e} (mirror axis y = {})",
                 num(axis)
             )?;
         }
-        if w.can_lose_balls() {
-            // How many left, and where: pockets and edges in the order of their names.
-            let mut by: std::collections::BTreeMap<String, usize> = Default::default();
-            for i in 0..n {
-                if let Some(r) = w.removal(i) {
-                    *by.entry(r.by.name()).or_default() += 1;
-                }
-            }
-            let left: usize = by.values().sum();
-            let mut line = format!("in play     {} of {n}", n - left);
-            if left > 0 {
-                let places: Vec<String> = by.iter().map(|(k, c)| format!("{c} {k}")).collect();
-                line += &format!(
-                    " ({left} left play: {}; their energy left the totals above)",
-                    places.join(", ")
-                );
-            }
-            writeln!(f, "{line}")?;
+        Ok(())
+    }
+
+    /// Where balls can leave: how many left, and where (pockets and edges in the
+    /// order of their names).
+    fn write_in_play(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = self.world;
+        if !w.can_lose_balls() {
+            return Ok(());
         }
-        if let Some((c, p)) = w.compression() {
-            use carom::StopReason;
-            let state = match p.stopped {
-                Some(StopReason::AreaFraction) => "reached the target area fraction".into(),
-                Some(StopReason::Jammed) => format!(
-                    "jammed: reduced pressure passed {}",
-                    num(c.pressure_bound())
-                ),
-                None => "still compressing (the state file continues it)".to_string(),
-            };
-            writeln!(
-                f,
-                "compression {state}; area fraction {} at t = {}, reduced pressure {} over \
-                 the last interval",
-                num(p.area_fraction),
-                num(p.time),
-                num(p.reduced_pressure)
-            )?;
+        let n = w.balls().len();
+        let mut by: std::collections::BTreeMap<String, usize> = Default::default();
+        for i in 0..n {
+            if let Some(r) = w.removal(i) {
+                *by.entry(r.by.name()).or_default() += 1;
+            }
         }
+        let left: usize = by.values().sum();
+        let mut line = format!("in play     {} of {n}", n - left);
+        if left > 0 {
+            let places: Vec<String> = by.iter().map(|(k, c)| format!("{c} {k}")).collect();
+            line += &format!(
+                " ({left} left play: {}; their energy left the totals above)",
+                places.join(", ")
+            );
+        }
+        writeln!(f, "{line}")
+    }
+
+    /// A compression's state: where it stopped, or that it goes on.
+    fn write_compression(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some((c, p)) = self.world.compression() else {
+            return Ok(());
+        };
+        use carom::StopReason;
+        let state = match p.stopped {
+            Some(StopReason::AreaFraction) => "reached the target area fraction".into(),
+            Some(StopReason::Jammed) => format!(
+                "jammed: reduced pressure passed {}",
+                num(c.pressure_bound())
+            ),
+            None => "still compressing (the state file continues it)".to_string(),
+        };
+        writeln!(
+            f,
+            "compression {state}; area fraction {} at t = {}, reduced pressure {} over \
+             the last interval",
+            num(p.area_fraction),
+            num(p.time),
+            num(p.reduced_pressure)
+        )
+    }
+
+    /// The run's means: packing fraction, temperature, pressure and stress, and the
+    /// chain sampler's pressure with its error.
+    fn write_statistics(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = self.end;
         writeln!(
             f,
@@ -167,13 +206,23 @@ impl fmt::Display for Summary<'_> {
                 "chain       Z = beta P A / N = {} {error} ({} blocks of dt = {}), beta P = {}",
                 num(c.z),
                 c.blocks,
-                p.dt,
+                self.world.physics().dt,
                 num(c.beta_p)
             )?;
         }
+        Ok(())
+    }
+
+    /// The wall time and the rates it gives.
+    fn write_speed(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = self.world;
+        let n = w.balls().len();
         let secs = self.wall.as_secs_f64();
         let rate = if secs > 0.0 {
-            let mut rate = format!("{} ball-steps/s", num(n as f64 * steps as f64 / secs));
+            let mut rate = format!(
+                "{} ball-steps/s",
+                num(n as f64 * self.steps() as f64 / secs)
+            );
             if let Some(events) = w.events() {
                 rate += &format!(", {} events/s", num(events as f64 / secs));
             }
