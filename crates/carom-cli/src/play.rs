@@ -73,28 +73,7 @@ fn read(path: &Path, what: &str) -> Result<String, CliError> {
 
 /// A game played from a shots file (`--agent` games go to `play_agent::run`).
 pub fn play(a: PlayArgs) -> Result<(), CliError> {
-    for (flag, given) in [
-        ("--games", a.games.is_some()),
-        ("--noise", a.noise.is_some()),
-    ] {
-        if given {
-            return Err(CliError::input(format!(
-                "{flag}: only with --agent (the search player's games)"
-            )));
-        }
-    }
-    let mut game = if a.game.ends_with(".json") {
-        if a.seed.is_some() {
-            return Err(CliError::input(
-                "--seed: a resumed game keeps its position (the seed racks a new game)",
-            ));
-        }
-        let text = read(Path::new(&a.game), "GAME")?;
-        Game::load(&text).map_err(|e| CliError::input(format!("{}: {e}", a.game)))?
-    } else {
-        let kind = GameKind::parse(&a.game).map_err(|e| CliError::input(format!("play: {e}")))?;
-        Game::new(kind, a.seed.unwrap_or(1))
-    };
+    let mut game = open_game(&a)?;
     let lines = match &a.shots {
         Some(path) => {
             let text = read(path, "--shots")?;
@@ -112,30 +91,82 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
     }
     // The targets are checked (and their temporary files opened) before anything runs;
     // an error later drops them unwritten.
-    let mut out = a
+    let out = a
         .out
         .as_deref()
         .map(|p| AtomicFile::create("--out", p))
         .transpose()?;
-    let mut gif = a
+    let gif = a
         .render
         .as_deref()
         .map(|p| AtomicFile::create("--render", p))
         .transpose()?;
-    let kind = game.kind();
     let origin = a
         .shots
         .as_ref()
         .map_or(String::new(), |p| p.display().to_string());
-    let text = String::new();
+    let (mut text, shown) = play_lines(&origin, &mut game, &lines, gif.is_some())?;
+    text.push_str(&standing(&game));
+    if let Some(mut file) = gif {
+        let bytes = animation(&game, &shown).map_err(CliError::run)?;
+        file.write_all(&bytes)?;
+        file.commit()?;
+    }
+    if let Some(mut file) = out {
+        file.write_all(game.save().as_bytes())?;
+        file.write_all(b"\n")?;
+        file.commit()?;
+    }
+    crate::print_stdout(&text);
+    Ok(())
+}
+
+/// The game to play: a saved game (`.json`) or a new rack of the named game from
+/// `--seed`; the search player's flags refused without `--agent`.
+fn open_game(a: &PlayArgs) -> Result<Game, CliError> {
+    for (flag, given) in [
+        ("--games", a.games.is_some()),
+        ("--noise", a.noise.is_some()),
+    ] {
+        if given {
+            return Err(CliError::input(format!(
+                "{flag}: only with --agent (the search player's games)"
+            )));
+        }
+    }
+    if a.game.ends_with(".json") {
+        if a.seed.is_some() {
+            return Err(CliError::input(
+                "--seed: a resumed game keeps its position (the seed racks a new game)",
+            ));
+        }
+        let text = read(Path::new(&a.game), "GAME")?;
+        Game::load(&text).map_err(|e| CliError::input(format!("{}: {e}", a.game)))
+    } else {
+        let kind = GameKind::parse(&a.game).map_err(|e| CliError::input(format!("play: {e}")))?;
+        Ok(Game::new(kind, a.seed.unwrap_or(1)))
+    }
+}
+
+/// Plays the shots file's lines on `game`: the report, a line a shot (its verdict)
+/// and a line a choice, and with `keep` each shot's position, shot and cue ball for
+/// the animation. A shot the engine refused is a run error; bad input in the file
+/// is an input error.
+fn play_lines(
+    origin: &str,
+    game: &mut Game,
+    lines: &[shots_file::Entry],
+    keep: bool,
+) -> Result<(String, Vec<(Setup, Shot, u32)>), CliError> {
+    let kind = game.kind();
     let mut shown: Vec<(Setup, Shot, u32)> = Vec::new();
     let mut count = 0;
     // Both closures write the report; they run one at a time.
-    let text = std::cell::RefCell::new(text);
+    let text = std::cell::RefCell::new(String::new());
     shots_file::play(
-        &origin,
-        &mut game,
-        &lines,
+        origin,
+        game,
+        lines,
         |l, before, _, r| {
             count += 1;
             text.borrow_mut().push_str(&format!(
@@ -143,7 +174,7 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
                 l.line,
                 r.verdict(kind)
             ));
-            if gif.is_some() {
+            if keep {
                 shown.push((before.clone(), l.shot, r.cue));
             }
         },
@@ -162,9 +193,14 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
             CliError::input(e)
         }
     })?;
-    let mut text = text.into_inner();
+    Ok((text.into_inner(), shown))
+}
+
+/// The report's last lines: the scores, and the winner or who shoots next with the
+/// choices on offer.
+fn standing(game: &Game) -> String {
     let s = &game.state;
-    text.push_str(&format!("scores: {} - {}\n", s.scores[0], s.scores[1]));
+    let mut text = format!("scores: {} - {}\n", s.scores[0], s.scores[1]);
     if s.over {
         match s.winner {
             Some(w) => text.push_str(&format!("game over: player {w} wins\n")),
@@ -180,18 +216,7 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
             ));
         }
     }
-    if let Some(mut file) = gif.take() {
-        let bytes = animation(&game, &shown).map_err(CliError::run)?;
-        file.write_all(&bytes)?;
-        file.commit()?;
-    }
-    if let Some(mut file) = out.take() {
-        file.write_all(game.save().as_bytes())?;
-        file.write_all(b"\n")?;
-        file.commit()?;
-    }
-    crate::print_stdout(&text);
-    Ok(())
+    text
 }
 
 /// Every shot replayed from its position at the animation's frame rate, until rest (at
