@@ -121,6 +121,10 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// A shot kept for the animation: the position it was played from, the shot and the
+/// ball struck.
+type Shown = (Setup, Shot, u32);
+
 /// The game to play: a saved game (`.json`) or a new rack of the named game from
 /// `--seed`; the search player's flags refused without `--agent`.
 fn open_game(a: &PlayArgs) -> Result<Game, CliError> {
@@ -157,9 +161,9 @@ fn play_lines(
     game: &mut Game,
     lines: &[shots_file::Entry],
     keep: bool,
-) -> Result<(String, Vec<(Setup, Shot, u32)>), CliError> {
+) -> Result<(String, Vec<Shown>), CliError> {
     let kind = game.kind();
-    let mut shown: Vec<(Setup, Shot, u32)> = Vec::new();
+    let mut shown: Vec<Shown> = Vec::new();
     let mut count = 0;
     // Both closures write the report; they run one at a time.
     let text = std::cell::RefCell::new(String::new());
@@ -222,7 +226,7 @@ fn standing(game: &Game) -> String {
 /// Every shot replayed from its position at the animation's frame rate, until rest (at
 /// most 20 s of each shot); the final position of a game with no shots. Balls are drawn
 /// in their set's dress (numbers, stripes) on a picture large enough to read them.
-fn animation(game: &Game, shots: &[(Setup, Shot, u32)]) -> Result<Vec<u8>, String> {
+fn animation(game: &Game, shots: &[Shown]) -> Result<Vec<u8>, String> {
     let mut options = AnimationOptions::default();
     options.picture.size = (1024, 1024);
     let dt = 1.0 / options.fps;
