@@ -613,6 +613,23 @@ fn run(o: &Options) -> Result<(), String> {
     for &n in &o.sizes {
         rows.extend(measure_size(n, o));
     }
+    println!("{}", speed_table(&rows, o, &load_before));
+    if o.drift_steps > 0 {
+        print_drift_table(o);
+    }
+    if o.identity_steps > 0 {
+        print_identity_table(o);
+    }
+    eprintln!(
+        "carom-bench: done in {:.0} s{}",
+        started.elapsed().as_secs_f64(),
+        if o.quick { " (quick mode)" } else { "" }
+    );
+    Ok(())
+}
+
+/// The speed table: its conditions, then a row per size and engine.
+fn speed_table(rows: &[Row], o: &Options, load_before: &str) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "Scene: the `gas` preset (unit disks, area fraction 0.3 unless stated, e = 1, dt = 0.01, a contact \
@@ -634,118 +651,120 @@ fn run(o: &Options) -> Result<(), String> {
         "| N | engine | ball-steps/s | carom / rapier2d | per CPU-second | peak memory (bytes/ball) | energy drift |\n",
     );
     out.push_str("|---:|---|---:|---:|---:|---:|---:|\n");
-    for row in &rows {
+    for row in rows {
         let rapier = rows
             .iter()
             .find(|r| r.n == row.n && r.engine == Engine::Rapier)
             .and_then(|r| r.outcome.as_ref().ok())
             .map(|m| m.rate);
-        let cells = match &row.outcome {
-            Ok(m) => {
-                // Event-driven codes publish collisions per second; events (collisions
-                // and bookkeeping such as cell crossings) follow in brackets.
-                let shown = if row.engine.counts_events() {
-                    format!(
-                        "{} collisions/s ({} events/s)",
-                        si(m.collision_rate),
-                        si(m.rate)
-                    )
-                } else {
-                    si(m.rate)
-                };
-                let ratio = match (row.engine, rapier) {
-                    (Engine::Rapier, _) => "1".to_string(),
-                    (e, Some(p)) if !e.counts_events() => format!("{:.1}x", m.rate / p),
-                    _ => "-".to_string(),
-                };
-                // Per CPU-second, collisions follow the same share of the events.
-                let per_cpu = if row.engine.counts_events() {
-                    let share = m.collision_rate / m.rate.max(1e-9);
-                    format!(
-                        "{} collisions ({} events)",
-                        si(m.cpu_rate * share),
-                        si(m.cpu_rate)
-                    )
-                } else {
-                    si(m.cpu_rate)
-                };
-                format!(
-                    "{shown} | {ratio} | {per_cpu} | {:.0} | {:+.1e}",
-                    m.bytes_per_ball, m.drift
-                )
-            }
-            Err(e) => format!("not available: {e} | - | - | - | -"),
-        };
         out.push_str(&format!(
-            "| {} | {} | {cells} |\n",
+            "| {} | {} | {} |\n",
             row.n,
-            row.engine.label()
+            row.engine.label(),
+            speed_cells(row, rapier)
         ));
     }
-    println!("{out}");
-    if o.drift_steps > 0 {
-        println!(
-            "Energy of the elastic spring gas (2 threads) over {} steps: relative change of \
-             total energy at the end, and its largest magnitude sampled every {} steps.\n",
-            o.drift_steps,
-            drift_sample(o.drift_steps)
-        );
-        println!(
-            "| N | steps | collisions | drift at end | largest drift | peak memory (bytes/ball) |"
-        );
-        println!("|---:|---:|---:|---:|---:|---:|");
-        for &n in &o.sizes {
-            match drift_run(n, o.drift_steps) {
-                Ok(w) => println!(
-                    "| {n} | {} | {} | {} | {} | {} |",
-                    w[1], w[2], w[3], w[4], w[5]
-                ),
-                Err(e) => println!("| {n} | {} | - | failed: {e} | - | - |", o.drift_steps),
-            }
-        }
-        println!();
-    }
-    if o.identity_steps > 0 {
-        println!(
-            "Thread-count independence: the spring gas after {} steps on 1 and on 2 threads \
-             (hash of every bit of every position and velocity, and the collision count).\n",
-            o.identity_steps
-        );
-        println!("| N | 1 thread | 2 threads | identical |");
-        println!("|---:|---|---|---|");
-        for &n in &o.sizes {
-            let hash = |threads| {
-                let engine = Engine::Carom {
-                    model: carom::ModelKind::Spring,
-                    threads,
-                    periodic: false,
-                };
-                eprintln!(
-                    "n = {n}: state after {} steps on {threads} thread(s)",
-                    o.identity_steps
-                );
-                let mut r = Runner::start(engine, n)?;
-                let w = r.ask(&format!("hash {}", o.identity_steps))?;
-                drop(r.input);
-                let _ = r.child.wait();
-                w.get(1).cloned().ok_or_else(|| "no hash".to_string())
-            };
-            match (hash(1), hash(2)) {
-                (Ok(a), Ok(b)) => {
-                    let same = if a == b { "yes" } else { "NO" };
-                    println!("| {n} | {a} | {b} | {same} |");
-                }
-                (a, b) => println!("| {n} | {a:?} | {b:?} | - |"),
-            }
-        }
-        println!();
-    }
-    eprintln!(
-        "carom-bench: done in {:.0} s{}",
-        started.elapsed().as_secs_f64(),
-        if o.quick { " (quick mode)" } else { "" }
+    out
+}
+
+/// A speed row's cells after the engine, `rapier` the same size's rapier2d rate.
+fn speed_cells(row: &Row, rapier: Option<f64>) -> String {
+    let m = match &row.outcome {
+        Ok(m) => m,
+        Err(e) => return format!("not available: {e} | - | - | - | -"),
+    };
+    // Event-driven codes publish collisions per second; events (collisions and
+    // bookkeeping such as cell crossings) follow in brackets.
+    let shown = if row.engine.counts_events() {
+        format!(
+            "{} collisions/s ({} events/s)",
+            si(m.collision_rate),
+            si(m.rate)
+        )
+    } else {
+        si(m.rate)
+    };
+    let ratio = match (row.engine, rapier) {
+        (Engine::Rapier, _) => "1".to_string(),
+        (e, Some(p)) if !e.counts_events() => format!("{:.1}x", m.rate / p),
+        _ => "-".to_string(),
+    };
+    // Per CPU-second, collisions follow the same share of the events.
+    let per_cpu = if row.engine.counts_events() {
+        let share = m.collision_rate / m.rate.max(1e-9);
+        format!(
+            "{} collisions ({} events)",
+            si(m.cpu_rate * share),
+            si(m.cpu_rate)
+        )
+    } else {
+        si(m.cpu_rate)
+    };
+    format!(
+        "{shown} | {ratio} | {per_cpu} | {:.0} | {:+.1e}",
+        m.bytes_per_ball, m.drift
+    )
+}
+
+/// The elastic spring gas's energy over a long run, a row per size.
+fn print_drift_table(o: &Options) {
+    println!(
+        "Energy of the elastic spring gas (2 threads) over {} steps: relative change of \
+         total energy at the end, and its largest magnitude sampled every {} steps.\n",
+        o.drift_steps,
+        drift_sample(o.drift_steps)
     );
-    Ok(())
+    println!(
+        "| N | steps | collisions | drift at end | largest drift | peak memory (bytes/ball) |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for &n in &o.sizes {
+        match drift_run(n, o.drift_steps) {
+            Ok(w) => println!(
+                "| {n} | {} | {} | {} | {} | {} |",
+                w[1], w[2], w[3], w[4], w[5]
+            ),
+            Err(e) => println!("| {n} | {} | - | failed: {e} | - | - |", o.drift_steps),
+        }
+    }
+    println!();
+}
+
+/// The spring gas's state on 1 and 2 threads, hashed, a row per size.
+fn print_identity_table(o: &Options) {
+    println!(
+        "Thread-count independence: the spring gas after {} steps on 1 and on 2 threads \
+         (hash of every bit of every position and velocity, and the collision count).\n",
+        o.identity_steps
+    );
+    println!("| N | 1 thread | 2 threads | identical |");
+    println!("|---:|---|---|---|");
+    for &n in &o.sizes {
+        let hash = |threads| {
+            let engine = Engine::Carom {
+                model: carom::ModelKind::Spring,
+                threads,
+                periodic: false,
+            };
+            eprintln!(
+                "n = {n}: state after {} steps on {threads} thread(s)",
+                o.identity_steps
+            );
+            let mut r = Runner::start(engine, n)?;
+            let w = r.ask(&format!("hash {}", o.identity_steps))?;
+            drop(r.input);
+            let _ = r.child.wait();
+            w.get(1).cloned().ok_or_else(|| "no hash".to_string())
+        };
+        match (hash(1), hash(2)) {
+            (Ok(a), Ok(b)) => {
+                let same = if a == b { "yes" } else { "NO" };
+                println!("| {n} | {a} | {b} | {same} |");
+            }
+            (a, b) => println!("| {n} | {a:?} | {b:?} | - |"),
+        }
+    }
+    println!();
 }
 
 fn drift_sample(steps: u64) -> u64 {
