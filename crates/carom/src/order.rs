@@ -60,57 +60,100 @@ fn each_psi6(
     if members.len() < 2 {
         return;
     }
-    let (w, h) = (table.width, table.height);
-    // Cells about two mean spacings wide: a 3 x 3 block then holds some 36 balls, more
-    // than the six wanted in any packing that is not very uneven.
-    let spacing = (w * h / members.len() as f64).sqrt();
-    let ncx = ((w / (2.0 * spacing)).floor() as usize).clamp(1, 1 << 14);
-    let ncy = ((h / (2.0 * spacing)).floor() as usize).clamp(1, 1 << 14);
-    let (cw, ch) = (w / ncx as f64, h / ncy as f64);
-    let cell_of = |x: f64, y: f64| {
-        let cx = ((x / cw).max(0.0) as usize).min(ncx - 1);
-        let cy = ((y / ch).max(0.0) as usize).min(ncy - 1);
-        (cx, cy)
-    };
-    // Balls sorted by cell (counting sort): the balls of cell c are
-    // `sorted[start[c]..start[c + 1]]`.
-    let mut start = vec![0usize; ncx * ncy + 1];
-    let cells: Vec<u32> = members
-        .iter()
-        .map(|&i| {
-            let (cx, cy) = cell_of(balls.x[i as usize], balls.y[i as usize]);
-            (cy * ncx + cx) as u32
-        })
-        .collect();
-    for &c in &cells {
-        start[c as usize + 1] += 1;
-    }
-    for c in 0..ncx * ncy {
-        start[c + 1] += start[c];
-    }
-    let mut fill = start.clone();
-    let mut sorted = vec![0u32; members.len()];
-    for (k, &c) in cells.iter().enumerate() {
-        let c = c as usize;
-        sorted[fill[c]] = members[k];
-        fill[c] += 1;
-    }
-    let periodic = [table.is_periodic(0), table.is_periodic(1)];
-    let max_ring = ncx.max(ncy);
+    let grid = CellList::new(balls, table, &members);
     // The six nearest so far: (squared distance, index, dx, dy), kept sorted.
     let mut best: Vec<(f64, usize, f64, f64)> = Vec::with_capacity(7);
     for (k, &i) in members.iter().enumerate() {
         let i = i as usize;
+        grid.six_nearest(balls, table, i, grid.cells[k] as usize, &mut best);
+        visit(i, bond_order(&best));
+    }
+}
+
+/// The balls in play sorted by cell (a counting sort), on cells about two mean
+/// spacings wide: a 3 x 3 block then holds some 36 balls, more than the six wanted in
+/// any packing that is not very uneven.
+struct CellList {
+    ncx: usize,
+    ncy: usize,
+    /// A cell's side along x and y.
+    cw: f64,
+    ch: f64,
+    /// Each member's cell, in the members' order.
+    cells: Vec<u32>,
+    /// The balls of cell c are `sorted[start[c]..start[c + 1]]`.
+    start: Vec<usize>,
+    sorted: Vec<u32>,
+    periodic: [bool; 2],
+}
+
+impl CellList {
+    fn new(balls: &Balls, table: &Table, members: &[u32]) -> CellList {
+        let (w, h) = (table.width, table.height);
+        let spacing = (w * h / members.len() as f64).sqrt();
+        let ncx = ((w / (2.0 * spacing)).floor() as usize).clamp(1, 1 << 14);
+        let ncy = ((h / (2.0 * spacing)).floor() as usize).clamp(1, 1 << 14);
+        let (cw, ch) = (w / ncx as f64, h / ncy as f64);
+        let cell_of = |x: f64, y: f64| {
+            let cx = ((x / cw).max(0.0) as usize).min(ncx - 1);
+            let cy = ((y / ch).max(0.0) as usize).min(ncy - 1);
+            (cx, cy)
+        };
+        let mut start = vec![0usize; ncx * ncy + 1];
+        let cells: Vec<u32> = members
+            .iter()
+            .map(|&i| {
+                let (cx, cy) = cell_of(balls.x[i as usize], balls.y[i as usize]);
+                (cy * ncx + cx) as u32
+            })
+            .collect();
+        for &c in &cells {
+            start[c as usize + 1] += 1;
+        }
+        for c in 0..ncx * ncy {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut sorted = vec![0u32; members.len()];
+        for (k, &c) in cells.iter().enumerate() {
+            let c = c as usize;
+            sorted[fill[c]] = members[k];
+            fill[c] += 1;
+        }
+        CellList {
+            ncx,
+            ncy,
+            cw,
+            ch,
+            cells,
+            start,
+            sorted,
+            periodic: [table.is_periodic(0), table.is_periodic(1)],
+        }
+    }
+
+    /// The six balls nearest to ball `i` (in cell `cell`) into `best`, nearest first
+    /// (ties by index), each with its squared distance and minimum-image offset;
+    /// fewer when fewer others are in play. Rings of cells are searched outwards
+    /// until the sixth is no farther than the ring's reach.
+    fn six_nearest(
+        &self,
+        balls: &Balls,
+        table: &Table,
+        i: usize,
+        cell: usize,
+        best: &mut Vec<(f64, usize, f64, f64)>,
+    ) {
         let (x, y) = (balls.x[i], balls.y[i]);
-        let (cx, cy) = (cells[k] as usize % ncx, cells[k] as usize / ncx);
-        best.clear();
+        let (cx, cy) = (cell % self.ncx, cell / self.ncx);
+        let max_ring = self.ncx.max(self.ncy);
         let mut ring = 1;
         loop {
             best.clear();
-            for ky in axis_cells(cy, ring, ncy, periodic[1]) {
-                for kx in axis_cells(cx, ring, ncx, periodic[0]) {
-                    let c = ky * ncx + kx;
-                    for &j in &sorted[start[c]..start[c + 1]] {
+            for ky in axis_cells(cy, ring, self.ncy, self.periodic[1]) {
+                for kx in axis_cells(cx, ring, self.ncx, self.periodic[0]) {
+                    let c = ky * self.ncx + kx;
+                    for &j in &self.sorted[self.start[c]..self.start[c + 1]] {
                         let j = j as usize;
                         if j == i {
                             continue;
@@ -129,33 +172,37 @@ fn each_psi6(
             // Every ball within `ring` cells of the ball's own cell's edge was seen:
             // the six are final when the sixth is no farther than that, or when the
             // block already covers the table.
-            let reach = ring as f64 * cw.min(ch);
+            let reach = ring as f64 * self.cw.min(self.ch);
             if ring >= max_ring || (best.len() == 6 && best[5].0 <= reach * reach) {
-                break;
+                return;
             }
             ring += 1;
         }
-        if best.is_empty() {
-            visit(i, [0.0, 0.0]);
-            continue;
-        }
-        let (mut re, mut im) = (0.0, 0.0);
-        for &(d2, _, dx, dy) in &best {
-            // exp(6 i theta) from cos and sin of theta: (c + i s)^6, no trigonometry.
-            let r = d2.sqrt();
-            let (c, s) = if r > 0.0 {
-                (dx / r, dy / r)
-            } else {
-                (1.0, 0.0)
-            };
-            let (c2, s2) = (c * c - s * s, 2.0 * c * s);
-            let (c3, s3) = (c2 * c - s2 * s, c2 * s + s2 * c);
-            re += c3 * c3 - s3 * s3;
-            im += 2.0 * c3 * s3;
-        }
-        let m = best.len() as f64;
-        visit(i, [re / m, im / m]);
     }
+}
+
+/// `psi_6` of a ball from its nearest neighbours' offsets: the mean of exp(6 i theta)
+/// over the bonds; 0 with none.
+fn bond_order(bonds: &[(f64, usize, f64, f64)]) -> [f64; 2] {
+    if bonds.is_empty() {
+        return [0.0, 0.0];
+    }
+    let (mut re, mut im) = (0.0, 0.0);
+    for &(d2, _, dx, dy) in bonds {
+        // exp(6 i theta) from cos and sin of theta: (c + i s)^6, no trigonometry.
+        let r = d2.sqrt();
+        let (c, s) = if r > 0.0 {
+            (dx / r, dy / r)
+        } else {
+            (1.0, 0.0)
+        };
+        let (c2, s2) = (c * c - s * s, 2.0 * c * s);
+        let (c3, s3) = (c2 * c - s2 * s, c2 * s + s2 * c);
+        re += c3 * c3 - s3 * s3;
+        im += 2.0 * c3 * s3;
+    }
+    let m = bonds.len() as f64;
+    [re / m, im / m]
 }
 
 /// The cells at most `ring` away from cell `c` on an axis of `count` cells, each once:
