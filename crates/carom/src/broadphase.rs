@@ -517,6 +517,16 @@ pub const BLOCK: usize = 4096;
 /// the balls, seldom forces a rebuild of the whole list.
 pub const SLIDE_ROOM: f64 = 8.0;
 
+/// Appends a pair to a block's list, growing it by a quarter (and 64) when full
+/// rather than doubling it: the list's memory stays close to its longest build.
+#[inline]
+fn push_pair(pairs: &mut Vec<(u32, u32)>, pair: (u32, u32)) {
+    if pairs.len() == pairs.capacity() {
+        pairs.reserve_exact(pairs.len() / 4 + 64);
+    }
+    pairs.push(pair);
+}
+
 /// Balls per block for `n` balls: [`BLOCK`], or less for small scenes so that there are
 /// some thirty blocks to share between threads. A function of `n` only, never of the
 /// thread count, so that results do not depend on the thread count.
@@ -664,13 +674,20 @@ impl NeighbourList {
         let fill = |(b, block): (usize, &mut ListBlock)| {
             let first = b * bl;
             let last = (first + bl).min(n);
-            // Room for the last build's pairs and a sixteenth more, so that a slowly
-            // growing list does not double its memory; shrunk below if far too big.
-            let room = |len: usize| len + len / 16 + 64;
-            let want = room(block.pairs.len());
+            // Room for the last build's pairs and a quarter more, grown by a quarter
+            // when a build needs more (`push_pair`), not doubled, so that a slowly
+            // growing list does not double its memory; shrunk below only when far too
+            // big (after the balls spread out), so that a list whose length
+            // fluctuates from build to build settles at its largest and stops
+            // reallocating.
+            let room = |len: usize| len + len / 4 + 64;
+            let built = block.pairs.len();
             block.pairs.clear();
-            if block.pairs.capacity() < want {
-                block.pairs.reserve_exact(want);
+            // Grown ahead only when the last build's length came within an eighth
+            // (and 64) of the capacity: a capacity chased to each new longest build
+            // would grow by a few pairs at a time.
+            if block.pairs.capacity() < built + built / 8 + 64 {
+                block.pairs.reserve_exact(room(built));
             }
             for i in first..last {
                 if out(i) {
@@ -693,7 +710,7 @@ impl NeighbourList {
                                     && dy.abs() <= reach
                                     && dx.abs() <= reach + room)
                             {
-                                block.pairs.push((i as u32, ju as u32));
+                                push_pair(&mut block.pairs, (i as u32, ju as u32));
                             }
                         }
                     });
@@ -716,7 +733,7 @@ impl NeighbourList {
                         let (dx, dy) = (x[ju] - xi, y[ju] - yi);
                         let reach = ri + r[ju] + skin;
                         if dx * dx + dy * dy <= reach * reach {
-                            block.pairs.push((i as u32, j));
+                            push_pair(&mut block.pairs, (i as u32, j));
                         }
                     }
                 }
@@ -728,7 +745,7 @@ impl NeighbourList {
                 .map(|p| p.1 as usize / bl)
                 .fold(b, usize::max);
             let len = block.pairs.len();
-            if block.pairs.capacity() > room(len) + len / 16 {
+            if block.pairs.capacity() > 2 * room(len) {
                 block.pairs.shrink_to(room(len));
             }
         };

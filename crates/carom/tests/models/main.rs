@@ -21,4 +21,5 @@ mod neighbour_list;
 mod simultaneous;
 mod simultaneous_order;
 mod spring_reference;
+mod steady_steps;
 mod symmetry;
