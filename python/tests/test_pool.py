@@ -308,6 +308,30 @@ def test_simulate_shots_calls_one_after_another_and_at_once_agree():
             equal(columns, first[name])
 
 
+def _columns_in_child(queue, shots):
+    g = pool.Game("nine-ball", seed=3)
+    queue.put(pool.simulate_shots(g, shots, threads=2)["positions"])
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork is Linux's default")
+def test_simulate_shots_in_a_forked_child_after_the_parent_used_it():
+    # The parent's kept batch simulator holds a thread pool whose threads a forked
+    # child does not inherit: the child must make its own, not wait on them.
+    import multiprocessing
+
+    g = pool.Game("nine-ball", seed=3)
+    shots = random_shots(12, 21)
+    mine = pool.simulate_shots(g, shots, threads=2)["positions"]
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_columns_in_child, args=(queue, shots))
+    child.start()
+    theirs = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    assert np.array_equal(theirs, mine, equal_nan=True)
+
+
 def test_simulate_shots_releases_the_gil():
     g = pool.Game("nine-ball", seed=2)
     shots = random_shots(300, 9)

@@ -11,9 +11,15 @@ use carom_games::{Game, Shot, ShotResult};
 
 /// The batch simulator kept between calls (its thread pool, each thread's storage
 /// and the results' lists, so that a call allocates nothing a shot), with the
-/// threads it was made for. A call that finds it in use by another Python thread
-/// makes a batch of its own.
-static KEPT: Mutex<Option<(usize, Batch)>> = Mutex::new(None);
+/// process that made it and the threads it was made for. A call that finds it in use
+/// by another Python thread makes a batch of its own.
+static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
+
+struct Kept {
+    process: u32,
+    threads: usize,
+    batch: Batch,
+}
 
 /// The results of a batch, a row a shot; `numbers`' balls are the columns.
 pub(super) struct Columns {
@@ -39,11 +45,26 @@ pub(super) fn simulate(
     numbers: &[u32],
 ) -> Result<Columns, String> {
     if let Ok(mut kept) = KEPT.try_lock() {
-        if kept.as_ref().is_none_or(|(t, _)| *t != threads) {
-            *kept = Some((threads, Batch::new(threads)?));
+        let process = std::process::id();
+        if let Some(k) = kept.take() {
+            if k.process != process {
+                // A child forked from the process that made it (Python's
+                // multiprocessing): its pool's threads did not come along, and
+                // dropping it would signal threads that are not there. Left be.
+                std::mem::forget(k);
+            } else if k.threads == threads {
+                *kept = Some(k);
+            }
         }
-        if let Some((_, b)) = kept.as_mut() {
-            return Ok(tabulate(b.simulate(game, shots, call), numbers));
+        if kept.is_none() {
+            *kept = Some(Kept {
+                process,
+                threads,
+                batch: Batch::new(threads)?,
+            });
+        }
+        if let Some(k) = kept.as_mut() {
+            return Ok(tabulate(k.batch.simulate(game, shots, call), numbers));
         }
     }
     let results = batch::simulate_shots(game, shots, call, threads)?;
