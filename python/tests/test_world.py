@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
@@ -298,3 +299,28 @@ def test_animate_advances_and_embeds_a_gif():
     assert a.data[:4] == b"GIF8"
     assert w.steps == round(2.0 / w.dt)
     assert a._repr_html_().startswith('<img src="data:image/gif;base64,')
+
+
+def _run_in_child(w, queue):
+    w.run(steps=30)
+    queue.put(w.positions)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork is Linux's default")
+def test_a_world_with_threads_steps_in_a_forked_child():
+    # multiprocessing forks the process with the world in it, but not its pool's
+    # threads: the child's world makes a pool of its own rather than wait on them,
+    # and steps as the parent's does (the results do not depend on the threads).
+    import multiprocessing
+
+    w = carom.World.load("gas", threads=2)
+    w.run(steps=10)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_run_in_child, args=(w, queue))
+    child.start()
+    theirs = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    w.run(steps=30)
+    assert np.array_equal(theirs, w.positions)

@@ -66,7 +66,7 @@ pub struct World {
     pub steps: u64,
     symmetry: Option<Symmetry>,
     model: Box<dyn CollisionModel>,
-    pool: Option<Arc<rayon::ThreadPool>>,
+    pool: Option<Arc<Threads>>,
     warnings: Vec<String>,
     /// Where the run's averaging window for the pressure began (the world's creation,
     /// or the last change of model).
@@ -146,6 +146,12 @@ impl std::fmt::Debug for World {
 /// a runaway: 2^53, beyond which an f64 no longer counts every crossing.
 pub const MAX_IMAGE_COUNT: u64 = 1 << 53;
 
+
+/// The thread pool the parallel parts of a step run on, and the process that made it.
+struct Threads {
+    pool: rayon::ThreadPool,
+    process: u32,
+}
 impl World {
     /// A world ready to step. Checks the parameters the physics needs (finite, positive
     /// where it must be, a spring time step that is stable) and refuses the rest.
@@ -224,13 +230,35 @@ impl World {
             .num_threads(threads)
             .build()
             .map_err(|e| BuildError::invalid("threads", e.to_string()))?;
-        self.pool = Some(Arc::new(pool));
+        self.pool = Some(Arc::new(Threads {
+            pool,
+            process: std::process::id(),
+        }));
         Ok(())
     }
 
     /// The number of threads the parallel parts of the step run on (1 without a pool).
     pub fn threads(&self) -> usize {
-        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
+        self.pool.as_ref().map_or(1, |p| p.pool.current_num_threads())
+    }
+
+    /// In a child forked from the process that made the pool (Python's
+    /// `multiprocessing`), a pool of the same size of its own: the child has none of
+    /// the parent's pool threads, and a step would wait on them for ever. The
+    /// parent's pool is left be, not dropped, since dropping it would signal threads
+    /// that are not there.
+    pub(crate) fn own_threads(&mut self) {
+        let Some(t) = &self.pool else {
+            return;
+        };
+        if t.process == std::process::id() {
+            return;
+        }
+        let threads = t.pool.current_num_threads();
+        std::mem::forget(self.pool.take());
+        // The same count built before; should the system refuse the threads now,
+        // the steps run on this thread alone, with the same results.
+        let _ = self.set_threads(threads);
     }
 
     /// Does the model's one-off work for the balls as they are now (the event model

@@ -35,6 +35,7 @@ impl World {
     /// panics rather than returning stale positions. After an error the balls are
     /// already up to date, at the last good step.
     pub fn run_steps_unread(&mut self, n: u64) -> Result<(), StepError> {
+        self.own_threads();
         self.behind |= n > 0;
         for _ in 0..n {
             let compressing = self.compression_running();
@@ -144,7 +145,7 @@ impl World {
             balls: &mut self.balls,
             table: &self.table,
             physics,
-            pool: self.pool.as_deref(),
+            pool: self.pool.as_deref().map(|t| &t.pool),
             walls: &self.walls,
             in_play: (!self.in_play.is_empty()).then_some(&self.in_play[..]),
         };
