@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import carom
 import carom.pool as pool
 import pytest
@@ -96,3 +98,28 @@ def test_the_agent_refuses_a_finished_game():
     assert g.over
     with pytest.raises(carom.ScenarioError, match="the game is over"):
         pool.Agent().choose(g)
+
+
+def _choose_in_child(queue):
+    g = pool.Game("nine-ball", seed=2)
+    g.shoot(8.0, pool.aim(g, 1))
+    queue.put(pool.Agent(seed=1).choose(g))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork is Linux's default")
+def test_the_agent_chooses_in_a_forked_child_after_the_parent_chose():
+    # The agent's candidate shots run on a pool of threads that a forked child does
+    # not inherit: the child makes its own, and chooses as the parent does.
+    import multiprocessing
+
+    g = pool.Game("nine-ball", seed=2)
+    g.shoot(8.0, pool.aim(g, 1))
+    mine = pool.Agent(seed=1).choose(g.copy())
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_choose_in_child, args=(queue,))
+    child.start()
+    theirs = queue.get(timeout=120)
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    assert theirs == mine

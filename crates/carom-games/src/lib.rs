@@ -20,6 +20,7 @@ pub mod shot;
 pub mod shots_file;
 pub mod styles;
 pub mod tables;
+pub mod threads;
 
 pub use game::{Game, ShotResult};
 pub use setups::{GameKind, Setup};

@@ -2,6 +2,7 @@
 //! with the engine (candidate shots simulated in parallel) while the GIL is released.
 
 use carom_games::agent::{Agent, Decision, Noise};
+use carom_games::threads;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -103,7 +104,7 @@ impl PyAgent {
             }
             let agent = &mut self.agent;
             let position = &g.game;
-            let d = py.detach(|| agent.choose(position));
+            let d = py.detach(|| threads::install(|| agent.choose(position)));
             self.last = Some(d);
             if let Some(c) = d.choice {
                 g.game

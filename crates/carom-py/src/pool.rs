@@ -7,7 +7,7 @@
 use carom::load::{self, Source};
 use carom::parse::Format;
 use carom_games::rules::{Call, Choice};
-use carom_games::{aim, candidates, many, Game, GameKind, Shot, ShotResult};
+use carom_games::{aim, candidates, many, threads, Game, GameKind, Shot, ShotResult};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -413,7 +413,9 @@ impl PyGame {
                 let game = &self.game;
                 return if solve {
                     py.detach(|| {
-                        aim::solve_route(game, ball, pocket, route, speed, english, follow)
+                        threads::install(|| {
+                            aim::solve_route(game, ball, pocket, route, speed, english, follow)
+                        })
                     })
                     .map(|s| s.map(|s| s.aim))
                 } else {
@@ -430,16 +432,18 @@ impl PyGame {
                 return Err(scenario_error("aim: solve=True needs a pocket"));
             };
             let game = &self.game;
-            py.detach(|| aim::solve_checked(game, ball, pocket, speed, english, follow))
-                .map(|s| s.map(|s| s.aim))
-                .map_err(scenario_error)
+            py.detach(|| {
+                threads::install(|| aim::solve_checked(game, ball, pocket, speed, english, follow))
+            })
+            .map(|s| s.map(|s| s.aim))
+            .map_err(scenario_error)
         })
     }
 
     /// `pool.shots`: the candidate shots of the position, solved with the engine.
     fn _shots<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let game = &self.game;
-        let list = py.detach(|| candidates::shots(game));
+        let list = py.detach(|| threads::install(|| candidates::shots(game)));
         list.iter()
             .map(|c| {
                 let d = PyDict::new(py);
