@@ -90,11 +90,6 @@ impl Batch {
         })
     }
 
-    /// The threads it shoots on.
-    pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
-    }
-
     /// Shoots every shot from `game`'s position (the game itself unchanged) with
     /// `call`; the results in the shots' order, each the result or the one-line
     /// error that shot met, as [`simulate_shots`] returns them.

@@ -158,7 +158,7 @@ impl Facts {
 }
 
 /// The whole outcome of a simulated shot: its facts and the engine's event log.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Outcome {
     pub facts: Facts,
     pub events: Vec<LoggedEvent>,
